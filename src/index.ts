@@ -1,0 +1,113 @@
+/**
+ * chart-export: typed patient-chart objects → FHIR R4 JSON resources and Bundles, and HL7 v2.5.1 messages.
+ * Pure functions: no I/O, no Node-only API, no hidden clock or randomness.
+ */
+
+// Errors
+export {
+  ChartExportError,
+  ChartValidationError,
+  ChartNotFoundError,
+  MappingError,
+  InvalidArgumentError,
+  DateTimeFormatError,
+  Hl7ParseError,
+  CHART_ISSUE_CODES,
+  formatIssuePath,
+} from './errors.js';
+export type { ChartIssue, ChartIssueCode, ChartExportErrorCode, IssuePath } from './errors.js';
+
+// Chart-domain model: code sets
+export {
+  CODE_SYSTEMS,
+  IDENTIFIER_TYPES,
+  NAME_USES,
+  ADDRESS_USES,
+  ADDRESS_TYPES,
+  TELECOM_SYSTEMS,
+  TELECOM_USES,
+  GENDERS,
+  MARITAL_STATUSES,
+  COVERAGE_STATUSES,
+  SUBSCRIBER_RELATIONSHIPS,
+  ENCOUNTER_CLASSES,
+  ENCOUNTER_STATUSES,
+  PARTICIPANT_ROLES,
+  DIAGNOSIS_USES,
+  PROCEDURE_STATUSES,
+  NOTE_TYPES,
+  NOTE_STATUSES,
+  CONFIDENTIALITY_CODES,
+  ASSESSMENT_ITEM_TYPES,
+  ASSESSMENT_STATUSES,
+  CLINICAL_STATUSES,
+  VERIFICATION_STATUSES,
+  LOCATION_STATUSES,
+  DIRECTORY_RESOURCE_TYPES,
+} from './model/index.js';
+// Chart-domain model: types
+export type {
+  IsoDate,
+  IsoDateTime,
+  Period,
+  CodeSystem,
+  Coding,
+  Identifier,
+  IdentifierType,
+  NameUse,
+  HumanName,
+  AddressUse,
+  AddressType,
+  Address,
+  TelecomSystem,
+  TelecomUse,
+  Telecom,
+  Gender,
+  MaritalStatus,
+  CoverageStatus,
+  SubscriberRelationship,
+  Payer,
+  Coverage,
+  Patient,
+  EncounterClass,
+  EncounterStatus,
+  ParticipantRole,
+  DiagnosisUse,
+  ProcedureStatus,
+  EncounterParticipant,
+  Diagnosis,
+  Procedure,
+  Encounter,
+  NoteType,
+  NoteStatus,
+  Confidentiality,
+  ClinicalNote,
+  AssessmentItemType,
+  AssessmentStatus,
+  AnswerOption,
+  AssessmentItemDefinition,
+  AssessmentInstrument,
+  AnswerValue,
+  AssessmentAnswer,
+  Assessment,
+  ClinicalStatus,
+  VerificationStatus,
+  MedicalHistoryEntry,
+  DirectoryOrganization,
+  DirectoryPractitioner,
+  LocationStatus,
+  DirectoryLocation,
+  Directory,
+  DirectoryResourceType,
+  PatientChart,
+  ChartDocument,
+} from './model/index.js';
+
+// Chart validation
+// (validation exports: owned by the foundation)
+
+// FHIR R4
+// (FHIR exports: owned by the FHIR core work)
+
+// HL7 v2.5.1
+// (HL7 exports: owned by the HL7 core work)

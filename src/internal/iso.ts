@@ -1,0 +1,123 @@
+/**
+ * ISO 8601 date / date-time parsing for chart input, without `Date` (which loses precision and offset).
+ *
+ * Accepted (the FHIR R4 `date` / `dateTime` profile of ISO 8601, with at most 4 fraction digits so that
+ * HL7 v2.5.1 DTM can carry every digit):
+ *   YYYY | YYYY-MM | YYYY-MM-DD | YYYY-MM-DDThh:mm:ss[.f{1,4}](Z|±hh:mm)
+ * Year 0001–9999; real calendar days (leap years checked); hour 00–23; minute 00–59; second 00–60
+ * (leap second); offset −12:00…+14:00 with minutes 00–59, `Z` meaning +00:00.
+ */
+
+/** The parts of a parsed ISO 8601 date or date-time. Missing parts are `undefined`. */
+export interface IsoParts {
+  /** Precision: how many parts are given. */
+  readonly precision: 'year' | 'month' | 'day' | 'second';
+  readonly year: string;
+  readonly month: string | undefined;
+  readonly day: string | undefined;
+  readonly hour: string | undefined;
+  readonly minute: string | undefined;
+  readonly second: string | undefined;
+  /** Fraction digits without the dot, 1–4 digits, as given (`'5'` stays `'5'`, meaning .5 s). */
+  readonly fraction: string | undefined;
+  /** Offset as `±hhmm`; `Z` becomes `+0000`. Undefined for dates. */
+  readonly offset: string | undefined;
+  /** True when the offset was written as `Z`. */
+  readonly zulu: boolean;
+}
+
+const ISO_RE =
+  /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,4}))?(Z|[+-]\d{2}:\d{2}))?)?)?$/;
+
+/**
+ * Days in a month of the proleptic Gregorian calendar.
+ * @param year - full year
+ * @param month - 1–12
+ */
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * Parse an ISO 8601 date or date-time in the accepted profile.
+ * @param value - the string to parse
+ * @returns its parts, or `undefined` when it is not in the profile (never throws)
+ * @example parseIsoDateTime('2026-03-01T09:30:00-05:00')?.offset // '-0500'
+ */
+export function parseIsoDateTime(value: string): IsoParts | undefined {
+  const m = ISO_RE.exec(value);
+  if (m === null) return undefined;
+  const [, y, mo, d, h, mi, s, f, tz] = m;
+  if (y === undefined || y === '0000') return undefined;
+  if (mo !== undefined) {
+    const month = Number(mo);
+    if (month < 1 || month > 12) return undefined;
+    if (d !== undefined) {
+      const day = Number(d);
+      if (day < 1 || day > daysInMonth(Number(y), month)) return undefined;
+    }
+  }
+  let offset: string | undefined;
+  if (h !== undefined) {
+    if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 60 || tz === undefined) return undefined;
+    if (tz === 'Z') offset = '+0000';
+    else {
+      const oh = Number(tz.slice(1, 3));
+      const om = Number(tz.slice(4, 6));
+      if (om > 59) return undefined;
+      const minutes = oh * 60 + om;
+      if (tz[0] === '+' ? minutes > 14 * 60 : minutes > 12 * 60) return undefined;
+      offset = tz.slice(0, 3) + tz.slice(4, 6);
+    }
+  }
+  return {
+    precision: h !== undefined ? 'second' : d !== undefined ? 'day' : mo !== undefined ? 'month' : 'year',
+    year: y,
+    month: mo,
+    day: d,
+    hour: h,
+    minute: mi,
+    second: s,
+    fraction: f,
+    offset,
+    zulu: tz === 'Z',
+  };
+}
+
+/** True when `value` is an ISO date (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`) in the accepted profile. */
+export function isIsoDate(value: string): boolean {
+  const p = parseIsoDateTime(value);
+  return p !== undefined && p.precision !== 'second';
+}
+
+/** True when `value` is an ISO date or date-time in the accepted profile. */
+export function isIsoDateTime(value: string): boolean {
+  return parseIsoDateTime(value) !== undefined;
+}
+
+/**
+ * A sort key for newest-first ordering: the instant in milliseconds since the epoch, taking the offset into
+ * account; a date sorts as its first instant in UTC. Returns `-Infinity` for `undefined`.
+ * @param value - a valid ISO date or date-time, or undefined
+ */
+export function isoSortKey(value: string | undefined): number {
+  if (value === undefined) return Number.NEGATIVE_INFINITY;
+  const p = parseIsoDateTime(value);
+  if (p === undefined) return Number.NEGATIVE_INFINITY;
+  const ms = Date.UTC(
+    Number(p.year),
+    p.month === undefined ? 0 : Number(p.month) - 1,
+    p.day === undefined ? 1 : Number(p.day),
+    p.hour === undefined ? 0 : Number(p.hour),
+    p.minute === undefined ? 0 : Number(p.minute),
+    p.second === undefined ? 0 : Math.min(59, Number(p.second)),
+    p.fraction === undefined ? 0 : Number(p.fraction.padEnd(3, '0').slice(0, 3)),
+  );
+  if (p.offset === undefined) return ms;
+  const sign = p.offset[0] === '-' ? -1 : 1;
+  const offMin = Number(p.offset.slice(1, 3)) * 60 + Number(p.offset.slice(3, 5));
+  // Date.UTC maps years 0–99 to 1900–1999; correct that so year 0050 sorts before year 1950.
+  const yearFix = Number(p.year) < 100 ? new Date(ms).setUTCFullYear(Number(p.year)) - ms : 0;
+  return ms + yearFix - sign * offMin * 60_000;
+}

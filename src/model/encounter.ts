@@ -1,0 +1,134 @@
+import type { Coding, IsoDateTime, Period } from './common.js';
+
+/**
+ * Encounter class, from the v3 `ActEncounterCode` codes FHIR R4 uses for `Encounter.class`:
+ * `AMB` ambulatory, `EMER` emergency, `IMP` inpatient, `ACUTE` inpatient acute, `NONAC` inpatient
+ * non-acute, `OBSENC` observation, `PRENC` pre-admission, `SS` short stay, `VR` virtual, `HH` home health,
+ * `FLD` field.
+ */
+export const ENCOUNTER_CLASSES = ['AMB', 'EMER', 'IMP', 'ACUTE', 'NONAC', 'OBSENC', 'PRENC', 'SS', 'VR', 'HH', 'FLD'] as const;
+/** One of {@link ENCOUNTER_CLASSES}. */
+export type EncounterClass = (typeof ENCOUNTER_CLASSES)[number];
+
+/** Encounter status (FHIR `EncounterStatus`). */
+export const ENCOUNTER_STATUSES = [
+  'planned',
+  'arrived',
+  'triaged',
+  'in-progress',
+  'onleave',
+  'finished',
+  'cancelled',
+  'entered-in-error',
+  'unknown',
+] as const;
+/** One of {@link ENCOUNTER_STATUSES}. */
+export type EncounterStatus = (typeof ENCOUNTER_STATUSES)[number];
+
+/**
+ * A participant's role in the encounter (v3 `ParticipationType`): `ATND` attender, `ADM` admitter,
+ * `CON` consultant, `REF` referrer, `PPRF` primary performer, `SPRF` secondary performer, `PART` participant.
+ */
+export const PARTICIPANT_ROLES = ['ATND', 'ADM', 'CON', 'REF', 'PPRF', 'SPRF', 'PART'] as const;
+/** One of {@link PARTICIPANT_ROLES}. */
+export type ParticipantRole = (typeof PARTICIPANT_ROLES)[number];
+
+/**
+ * Use of a diagnosis in the encounter (FHIR `diagnosis-role`): `AD` admission, `DD` discharge,
+ * `CC` chief complaint, `CM` comorbidity, `pre-op`, `post-op`, `billing`.
+ */
+export const DIAGNOSIS_USES = ['AD', 'DD', 'CC', 'CM', 'pre-op', 'post-op', 'billing'] as const;
+/** One of {@link DIAGNOSIS_USES}. */
+export type DiagnosisUse = (typeof DIAGNOSIS_USES)[number];
+
+/** Procedure status (FHIR `EventStatus`). */
+export const PROCEDURE_STATUSES = [
+  'preparation',
+  'in-progress',
+  'not-done',
+  'on-hold',
+  'stopped',
+  'completed',
+  'entered-in-error',
+  'unknown',
+] as const;
+/** One of {@link PROCEDURE_STATUSES}. */
+export type ProcedureStatus = (typeof PROCEDURE_STATUSES)[number];
+
+/**
+ * A practitioner taking part in the encounter, by directory id.
+ * @example { role: 'ATND', practitionerId: 'prac-001' }
+ */
+export interface EncounterParticipant {
+  /** The participant's role. */
+  role: ParticipantRole;
+  /** Id of a {@link Practitioner} in the chart's directory. */
+  practitionerId: string;
+}
+
+/**
+ * A diagnosis made in the encounter. It becomes a FHIR Condition (category `encounter-diagnosis`) and
+ * an HL7 DG1 segment.
+ * @example { code: { system: 'icd-10-cm', code: 'F32.1', display: 'Major depressive disorder, single episode, moderate' }, rank: 1, use: 'billing' }
+ */
+export interface Diagnosis {
+  /** Chart id, unique within the encounter. When absent, an id is derived from the encounter id and position. @example 'dx-1' */
+  id?: string;
+  /** The diagnosis code (ICD-10-CM or SNOMED CT). */
+  code: Coding;
+  /** Rank in the encounter, 1 = principal. Positive integer. */
+  rank?: number;
+  /** How the diagnosis is used in the encounter. */
+  use?: DiagnosisUse;
+  /** When the condition began (date or date-time). */
+  onset?: IsoDateTime;
+  /** When it was recorded (date or date-time). */
+  recordedDate?: IsoDateTime;
+}
+
+/**
+ * A procedure performed in the encounter. It becomes a FHIR Procedure and an HL7 PR1 segment.
+ * @example { code: { system: 'cpt', code: '90834', display: 'Psychotherapy, 45 minutes' }, status: 'completed', performed: '2026-03-01T09:35:00-05:00' }
+ */
+export interface Procedure {
+  /** Chart id, unique within the encounter. When absent, an id is derived from the encounter id and position. @example 'proc-1' */
+  id?: string;
+  /** The procedure code (CPT, SNOMED CT or ICD-10-PCS). */
+  code: Coding;
+  /** Procedure status. */
+  status: ProcedureStatus;
+  /**
+   * When it was performed: a date-time, or a period. HL7 PR1-5 (required) falls back to the encounter's
+   * `period.start` when this is absent.
+   */
+  performed?: IsoDateTime | Period;
+  /** Id of the performing {@link Practitioner} in the directory. */
+  performerId?: string;
+}
+
+/**
+ * A visit or stay.
+ * @example see `examples/data/demo-chart.json`
+ */
+export interface Encounter {
+  /** Chart id, unique in the patient's chart. @example 'enc-0001' */
+  id: string;
+  /** Encounter status. */
+  status: EncounterStatus;
+  /** Encounter class. */
+  class: EncounterClass;
+  /** Visit type as a code (SNOMED CT or CPT). @example { system: 'snomed-ct', code: '185349003', display: 'Encounter for check up' } */
+  type?: Coding;
+  /** When the encounter started and ended. Newest-first ordering uses `period.start`. */
+  period?: Period;
+  /** Id of the {@link Location} in the directory where the encounter took place. */
+  locationId?: string;
+  /** Practitioners who took part. */
+  participants?: EncounterParticipant[];
+  /** Reason for the visit, as free text. @example 'Follow-up for low mood' */
+  reason?: string;
+  /** Diagnoses, principal first. */
+  diagnoses?: Diagnosis[];
+  /** Procedures performed. */
+  procedures?: Procedure[];
+}

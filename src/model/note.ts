@@ -1,0 +1,53 @@
+import type { IsoDateTime } from './common.js';
+
+/**
+ * Note types. Each maps to a LOINC document type (FHIR `Composition.type`, HL7 OBX-3) and to an HL7
+ * table 0270 document type (TXA-2):
+ * `progress-note` LOINC 11506-3 / `PR`; `discharge-summary` 18842-5 / `DS`; `consultation-note` 11488-4 / `CN`;
+ * `history-and-physical` 34117-2 / `HP`; `procedure-note` 28570-0 / `PN`.
+ */
+export const NOTE_TYPES = [
+  'progress-note',
+  'discharge-summary',
+  'consultation-note',
+  'history-and-physical',
+  'procedure-note',
+] as const;
+/** One of {@link NOTE_TYPES}. */
+export type NoteType = (typeof NOTE_TYPES)[number];
+
+/** Note status (FHIR `CompositionStatus`). */
+export const NOTE_STATUSES = ['preliminary', 'final', 'amended', 'entered-in-error'] as const;
+/** One of {@link NOTE_STATUSES}. */
+export type NoteStatus = (typeof NOTE_STATUSES)[number];
+
+/** Confidentiality (v3 `Confidentiality`, also HL7 table 0272 for TXA-18): `N` normal, `R` restricted, `V` very restricted. */
+export const CONFIDENTIALITY_CODES = ['N', 'R', 'V'] as const;
+/** One of {@link CONFIDENTIALITY_CODES}. */
+export type Confidentiality = (typeof CONFIDENTIALITY_CODES)[number];
+
+/**
+ * A clinical note (progress note, discharge summary…). It becomes a FHIR Composition plus
+ * DocumentReference, and an HL7 MDM^T02 (TXA + OBX of type TX).
+ * @example { id: 'note-0001', type: 'progress-note', title: 'Progress note', status: 'final', authored: '2026-03-01T10:15:00-05:00', authorId: 'prac-001', encounterId: 'enc-0001', text: 'Subjective: …' }
+ */
+export interface ClinicalNote {
+  /** Chart id, unique in the patient's chart. @example 'note-0001' */
+  id: string;
+  /** The note type. */
+  type: NoteType;
+  /** Title as shown to readers. @example 'Progress note' */
+  title: string;
+  /** Note status. */
+  status: NoteStatus;
+  /** When the note was written (a date-time with offset). Newest-first ordering uses it. */
+  authored: IsoDateTime;
+  /** Id of the authoring {@link Practitioner} in the directory. */
+  authorId?: string;
+  /** Id of the encounter the note belongs to, in the same patient's chart. */
+  encounterId?: string;
+  /** Confidentiality, default `N`. */
+  confidentiality?: Confidentiality;
+  /** The note text: any Unicode, lines separated by LF or CRLF; tab allowed, other control characters are not. */
+  text: string;
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'tsup';
+
+// Keep this entry list equal to the "exports" map of package.json.
+export default defineConfig({
+  entry: { index: 'src/index.ts' },
+  format: ['esm', 'cjs'],
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  target: 'es2022',
+  platform: 'neutral',
+});
