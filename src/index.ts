@@ -104,7 +104,14 @@ export type {
 } from './model/index.js';
 
 // Chart validation
-// (validation exports: owned by the foundation)
+export {
+  checkPatientChart,
+  validatePatientChart,
+  checkChartDocument,
+  validateChartDocument,
+  checkDirectory,
+  validateDirectory,
+} from './validation/chart.js';
 
 // FHIR R4
 // (FHIR exports: owned by the FHIR core work)
