@@ -50,6 +50,16 @@ const CODE_MAX = 256;
 
 const CODE_SYSTEM_KEYS = Object.keys(CODE_SYSTEMS);
 
+/**
+ * Whether `a` is certainly before `b`. Two date-times compare as instants (offsets applied); when either
+ * is a date (no time, so no zone), only the calendar parts both have are compared.
+ */
+function isBefore(a: string, b: string): boolean {
+  if (a.length > 10 && b.length > 10) return isoSortKey(a) < isoSortKey(b);
+  const n = Math.min(a.length, b.length, 10);
+  return a.slice(0, n) < b.slice(0, n);
+}
+
 /** Collects issues while walking the input. */
 class Checker {
   readonly issues: ChartIssue[] = [];
@@ -182,7 +192,7 @@ class Checker {
     if (!this.object(value, path, false)) return;
     const start = this.date(value['start'], at(path, 'start'), false, dateOnly);
     const end = this.date(value['end'], at(path, 'end'), false, dateOnly);
-    if (start !== undefined && end !== undefined && isoSortKey(end) < isoSortKey(start)) {
+    if (start !== undefined && end !== undefined && isBefore(end, start)) {
       this.add(at(path, 'end'), 'range', 'must not be before start');
     }
   }
@@ -469,7 +479,7 @@ function checkHistory(c: Checker, value: unknown, path: Path): void {
   c.enumValue(value['verificationStatus'], VERIFICATION_STATUSES, at(path, 'verificationStatus'), false);
   const onset = c.date(value['onset'], at(path, 'onset'), false, false);
   const abatement = c.date(value['abatement'], at(path, 'abatement'), false, false);
-  if (onset !== undefined && abatement !== undefined && isoSortKey(abatement) < isoSortKey(onset)) {
+  if (onset !== undefined && abatement !== undefined && isBefore(abatement, onset)) {
     c.add(at(path, 'abatement'), 'range', 'must not be before onset');
   }
   c.date(value['recordedDate'], at(path, 'recordedDate'), false, false);

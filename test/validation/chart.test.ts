@@ -1,0 +1,301 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ChartValidationError, formatIssuePath } from '../../src/errors.js';
+import type { ChartDocument, PatientChart } from '../../src/model/index.js';
+import {
+  checkChartDocument,
+  checkDirectory,
+  checkPatientChart,
+  validateChartDocument,
+  validatePatientChart,
+} from '../../src/validation/chart.js';
+
+const SECRET_NAME = 'Zyxwvutsrq-Secret';
+
+function baseChart(): PatientChart {
+  return {
+    patient: {
+      id: 'pat-1',
+      identifiers: [{ system: 'urn:oid:2.16.840.1.113883.19.5', value: 'MRN-1', type: 'MR' }],
+      names: [{ use: 'official', family: SECRET_NAME, given: ['Ann'] }],
+      birthDate: '1984-07-02',
+      gender: 'female',
+    },
+    encounters: [
+      {
+        id: 'enc-1',
+        status: 'finished',
+        class: 'AMB',
+        period: { start: '2026-03-01T09:30:00-05:00', end: '2026-03-01T10:10:00-05:00' },
+        diagnoses: [{ code: { system: 'icd-10-cm', code: 'F32.1' }, rank: 1 }],
+        procedures: [{ code: { system: 'cpt', code: '90834' }, status: 'completed' }],
+      },
+    ],
+    notes: [
+      {
+        id: 'note-1',
+        type: 'progress-note',
+        title: 'Progress note',
+        status: 'final',
+        authored: '2026-03-01T10:15:00-05:00',
+        encounterId: 'enc-1',
+        text: 'Line 1\r\nLine 2\twith tab',
+      },
+    ],
+    assessments: [
+      {
+        id: 'a-1',
+        instrument: {
+          id: 'phq-2',
+          title: 'PHQ-2',
+          items: [
+            { linkId: 'q1', text: 'Interest', type: 'choice' },
+            { linkId: 'q2', text: 'Score', type: 'decimal' },
+          ],
+        },
+        status: 'completed',
+        authored: '2026-03-01T10:20:00-05:00',
+        answers: [
+          { linkId: 'q1', value: { type: 'coding', value: { system: 'loinc', code: 'LA6569-3', score: 1 } } },
+          { linkId: 'q2', value: { type: 'integer', value: 3 } },
+        ],
+      },
+    ],
+    medicalHistory: [
+      { id: 'hx-1', code: { system: 'icd-10-cm', code: 'E11.9' }, clinicalStatus: 'resolved', onset: '2019', abatement: '2020-05' },
+    ],
+  };
+}
+
+/** Deep-clone, apply a mutation, and return the chart as unknown input. */
+function mutate(fn: (c: any) => void): unknown {
+  const c = structuredClone(baseChart());
+  fn(c);
+  return c;
+}
+
+function paths(value: unknown): string[] {
+  return checkPatientChart(value).map((i) => formatIssuePath(i.path));
+}
+
+describe('checkPatientChart', () => {
+  it('should accept a valid chart with no issues', () => {
+    expect(checkPatientChart(baseChart())).toEqual([]);
+  });
+
+  it('should name the path of a bad diagnosis code system', () => {
+    const issues = checkPatientChart(mutate((c) => (c.encounters[0].diagnoses[0].code.system = 'icd-9')));
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ path: ['encounters', 0, 'diagnoses', 0, 'code', 'system'], code: 'enum' });
+  });
+
+  it.each([
+    ['2026-02-30', 'calendar day'],
+    ['2026-13-01', 'month'],
+    ['2026-03-01T09:30:00', 'missing offset'],
+    ['2026-03-01T09:30-05:00', 'missing seconds'],
+    ['2026-03-01T24:00:00Z', 'hour 24'],
+    ['2026-03-01T09:30:00.12345Z', 'five fraction digits'],
+    ['2026-03-01T09:30:00+15:00', 'offset beyond +14:00'],
+    ['0000-01-01', 'year 0'],
+    ['2026-3-1', 'unpadded'],
+  ])('should reject the date-time %s (%s) with the path and no value', (bad) => {
+    const issues = checkPatientChart(mutate((c) => (c.encounters[0].period.start = bad)));
+    expect(issues.map((i) => formatIssuePath(i.path))).toEqual(['encounters[0].period.start']);
+    expect(issues[0]?.code).toBe('format');
+    expect(issues[0]?.message).not.toContain(bad);
+  });
+
+  it('should accept leap days, Z, half-hour offsets and 1–4 fraction digits', () => {
+    for (const good of ['2024-02-29T00:00:00Z', '2026-03-01T09:30:00.5+05:30', '2026-03-01T09:30:00.1234+14:00', '2026', '2026-03']) {
+      expect(paths(mutate((c) => (c.encounters[0].period.start = good)))).toEqual([]);
+    }
+    expect(paths(mutate((c) => (c.encounters[0].period = { start: '2026-03-01T09:30:00.1234-12:00' })))).toEqual([]);
+  });
+
+  it('should reject a period whose end precedes its start, comparing instants across offsets', () => {
+    // 10:00-05:00 is 15:00Z; 14:30Z is earlier.
+    const issues = paths(mutate((c) => (c.encounters[0].period = { start: '2026-03-01T10:00:00-05:00', end: '2026-03-01T14:30:00Z' })));
+    expect(issues).toEqual(['encounters[0].period.end']);
+    expect(paths(mutate((c) => (c.encounters[0].period = { start: '2026-03-01T10:00:00-05:00', end: '2026-03-01T15:30:00Z' })))).toEqual([]);
+  });
+
+  it('should compare a date with a date-time on the calendar parts only', () => {
+    // The date has no zone, so a date-time on the same day is never "before" it.
+    expect(paths(mutate((c) => (c.encounters[0].period = { start: '2026-03-01', end: '2026-03-01T00:30:00+05:00' })))).toEqual([]);
+    expect(paths(mutate((c) => (c.encounters[0].period = { start: '2026-03-02', end: '2026-03-01T23:30:00-05:00' })))).toEqual([
+      'encounters[0].period.end',
+    ]);
+  });
+
+  it('should reject a date-time as birth date', () => {
+    expect(paths(mutate((c) => (c.patient.birthDate = '1984-07-02T00:00:00Z')))).toEqual(['patient.birthDate']);
+  });
+
+  it('should reject forbidden control characters and lone surrogates but accept tab, CR, LF and astral characters', () => {
+    expect(paths(mutate((c) => (c.notes[0].text = 'a\u0000b')))).toEqual(['notes[0].text']);
+    expect(paths(mutate((c) => (c.notes[0].text = 'a\u001Bb')))).toEqual(['notes[0].text']);
+    expect(paths(mutate((c) => (c.notes[0].text = 'a\uD800b')))).toEqual(['notes[0].text']);
+    expect(paths(mutate((c) => (c.notes[0].text = 'a\uDC00')))).toEqual(['notes[0].text']);
+    expect(paths(mutate((c) => (c.notes[0].text = 'tab\t cr\r lf\n 😀 עברית |^~\\&')))).toEqual([]);
+  });
+
+  it('should require non-empty required text and allow empty optional text', () => {
+    expect(paths(mutate((c) => (c.notes[0].text = '')))).toEqual(['notes[0].text']);
+    expect(paths(mutate((c) => (c.encounters[0].reason = '')))).toEqual([]);
+  });
+
+  it('should reject ids with surrounding white space or over 128 characters', () => {
+    expect(paths(mutate((c) => (c.encounters[0].id = ' enc')))).toEqual(['encounters[0].id']);
+    expect(paths(mutate((c) => (c.encounters[0].id = 'x'.repeat(129))))).toEqual(['encounters[0].id']);
+    // Any other character is allowed in an id; a bare chart may refer to records it does not hold.
+    expect(paths(mutate((c) => (c.encounters[0].id = 'enc|^~\\&😀 1')))).toEqual([]);
+  });
+
+  it('should report duplicate ids with the path of the later one', () => {
+    const issues = checkPatientChart(mutate((c) => c.encounters.push({ ...c.encounters[0] })));
+    expect(issues.map((i) => [formatIssuePath(i.path), i.code])).toEqual([['encounters[1].id', 'duplicate']]);
+  });
+
+  it('should check answers against item definitions', () => {
+    expect(paths(mutate((c) => (c.assessments[0].answers[0].linkId = 'q9')))).toEqual(['assessments[0].answers[0].linkId']);
+    expect(paths(mutate((c) => (c.assessments[0].answers[0].value = { type: 'string', value: 'x' })))).toEqual([
+      'assessments[0].answers[0].value.type',
+    ]);
+    expect(paths(mutate((c) => (c.assessments[0].answers[1].value = { type: 'integer', value: 1.5 })))).toEqual([
+      'assessments[0].answers[1].value.value',
+    ]);
+    expect(paths(mutate((c) => (c.assessments[0].answers[1].value = { type: 'decimal', value: Number.NaN })))).toEqual([
+      'assessments[0].answers[1].value.value',
+    ]);
+  });
+
+  it('should require at least one identifier and one usable name', () => {
+    expect(paths(mutate((c) => (c.patient.identifiers = [])))).toEqual(['patient.identifiers']);
+    expect(paths(mutate((c) => (c.patient.names = [{ family: '', given: [''] }])))).toEqual(['patient.names[0]']);
+  });
+
+  it('should reject wrong JSON types without crashing', () => {
+    for (const bad of [null, 42, 'x', [], { patient: null }, { patient: { id: 1 } }, { patient: baseChart().patient, encounters: {} }]) {
+      const issues = checkPatientChart(bad);
+      expect(issues.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('should never put a value into a message', () => {
+    const issues = checkPatientChart(
+      mutate((c) => {
+        c.patient.names[0].family = `${SECRET_NAME}\u0000`;
+        c.patient.birthDate = `${SECRET_NAME}`;
+        c.patient.identifiers[0].system = SECRET_NAME;
+        c.patient.gender = SECRET_NAME;
+      }),
+    );
+    expect(issues).toHaveLength(4);
+    for (const issue of issues) expect(issue.message).not.toContain(SECRET_NAME);
+  });
+
+  it('should never crash on arbitrary JSON input', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(Array.isArray(checkPatientChart(value))).toBe(true);
+        expect(Array.isArray(checkChartDocument(value))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('validatePatientChart', () => {
+  it('should return the chart when valid', () => {
+    const chart = baseChart();
+    expect(validatePatientChart(chart)).toBe(chart);
+  });
+
+  it('should throw a ChartValidationError listing every issue without patient values', () => {
+    const bad = mutate((c) => {
+      c.patient.gender = 'x';
+      c.encounters[0].class = 'XYZ';
+    });
+    let error: unknown;
+    try {
+      validatePatientChart(bad);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ChartValidationError);
+    const err = error as ChartValidationError;
+    expect(err.code).toBe('invalid-chart');
+    expect(err.issues.map((i) => formatIssuePath(i.path))).toEqual(['patient.gender', 'encounters[0].class']);
+    expect(err.message).toContain('encounters[0].class');
+    expect(err.message).not.toContain(SECRET_NAME);
+  });
+});
+
+describe('checkChartDocument', () => {
+  function doc(): ChartDocument {
+    const chart = baseChart();
+    chart.encounters![0]!.locationId = 'loc-1';
+    chart.encounters![0]!.participants = [{ role: 'ATND', practitionerId: 'prac-1' }];
+    chart.notes![0]!.authorId = 'prac-1';
+    return {
+      patients: [chart],
+      directory: {
+        organizations: [{ id: 'org-1', name: 'Clinic' }],
+        practitioners: [{ id: 'prac-1', names: [{ family: 'Okafor' }] }],
+        locations: [{ id: 'loc-1', name: 'Suite 200', organizationId: 'org-1' }],
+      },
+    };
+  }
+
+  it('should accept a consistent document', () => {
+    expect(checkChartDocument(doc())).toEqual([]);
+    expect(validateChartDocument(doc()).patients).toHaveLength(1);
+  });
+
+  it('should report every unresolved reference by path', () => {
+    const d = doc();
+    d.patients[0]!.encounters![0]!.locationId = 'loc-x';
+    d.patients[0]!.notes![0]!.authorId = 'prac-x';
+    d.patients[0]!.notes![0]!.encounterId = 'enc-x';
+    d.directory!.locations![0]!.organizationId = 'org-x';
+    const issues = checkChartDocument(d);
+    expect(issues.map((i) => [formatIssuePath(i.path), i.code])).toEqual([
+      ['directory.locations[0].organizationId', 'reference'],
+      ['patients[0].encounters[0].locationId', 'reference'],
+      ['patients[0].notes[0].authorId', 'reference'],
+      ['patients[0].notes[0].encounterId', 'reference'],
+    ]);
+  });
+
+  it("should not resolve a note's encounter in another patient's chart", () => {
+    const d = doc();
+    const other = baseChart();
+    other.patient.id = 'pat-2';
+    other.encounters![0]!.id = 'enc-2';
+    other.notes![0]!.encounterId = 'enc-1';
+    d.patients.push(other);
+    expect(checkChartDocument(d).map((i) => formatIssuePath(i.path))).toEqual(['patients[1].notes[0].encounterId']);
+  });
+
+  it('should report duplicate patient ids and a missing patients array', () => {
+    const d = doc();
+    d.patients.push(structuredClone(d.patients[0]!));
+    expect(checkChartDocument(d).map((i) => formatIssuePath(i.path))).toEqual(['patients[1].patient.id']);
+    expect(checkChartDocument({}).map((i) => formatIssuePath(i.path))).toEqual(['patients']);
+  });
+});
+
+describe('checkDirectory', () => {
+  it('should check directory records and duplicate ids', () => {
+    const issues = checkDirectory({
+      practitioners: [{ id: 'p', names: [] }, { id: 'p', names: [{ family: 'X' }] }],
+      locations: [{ id: 'l', name: 'L', status: 'closed' }],
+    });
+    expect(issues.map((i) => [formatIssuePath(i.path), i.code])).toEqual([
+      ['practitioners[0].names', 'required'],
+      ['practitioners[1].id', 'duplicate'],
+      ['locations[0].status', 'enum'],
+    ]);
+  });
+});
