@@ -1,0 +1,67 @@
+/**
+ * Checks of the built package as a consumer sees it: `npm test` builds `dist` first, then this suite
+ * loads every entry of the exports map with both `import` and `require` in a fresh Node process, and
+ * checks what `npm pack` would publish.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as {
+  name: string;
+  exports: Record<string, unknown>;
+  files: string[];
+};
+const entries = Object.keys(pkg.exports).filter((k) => k !== './package.json');
+
+/** Load a specifier in a fresh Node process (real Node resolution, self-reference by package name). */
+function exportNames(specifier: string, mode: 'import' | 'require'): string[] {
+  const script =
+    mode === 'import'
+      ? `import(${JSON.stringify(specifier)}).then((m) => console.log(JSON.stringify(Object.keys(m).filter((k) => k !== 'default' && k !== 'module.exports').sort())))`
+      : `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(specifier)})).sort()))`;
+  const out = execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' });
+  return JSON.parse(out) as string[];
+}
+
+describe('built package', () => {
+  it('should have been built before the tests run', () => {
+    expect(existsSync(`${root}/dist/index.js`)).toBe(true);
+    expect(existsSync(`${root}/dist/index.cjs`)).toBe(true);
+    expect(existsSync(`${root}/dist/index.d.ts`)).toBe(true);
+    expect(existsSync(`${root}/dist/index.d.cts`)).toBe(true);
+  });
+
+  it.each(entries)('should expose the same API through import and require for %s', (entry) => {
+    const specifier = entry === '.' ? pkg.name : `${pkg.name}/${entry.slice(2)}`;
+    const esm = exportNames(specifier, 'import');
+    const cjs = exportNames(specifier, 'require');
+    expect(esm.length).toBeGreaterThan(0);
+    expect(cjs).toEqual(esm);
+    // Every export change is seen in review.
+    expect(esm).toMatchSnapshot();
+  });
+
+  it('should keep the core free of Node-only imports', () => {
+    const core = readFileSync(`${root}/dist/index.js`, 'utf8');
+    expect(core).not.toMatch(/from ['"](node:|fs|path|http|crypto|buffer)['"]/);
+    expect(core).not.toMatch(/require\(['"]node:/);
+    expect(core).not.toMatch(/\bBuffer\./);
+  });
+
+  it('should publish only dist, README, CHANGELOG, LICENSE and package.json', () => {
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const [info] = JSON.parse(out) as [{ files: { path: string }[] }];
+    const paths = info.files.map((f) => f.path);
+    for (const p of paths) {
+      expect(p).toMatch(/^(dist\/.+|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/);
+    }
+    expect(paths).toEqual(expect.arrayContaining(['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json', 'dist/index.js']));
+  });
+});
