@@ -114,10 +114,10 @@ export function isoSortKey(value: string | undefined): number {
     p.second === undefined ? 0 : Math.min(59, Number(p.second)),
     p.fraction === undefined ? 0 : Number(p.fraction.padEnd(3, '0').slice(0, 3)),
   );
-  if (p.offset === undefined) return ms;
+  // Date.UTC maps years 0–99 to 1900–1999; correct that so year 0050 sorts before year 1950.
+  const instant = Number(p.year) < 100 ? new Date(ms).setUTCFullYear(Number(p.year)) : ms;
+  if (p.offset === undefined) return instant;
   const sign = p.offset[0] === '-' ? -1 : 1;
   const offMin = Number(p.offset.slice(1, 3)) * 60 + Number(p.offset.slice(3, 5));
-  // Date.UTC maps years 0–99 to 1900–1999; correct that so year 0050 sorts before year 1950.
-  const yearFix = Number(p.year) < 100 ? new Date(ms).setUTCFullYear(Number(p.year)) - ms : 0;
-  return ms + yearFix - sign * offMin * 60_000;
+  return instant - sign * offMin * 60_000;
 }

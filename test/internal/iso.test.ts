@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { daysInMonth, isIsoDate, isIsoDateTime, isoSortKey, parseIsoDateTime } from '../../src/internal/iso.js';
+
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/** A valid date-time with an offset, generated from its parts. */
+const arbDateTime = fc
+  .record({
+    year: fc.integer({ min: 1, max: 9999 }),
+    month: fc.integer({ min: 1, max: 12 }),
+    dayPick: fc.integer({ min: 1, max: 31 }),
+    hour: fc.integer({ min: 0, max: 23 }),
+    minute: fc.integer({ min: 0, max: 59 }),
+    second: fc.integer({ min: 0, max: 59 }),
+    fraction: fc.option(fc.stringMatching(/^\d{1,4}$/), { nil: undefined }),
+    offsetMinutes: fc.integer({ min: -12 * 60, max: 14 * 60 }),
+    zulu: fc.boolean(),
+  })
+  .map((p) => {
+    const day = Math.min(p.dayPick, daysInMonth(p.year, p.month));
+    const off = p.zulu
+      ? 'Z'
+      : `${p.offsetMinutes < 0 ? '-' : '+'}${two(Math.floor(Math.abs(p.offsetMinutes) / 60))}:${two(Math.abs(p.offsetMinutes) % 60)}`;
+    const frac = p.fraction === undefined ? '' : `.${p.fraction}`;
+    return { ...p, day, text: `${String(p.year).padStart(4, '0')}-${two(p.month)}-${two(day)}T${two(p.hour)}:${two(p.minute)}:${two(p.second)}${frac}${off}` };
+  });
+
+describe('parseIsoDateTime', () => {
+  it('should return every part as given, with the offset as ±hhmm', () => {
+    fc.assert(
+      fc.property(arbDateTime, (d) => {
+        const parts = parseIsoDateTime(d.text);
+        expect(parts).toBeDefined();
+        expect(parts?.precision).toBe('second');
+        expect(Number(parts?.year)).toBe(d.year);
+        expect(Number(parts?.day)).toBe(d.day);
+        expect(parts?.fraction).toBe(d.fraction);
+        expect(parts?.offset).toBe(d.zulu ? '+0000' : d.text.slice(-6, -3) + d.text.slice(-2));
+      }),
+    );
+  });
+
+  it('should keep precision for dates', () => {
+    expect(parseIsoDateTime('2026')?.precision).toBe('year');
+    expect(parseIsoDateTime('2026-03')?.precision).toBe('month');
+    expect(parseIsoDateTime('2026-03-01')?.precision).toBe('day');
+    expect(isIsoDate('2026-03-01')).toBe(true);
+    expect(isIsoDate('2026-03-01T00:00:00Z')).toBe(false);
+    expect(isIsoDateTime('2026-03-01T00:00:00Z')).toBe(true);
+  });
+
+  it('should reject impossible calendar days and leap days of common years', () => {
+    expect(parseIsoDateTime('2023-02-29')).toBeUndefined();
+    expect(parseIsoDateTime('1900-02-29')).toBeUndefined();
+    expect(parseIsoDateTime('2000-02-29')).toBeDefined();
+    expect(parseIsoDateTime('2026-04-31')).toBeUndefined();
+  });
+
+  it('should never throw on arbitrary strings', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        const parts = parseIsoDateTime(s);
+        expect(parts === undefined || typeof parts.year === 'string').toBe(true);
+      }),
+    );
+  });
+});
+
+describe('isoSortKey', () => {
+  it('should order date-times as instants, across offsets (same as Date.parse where Date is exact)', () => {
+    fc.assert(
+      fc.property(arbDateTime, (d) => {
+        // Date.parse is exact for 4-digit years ≥ 1000 and ≤ 3 fraction digits.
+        fc.pre(d.year >= 1000 && (d.fraction === undefined || d.fraction.length <= 3));
+        expect(isoSortKey(d.text)).toBe(Date.parse(d.text));
+      }),
+    );
+  });
+
+  it('should sort undefined and dates before later instants', () => {
+    expect(isoSortKey(undefined)).toBe(Number.NEGATIVE_INFINITY);
+    expect(isoSortKey('2026-03-01')).toBeLessThan(isoSortKey('2026-03-01T00:00:01Z'));
+    expect(isoSortKey('0050-01-01')).toBeLessThan(isoSortKey('1950-01-01'));
+  });
+});
