@@ -1,0 +1,61 @@
+/**
+ * Module boundaries (DESIGN.md section 1, STYLE.md "Module boundaries"), checked on the source imports:
+ * the core never imports the adapter or a Node API; fhir/ and hl7/ do not import each other; model/
+ * imports only model/; the adapter reaches the core only through src/index.ts.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const src = fileURLToPath(new URL('../../src', import.meta.url));
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : [],
+  );
+}
+
+/** Every module specifier imported or re-exported by a file, resolved relative to src/ when relative. */
+function imports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
+  specs.push(...[...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] as string));
+  return specs.map((s) => (s.startsWith('.') ? relative(src, join(file, '..', s)).replace(/\\/g, '/') : s));
+}
+
+const all = files(src).map((f) => ({ file: relative(src, f).replace(/\\/g, '/'), deps: imports(f) }));
+
+describe('module boundaries', () => {
+  it('should find the source files', () => {
+    expect(all.some((f) => f.file === 'index.ts')).toBe(true);
+  });
+
+  it('should keep the core free of the adapter, Node APIs and runtime dependencies', () => {
+    for (const { file, deps } of all.filter((f) => !f.file.startsWith('http/'))) {
+      for (const dep of deps) {
+        expect(dep.startsWith('http/') || dep === 'http', `${file} imports ${dep}`).toBe(false);
+        // Only type imports of @types/fhir ('fhir/r4') may leave the package.
+        const external = !dep.startsWith('..') && !/^(index|errors|model|fhir|hl7|internal|validation)(\/|\.js$|$)/.test(dep);
+        expect(!external || dep === 'fhir/r4', `${file} imports ${dep}`).toBe(true);
+      }
+    }
+  });
+
+  it('should keep model/ self-contained and fhir/ and hl7/ apart', () => {
+    for (const { file, deps } of all) {
+      if (file.startsWith('model/')) for (const d of deps) expect(d.startsWith('model/'), `${file} imports ${d}`).toBe(true);
+      if (file.startsWith('fhir/')) for (const d of deps) expect(d.startsWith('hl7/'), `${file} imports ${d}`).toBe(false);
+      if (file.startsWith('hl7/')) for (const d of deps) expect(d.startsWith('fhir/'), `${file} imports ${d}`).toBe(false);
+    }
+  });
+
+  it('should let the adapter reach the core only through src/index.ts', () => {
+    for (const { file, deps } of all.filter((f) => f.file.startsWith('http/'))) {
+      for (const d of deps) {
+        const coreInternal = /^(errors|model|fhir|hl7|internal|validation)(\/|\.js$)/.test(d);
+        expect(coreInternal, `${file} imports ${d}`).toBe(false);
+      }
+    }
+  });
+});
