@@ -1,0 +1,152 @@
+/**
+ * Arbitraries for whole charts and chart documents, with references that resolve.
+ */
+import fc from 'fast-check';
+import type { AssessmentInstrument, ChartDocument, Directory, PatientChart } from '../../src/model/index.js';
+import type { YearRange } from './dates.js';
+import { arbDirectory, type DirectoryOptions } from './directory.js';
+import { arbPatient } from './people.js';
+import { arbAssessment, arbEncounter, arbInstrument, arbMedicalHistoryEntry, arbNote, GAD7_INSTRUMENT_NO_ITEMS, PHQ9_INSTRUMENT_NO_ITEMS } from './records.js';
+import { GAD7_INSTRUMENT, PHQ9_INSTRUMENT } from './instruments.js';
+import type { TextMode } from './text.js';
+import { compact, opt } from './util.js';
+
+/** Options of {@link arbPatientChart} and {@link arbChartDocument}. Defaults keep property tests fast. */
+export interface ChartOptions {
+  /** Text mode of free-text fields (default mixed). */
+  text?: TextMode;
+  /** Id mode (default: the text mode). Use `'realistic'` when ids go into URLs. */
+  ids?: TextMode;
+  /** Year range of dates (default mixed). */
+  years?: YearRange;
+  /** Encounters: min (default 0) and max (default 3). */
+  minEncounters?: number;
+  maxEncounters?: number;
+  /** Notes: min (default 0) and max (default 3). */
+  minNotes?: number;
+  maxNotes?: number;
+  /** Assessments: min (default 0) and max (default 2). */
+  minAssessments?: number;
+  maxAssessments?: number;
+  /** Medical-history entries: min (default 0) and max (default 3). */
+  minHistory?: number;
+  maxHistory?: number;
+  /** Per encounter: max diagnoses (default 3) and procedures (default 2). */
+  maxDiagnoses?: number;
+  maxProcedures?: number;
+  /** Max items / answers of generated instruments (default 6). */
+  maxItems?: number;
+  /** Max coverages (default 3). */
+  maxCoverages?: number;
+  /** Let note text sometimes be up to 100 KB (default false; slow, use with few runs). */
+  longNotes?: boolean;
+  /** Use this directory instead of generating one. */
+  directory?: Directory;
+  /** Options of the generated directory (ignored with `directory`). */
+  directoryOptions?: DirectoryOptions;
+  /**
+   * Also make references that point outside the directory and outside the chart (missing encounter,
+   * practitioner, location). Such charts are valid as bare charts given to a builder, not in a document.
+   * Default false.
+   */
+  danglingReferences?: boolean;
+}
+
+/** A chart together with the directory its references resolve against. */
+export interface ChartWithDirectory {
+  chart: PatientChart;
+  directory: Directory;
+}
+
+const idsOf = (list: readonly { id: string }[] | undefined): string[] => (list ?? []).map((x) => x.id);
+
+/** A chart's instrument pool: instrument ids are unique, so one id always means one definition. */
+function arbInstrumentPool(opts: ChartOptions, mode: TextMode): fc.Arbitrary<AssessmentInstrument[]> {
+  return fc
+    .tuple(
+      fc.subarray([PHQ9_INSTRUMENT, GAD7_INSTRUMENT, PHQ9_INSTRUMENT_NO_ITEMS, GAD7_INSTRUMENT_NO_ITEMS]),
+      fc.array(arbInstrument({ text: mode, ids: opts.ids ?? mode, maxItems: opts.maxItems ?? 6 }), { maxLength: 2 }),
+    )
+    .map(([standard, generated]) => {
+      const seen = new Set(standard.map((i) => i.id));
+      const pool = [...standard];
+      for (const g of generated) {
+        if (!seen.has(g.id)) pool.push(g);
+        seen.add(g.id);
+      }
+      return pool;
+    });
+}
+
+/**
+ * One patient's chart and its directory. Record ids are unique per kind (and diagnosis/procedure ids per
+ * encounter, linkIds per instrument and assessment); every `locationId`, `practitionerId`, `performerId`,
+ * `authorId` resolves to the directory and every `encounterId` to the chart's own encounters, unless
+ * `danglingReferences` is set. Instruments with the same id are the same definition.
+ * @param opts - sizes, text/id modes, directory, dangling references
+ * @returns `{ chart, directory }`
+ * @example fc.assert(fc.property(arbPatientChart({ maxEncounters: 2 }), ({ chart, directory }) => …))
+ */
+export function arbPatientChart(opts: ChartOptions = {}): fc.Arbitrary<ChartWithDirectory> {
+  const directory = opts.directory !== undefined ? fc.constant(opts.directory) : arbDirectory({ text: opts.text ?? 'mixed', ids: opts.ids ?? opts.text ?? 'mixed', ...opts.directoryOptions });
+  return directory.chain((dir) => arbChartFor(dir, opts).map((chart) => ({ chart, directory: dir })));
+}
+
+/**
+ * A chart whose references resolve against `directory` (see {@link arbPatientChart}).
+ * @param directory - the directory the references point into
+ * @param opts - sizes, text/id modes, dangling references
+ */
+export function arbChartFor(directory: Directory, opts: ChartOptions = {}): fc.Arbitrary<PatientChart> {
+  const mode = opts.text ?? 'mixed';
+  const idMode = opts.ids ?? mode;
+  const years = opts.years ?? 'mixed';
+  const dangling = opts.danglingReferences === true;
+  const practitionerIds = idsOf(directory.practitioners);
+  const locationIds = idsOf(directory.locations);
+  const base = { text: mode, ids: idMode, years, practitionerIds, locationIds, danglingReferences: dangling };
+  const list = <T extends { id: string }>(arb: fc.Arbitrary<T>, min: number | undefined, max: number | undefined, def: number): fc.Arbitrary<T[] | undefined> => {
+    const minLength = min ?? 0;
+    const arr = fc.uniqueArray(arb, { minLength, maxLength: Math.max(max ?? def, minLength), selector: (x) => x.id });
+    return minLength > 0 ? arr : opt(arr, 4);
+  };
+  return fc
+    .tuple(
+      arbPatient({ text: mode, ids: idMode, years, maxCoverages: opts.maxCoverages ?? 3 }),
+      list(arbEncounter({ ...base, maxDiagnoses: opts.maxDiagnoses ?? 3, maxProcedures: opts.maxProcedures ?? 2 }), opts.minEncounters, opts.maxEncounters, 3),
+      arbInstrumentPool(opts, mode),
+    )
+    .chain(([patient, encounters, instruments]) => {
+      const rec = { ...base, encounterIds: idsOf(encounters) };
+      return fc
+        .record({
+          notes: list(arbNote({ ...rec, longText: opts.longNotes === true }), opts.minNotes, opts.maxNotes, 3),
+          assessments: list(arbAssessment({ ...rec, maxItems: opts.maxItems ?? 6, instruments }), opts.minAssessments, opts.maxAssessments, 2),
+          medicalHistory: list(arbMedicalHistoryEntry(rec), opts.minHistory, opts.maxHistory, 3),
+        })
+        .map((r): PatientChart => compact({ patient, encounters, ...r }));
+    });
+}
+
+/**
+ * A chart document: 1–`maxPatients` charts (default 3) with unique patient ids, all referring to one
+ * shared directory, so that `checkChartDocument` finds nothing. `danglingReferences` is ignored (a
+ * document requires every reference to resolve).
+ * @param opts - chart options plus `minPatients` / `maxPatients`
+ */
+export function arbChartDocument(opts: ChartOptions & { minPatients?: number; maxPatients?: number; omitDirectory?: boolean } = {}): fc.Arbitrary<ChartDocument> {
+  const mode = opts.text ?? 'mixed';
+  const chartOpts: ChartOptions = { ...opts, danglingReferences: false };
+  const directory = opts.directory !== undefined ? fc.constant(opts.directory) : arbDirectory({ text: mode, ids: opts.ids ?? mode, ...opts.directoryOptions });
+  return directory.chain((dir) => {
+    // Without a directory in the document, charts may not reference it at all.
+    const refDir = opts.omitDirectory === true ? {} : dir;
+    return fc
+      .uniqueArray(arbChartFor(refDir, chartOpts), {
+        minLength: opts.minPatients ?? 1,
+        maxLength: Math.max(opts.maxPatients ?? 3, opts.minPatients ?? 1),
+        selector: (c) => c.patient.id,
+      })
+      .map((patients): ChartDocument => (opts.omitDirectory === true ? { patients } : { patients, directory: dir }));
+  });
+}

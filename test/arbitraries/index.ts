@@ -1,0 +1,85 @@
+/**
+ * fast-check arbitraries for the whole chart-domain model. Everything generated satisfies the contract's
+ * validation rules (see `src/validation/chart.ts`); the `arbInvalid…` arbitraries and
+ * {@link CHART_BREAKERS} build deliberately invalid input for validator tests.
+ *
+ * Import from `../arbitraries/index.js`.
+ */
+export {
+  type TextMode,
+  arbHostileText,
+  arbHostileNonEmptyText,
+  arbRealisticText,
+  arbText,
+  arbNonEmptyText,
+  arbLongText,
+  arbId,
+  arbIdFor,
+  textFor,
+  toValidId,
+  isValidChartText,
+  sanitizeText,
+  HOSTILE_FRAGMENTS,
+  REALISTIC_PHRASES,
+  FORBIDDEN_CONTROL_CHARS,
+  arbForbiddenControlChar,
+  arbLoneSurrogate,
+  arbInvalidText,
+  arbInvalidId,
+} from './text.js';
+export {
+  type DateOptions,
+  type DatePrecision,
+  type PeriodOptions,
+  type YearRange,
+  arbIsoDate,
+  arbIsoDateTime,
+  arbIsoDateTimeFull,
+  arbOffset,
+  arbOrderedPair,
+  arbPeriod,
+  arbRecentDateTime,
+  offsetMinutes,
+} from './dates.js';
+export { CODE_TABLES, IDENTIFIER_SYSTEMS, arbCoding, arbHostileCode, arbIdentifier, arbNpiIdentifier, npiFromBase } from './codes.js';
+export {
+  type PatientOptions,
+  FAMILY_NAMES,
+  GIVEN_NAMES,
+  PAYERS,
+  arbAddress,
+  arbCoverage,
+  arbHumanName,
+  arbPatient,
+  arbPayer,
+  arbTelecom,
+} from './people.js';
+export { type DirectoryOptions, arbDirectory, arbLocation, arbOrganization, arbPractitioner } from './directory.js';
+export {
+  type AssessmentOptions,
+  type EncounterOptions,
+  type NoteOptions,
+  type RecordOptions,
+  GAD7_INSTRUMENT_NO_ITEMS,
+  PHQ9_INSTRUMENT_NO_ITEMS,
+  arbAssessment,
+  arbDiagnosis,
+  arbEncounter,
+  arbInstrument,
+  arbMedicalHistoryEntry,
+  arbNote,
+  arbProcedure,
+  arbRef,
+} from './records.js';
+export {
+  FREQUENCY_OPTIONS,
+  GAD7_INSTRUMENT,
+  GAD7_ITEMS,
+  GAD7_TOTAL,
+  PHQ9_INSTRUMENT,
+  PHQ9_ITEMS,
+  PHQ9_TOTAL,
+  gad7Severity,
+  phq9Severity,
+} from './instruments.js';
+export { type ChartOptions, type ChartWithDirectory, arbChartDocument, arbChartFor, arbPatientChart } from './chart.js';
