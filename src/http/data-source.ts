@@ -1,0 +1,200 @@
+/**
+ * Where the HTTP adapter reads chart data: the `ChartDataSource` interface a host implements over its own
+ * store, an in-memory implementation built from a chart document, and the document loader.
+ */
+import {
+  ChartValidationError,
+  validateChartDocument,
+  type Assessment,
+  type ChartDocument,
+  type ClinicalNote,
+  type DirectoryLocation,
+  type DirectoryOrganization,
+  type DirectoryPractitioner,
+  type Encounter,
+  type MedicalHistoryEntry,
+  type Patient,
+} from '../index.js';
+import { newestFirst } from './internal/newest.js';
+
+/**
+ * Async reads of chart data for the HTTP adapter. Every method may be backed by a database; the handler
+ * calls only what a route needs, in parallel where it can.
+ *
+ * Rules every implementation follows:
+ * - Object lookups are scoped to the patient: an encounter, note, assessment or history entry of another
+ *   patient is `undefined` (the handler answers 404, as for a missing one).
+ * - `list…` methods return at most `limit` records, newest first (encounters by `period.start`, notes and
+ *   assessments by `authored`, medical history by `recordedDate` then `onset`); `limit` is a non-negative
+ *   integer already clamped by the handler.
+ * - Return `undefined` (not a rejection) for "not found". Reject with `DataSourceUnavailableError` when the
+ *   store is temporarily unavailable (the handler answers 503); any other rejection gives 500. Neither
+ *   response carries the error's message.
+ * - Return data in the chart model's shape; the builders check it and a record that fails the check gives 500.
+ *
+ * @example see `createInMemoryDataSource` for a complete implementation, and `examples/` for one over a
+ * host's own store
+ */
+export interface ChartDataSource {
+  /** The patient (demographics and coverages), or `undefined`. */
+  getPatient(patientId: string): Promise<Patient | undefined>;
+  /** One encounter of the patient, or `undefined` (also when it belongs to another patient). */
+  getEncounter(patientId: string, encounterId: string): Promise<Encounter | undefined>;
+  /** One note of the patient, or `undefined` (also when it belongs to another patient). */
+  getNote(patientId: string, noteId: string): Promise<ClinicalNote | undefined>;
+  /** One assessment of the patient, or `undefined` (also when it belongs to another patient). */
+  getAssessment(patientId: string, assessmentId: string): Promise<Assessment | undefined>;
+  /** One medical-history entry of the patient, or `undefined` (also when it belongs to another patient). */
+  getMedicalHistoryEntry(patientId: string, entryId: string): Promise<MedicalHistoryEntry | undefined>;
+  /** The patient's newest `limit` encounters, newest first by `period.start`. */
+  listEncounters(patientId: string, limit: number): Promise<readonly Encounter[]>;
+  /** The patient's newest `limit` notes, newest first by `authored`. */
+  listNotes(patientId: string, limit: number): Promise<readonly ClinicalNote[]>;
+  /** The patient's newest `limit` assessments, newest first by `authored`. */
+  listAssessments(patientId: string, limit: number): Promise<readonly Assessment[]>;
+  /** The patient's newest `limit` medical-history entries, newest first by `recordedDate`, then `onset`. */
+  listMedicalHistory(patientId: string, limit: number): Promise<readonly MedicalHistoryEntry[]>;
+  /** A directory organization by id, or `undefined`. */
+  getOrganization(organizationId: string): Promise<DirectoryOrganization | undefined>;
+  /** A directory practitioner by id, or `undefined`. */
+  getPractitioner(practitionerId: string): Promise<DirectoryPractitioner | undefined>;
+  /** A directory location by id, or `undefined`. */
+  getLocation(locationId: string): Promise<DirectoryLocation | undefined>;
+  /** At most `limit` directory organizations, in a stable order (the in-memory source: document order). */
+  listOrganizations(limit: number): Promise<readonly DirectoryOrganization[]>;
+  /** At most `limit` directory practitioners, in a stable order. */
+  listPractitioners(limit: number): Promise<readonly DirectoryPractitioner[]>;
+  /** At most `limit` directory locations, in a stable order. */
+  listLocations(limit: number): Promise<readonly DirectoryLocation[]>;
+}
+
+/**
+ * Load and check a chart document (the model types as JSON: `{ patients: PatientChart[], directory? }`).
+ * Every problem is reported with its path, by `ChartValidationError.issues`; no message carries a patient
+ * value, not even for text that is not JSON.
+ *
+ * @param input - the document as a value, as JSON text, or as UTF-8 bytes (e.g. `readFileSync(path)`)
+ * @returns the checked document, typed
+ * @throws {ChartValidationError} for text that is not UTF-8 or not JSON (one issue at the root) and for every
+ *   problem of the document (unique ids, references that do not resolve, field rules)
+ * @example
+ * const doc = loadChartDocument(await readFile('chart.json'));
+ * const dataSource = createInMemoryDataSource(doc);
+ */
+export function loadChartDocument(input: unknown): ChartDocument {
+  let value = input;
+  if (value instanceof Uint8Array) {
+    try {
+      value = new TextDecoder('utf-8', { fatal: true }).decode(value);
+    } catch {
+      throw new ChartValidationError([{ path: [], code: 'format', message: 'is not valid UTF-8' }]);
+    }
+  }
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value) as unknown;
+    } catch (error) {
+      // The engine's message quotes the text around the error, which may be patient data: keep the position only.
+      const position = /position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
+      const where = position === undefined ? '' : ` (at character ${position})`;
+      throw new ChartValidationError([{ path: [], code: 'format', message: `is not valid JSON${where}` }]);
+    }
+  }
+  return validateChartDocument(value);
+}
+
+/** Options of {@link createInMemoryDataSource}. */
+export interface InMemoryDataSourceOptions {
+  /**
+   * Check the document first (default true). Turn off only for a document that was just checked by
+   * {@link loadChartDocument}, to save the second pass.
+   */
+  validate?: boolean;
+}
+
+interface PatientIndex {
+  readonly patient: Patient;
+  readonly encounters: Map<string, Encounter>;
+  readonly notes: Map<string, ClinicalNote>;
+  readonly assessments: Map<string, Assessment>;
+  readonly history: Map<string, MedicalHistoryEntry>;
+  readonly newestEncounters: readonly Encounter[];
+  readonly newestNotes: readonly ClinicalNote[];
+  readonly newestAssessments: readonly Assessment[];
+  readonly newestHistory: readonly MedicalHistoryEntry[];
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function byId<T extends { id: string }>(records: readonly T[] | undefined): Map<string, T> {
+  return new Map((records ?? []).map((r) => [r.id, r]));
+}
+
+function take<T>(records: readonly T[], limit: number): Promise<readonly T[]> {
+  return Promise.resolve(records.slice(0, Math.max(0, Math.floor(limit))));
+}
+
+/**
+ * Create a {@link ChartDataSource} over a chart document held in memory: for tests, demos and hosts whose
+ * data fits in memory. The document is checked (every problem reported by path), copied and frozen, so later
+ * changes to the caller's object do not leak in. Lookups are map reads; newest-first lists are sorted once.
+ *
+ * @param document - a chart document (value, JSON text or UTF-8 bytes; see {@link loadChartDocument})
+ * @param options - `validate: false` skips the check for an already-checked document
+ * @returns the data source
+ * @throws {ChartValidationError} when the document fails the check
+ * @example
+ * const dataSource = createInMemoryDataSource({ patients: [{ patient }], directory: { practitioners: [] } });
+ * await dataSource.getPatient('pat-0001');
+ */
+export function createInMemoryDataSource(document: unknown, options: InMemoryDataSourceOptions = {}): ChartDataSource {
+  const trusted = options.validate === false && typeof document === 'object' && document !== null && !(document instanceof Uint8Array);
+  const checked = trusted ? (document as ChartDocument) : loadChartDocument(document);
+  const doc = deepFreeze(structuredClone(checked));
+
+  const patients = new Map<string, PatientIndex>();
+  for (const chart of doc.patients) {
+    patients.set(chart.patient.id, {
+      patient: chart.patient,
+      encounters: byId(chart.encounters),
+      notes: byId(chart.notes),
+      assessments: byId(chart.assessments),
+      history: byId(chart.medicalHistory),
+      newestEncounters: newestFirst(chart.encounters ?? [], (e) => [e.period?.start]),
+      newestNotes: newestFirst(chart.notes ?? [], (n) => [n.authored]),
+      newestAssessments: newestFirst(chart.assessments ?? [], (a) => [a.authored]),
+      newestHistory: newestFirst(chart.medicalHistory ?? [], (h) => [h.recordedDate, h.onset]),
+    });
+  }
+  const organizations = doc.directory?.organizations ?? [];
+  const practitioners = doc.directory?.practitioners ?? [];
+  const locations = doc.directory?.locations ?? [];
+  const organizationsById = byId(organizations);
+  const practitionersById = byId(practitioners);
+  const locationsById = byId(locations);
+  const EMPTY: readonly never[] = [];
+
+  return {
+    getPatient: (patientId) => Promise.resolve(patients.get(patientId)?.patient),
+    getEncounter: (patientId, id) => Promise.resolve(patients.get(patientId)?.encounters.get(id)),
+    getNote: (patientId, id) => Promise.resolve(patients.get(patientId)?.notes.get(id)),
+    getAssessment: (patientId, id) => Promise.resolve(patients.get(patientId)?.assessments.get(id)),
+    getMedicalHistoryEntry: (patientId, id) => Promise.resolve(patients.get(patientId)?.history.get(id)),
+    listEncounters: (patientId, limit) => take(patients.get(patientId)?.newestEncounters ?? EMPTY, limit),
+    listNotes: (patientId, limit) => take(patients.get(patientId)?.newestNotes ?? EMPTY, limit),
+    listAssessments: (patientId, limit) => take(patients.get(patientId)?.newestAssessments ?? EMPTY, limit),
+    listMedicalHistory: (patientId, limit) => take(patients.get(patientId)?.newestHistory ?? EMPTY, limit),
+    getOrganization: (id) => Promise.resolve(organizationsById.get(id)),
+    getPractitioner: (id) => Promise.resolve(practitionersById.get(id)),
+    getLocation: (id) => Promise.resolve(locationsById.get(id)),
+    listOrganizations: (limit) => take(organizations, limit),
+    listPractitioners: (limit) => take(practitioners, limit),
+    listLocations: (limit) => take(locations, limit),
+  };
+}

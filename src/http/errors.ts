@@ -1,0 +1,55 @@
+/**
+ * The one error type of the HTTP adapter's host interfaces: how a data source, key store or rate limiter
+ * says "temporarily unavailable" so the handler answers 503 instead of 500.
+ */
+
+/** The stable `code` of {@link DataSourceUnavailableError}; also recognised on foreign errors (duck typing). */
+export const DATA_SOURCE_UNAVAILABLE = 'data-source-unavailable';
+
+/**
+ * Thrown (or rejected) by a {@link ChartDataSource}, {@link KeyStore} or {@link RateLimiter} when its
+ * backing store is temporarily unavailable (database down, connection pool exhausted, timeout). The
+ * handler answers `503 Service Unavailable`, with `Retry-After` when `retryAfterSeconds` is set. Any other
+ * error gives `500`. Neither response carries the error's message.
+ *
+ * The handler also recognises any error whose `code` is `'data-source-unavailable'`, so a host whose
+ * bundler loads two copies of this package (ESM and CJS) still gets 503.
+ *
+ * @example
+ * async getPatient(id) {
+ *   try { return await db.patients.find(id); }
+ *   catch (e) { if (isConnectionError(e)) throw new DataSourceUnavailableError('database unreachable', { cause: e, retryAfterSeconds: 5 }); throw e; }
+ * }
+ */
+export class DataSourceUnavailableError extends Error {
+  override readonly name = 'DataSourceUnavailableError';
+  /** Always `'data-source-unavailable'`. */
+  readonly code = DATA_SOURCE_UNAVAILABLE;
+  /** Seconds a client should wait before retrying; sent as `Retry-After` on the 503. */
+  readonly retryAfterSeconds: number | undefined;
+
+  /**
+   * @param message - for the host's logs only; never sent to the client
+   * @param options - `cause`, and `retryAfterSeconds` (a positive integer) for the `Retry-After` header
+   */
+  constructor(message = 'Data source unavailable', options: { cause?: unknown; retryAfterSeconds?: number } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    const r = options.retryAfterSeconds;
+    this.retryAfterSeconds = r !== undefined && Number.isSafeInteger(r) && r > 0 ? r : undefined;
+  }
+}
+
+/**
+ * True when `error` says the source is temporarily unavailable: a {@link DataSourceUnavailableError}, or any
+ * object whose `code` is `'data-source-unavailable'`.
+ *
+ * @param error - anything thrown
+ * @returns whether the handler should answer 503
+ * @example isDataSourceUnavailable(new DataSourceUnavailableError()) // true
+ */
+export function isDataSourceUnavailable(error: unknown): error is { code: typeof DATA_SOURCE_UNAVAILABLE; retryAfterSeconds?: unknown } {
+  return (
+    error instanceof DataSourceUnavailableError ||
+    (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === DATA_SOURCE_UNAVAILABLE)
+  );
+}

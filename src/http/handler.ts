@@ -1,0 +1,629 @@
+/**
+ * The web-standard export handler: `createExportHandler(options)` → `(request: Request) => Promise<Response>`,
+ * serving the eleven routes of the export interface with API keys, scopes, rate limits, parameter checks,
+ * content negotiation and typed error bodies, in the order of DESIGN.md section 5.
+ */
+import {
+  ChartNotFoundError,
+  InvalidArgumentError,
+  buildAdrA19,
+  buildAdtA08,
+  buildAdtA31,
+  buildFhirAssessmentExport,
+  buildFhirDirectoryBundle,
+  buildFhirEncounterExport,
+  buildFhirNoteExport,
+  buildFhirPatientBundle,
+  buildFhirPatientExport,
+  buildMdmT02,
+  buildOruR01,
+  type Assessment,
+  type ClinicalNote,
+  type Directory,
+  type DirectoryLocation,
+  type DirectoryOrganization,
+  type DirectoryPractitioner,
+  type Encounter,
+  type FhirExportOptions,
+  type Hl7MessageOptions,
+  type PatientChart,
+} from '../index.js';
+import type { ChartDataSource } from './data-source.js';
+import { isDataSourceUnavailable } from './errors.js';
+import { acceptsFormat } from './internal/accept.js';
+import { checkParameters, parseQuery, type ResolvedLimit, type RouteParameters } from './internal/query.js';
+import {
+  ERRORS,
+  FHIR_CONTENT_TYPE,
+  HL7_CONTENT_TYPE,
+  PROBLEM_CONTENT_TYPE,
+  REQUEST_ID_RE,
+  invalidParameters,
+  notFound,
+  operationOutcome,
+  problemDetails,
+  scopeMissing,
+  type HttpError,
+  type PreparedResponse,
+} from './internal/responses.js';
+import type { KeyStore } from './key-store.js';
+import { createFixedWindowRateLimiter, type RateLimitDecision, type RateLimiter } from './rate-limiter.js';
+import { matchRoute, type ExportRouteName, type LimitName, type RouteDefinition } from './routes.js';
+
+/** A limit setting: the value used when the parameter is absent, and the largest value honoured (larger ones are clamped). */
+export interface LimitSetting {
+  /** Used when the request does not give the parameter. A non-negative integer ≤ `max`. */
+  readonly default?: number;
+  /** The largest value honoured; a larger requested value is clamped to it. A non-negative integer. */
+  readonly max?: number;
+}
+
+/**
+ * Limits of the record-count parameters (contract 8.3). Each missing setting takes {@link DEFAULT_LIMITS}.
+ * - `encounters`, `notes`, `assessments`, `medicalHistory`: `encounterLimit`, `noteLimit`,
+ *   `assessmentLimit`, `medicalHistoryLimit` of /exportFhirPatientBundle (each caps its own kind);
+ * - `summary`: `limit` of /exportHl7PatientSummary (caps the total number of records);
+ * - `directory`: `limit` of /publicFhirDirectory.
+ */
+export type ExportLimits = { readonly [K in LimitName]?: LimitSetting };
+
+/** The defaults and maxima used when {@link ExportHandlerOptions.limits} does not set them. */
+export const DEFAULT_LIMITS: { readonly [K in LimitName]: Required<LimitSetting> } = Object.freeze({
+  encounters: Object.freeze({ default: 20, max: 100 }),
+  notes: Object.freeze({ default: 20, max: 100 }),
+  assessments: Object.freeze({ default: 20, max: 100 }),
+  medicalHistory: Object.freeze({ default: 50, max: 200 }),
+  summary: Object.freeze({ default: 50, max: 200 }),
+  directory: Object.freeze({ default: 50, max: 500 }),
+});
+
+/** What the observer hook receives for every response: never patient data, parameter values or key material. */
+export interface ExportObservation {
+  /** The response's `x-request-id`. */
+  readonly requestId: string;
+  /** The matched route, or `undefined` for an unknown path. */
+  readonly route: ExportRouteName | undefined;
+  /** The request method. */
+  readonly method: string;
+  /** The response status. */
+  readonly status: number;
+  /** Time from the request to the response being ready, in milliseconds. */
+  readonly durationMs: number;
+  /** The partner of a valid key, else `undefined`. */
+  readonly partnerId: string | undefined;
+}
+
+/** What {@link DirectoryRateLimitOptions.clientAddress} is given to tell clients apart. */
+export interface ClientInfo {
+  /** The peer address, when the runtime knows it (the Node listener does; a fetch runtime does not). */
+  readonly remoteAddress: string | undefined;
+  /** A request header by lowercase name (e.g. `x-forwarded-for` behind a trusted proxy). */
+  header(name: string): string | undefined;
+}
+
+/** Optional rate limit of the public directory, per client address, through the same {@link RateLimiter}. */
+export interface DirectoryRateLimitOptions {
+  /** Requests allowed per window and client; a positive integer. */
+  readonly limit: number;
+  /** Window length in seconds; a positive integer. */
+  readonly windowSeconds: number;
+  /**
+   * Which client a request comes from. Default: the peer address, or `'unknown'` when the runtime gives none
+   * (on fetch runtimes all clients then share one counter; read your platform's client-address header here).
+   */
+  readonly clientAddress?: (client: ClientInfo) => string | undefined;
+}
+
+/** HL7 options of the handler: MSH fields. `now` comes from the handler's clock; `directory` from the data source. */
+export interface HandlerHl7Options {
+  /** MSH-3. */
+  readonly sendingApplication?: string;
+  /** MSH-4. */
+  readonly sendingFacility?: string;
+  /** MSH-5. */
+  readonly receivingApplication?: string;
+  /** MSH-6. */
+  readonly receivingFacility?: string;
+  /** MSH-11, default `P`. */
+  readonly processingId?: 'P' | 'T' | 'D';
+  /**
+   * MSH-10 for a request (at most 20 characters, starting with the message code: `ADT`, `ADR`, `MDM`,
+   * `ORU`). Default: the builder's generated unique id. A value the builder refuses gives 500.
+   */
+  readonly controlId?: (context: { readonly route: ExportRouteName; readonly requestId: string }) => string;
+}
+
+/** FHIR options of the handler. `now` comes from the handler's clock; `directory` from the data source. */
+export interface HandlerFhirOptions {
+  /** Absolute `fullUrl` base (the service's base URL); default relative `Type/id` (contract 2.2). */
+  readonly baseUrl?: string;
+  /** Omit `Bundle.total` on `collection` Bundles (R4 invariant bdl-1); default false (contract 2.2 lists it). */
+  readonly strictBundleTotal?: boolean;
+}
+
+/** Everything the host supplies to {@link createExportHandler}. Only `dataSource` and `keyStore` are required. */
+export interface ExportHandlerOptions {
+  /** Where chart data is read. */
+  readonly dataSource: ChartDataSource;
+  /** Where presented API keys are resolved. */
+  readonly keyStore: KeyStore;
+  /** Rate-limit counters. Default: a new in-memory fixed-window limiter on the handler's clock (one process only). */
+  readonly rateLimiter?: RateLimiter;
+  /** Mount the routes under this path prefix (`/api/export` → `/api/export/exportFhirPatient`). Default none. */
+  readonly basePath?: string;
+  /** Defaults and maxima of the record-count parameters; see {@link DEFAULT_LIMITS}. */
+  readonly limits?: ExportLimits;
+  /** Rate-limit the public directory per client. Default: not limited. */
+  readonly directoryRateLimit?: DirectoryRateLimitOptions;
+  /** FHIR output options. */
+  readonly fhir?: HandlerFhirOptions;
+  /** HL7 output options. */
+  readonly hl7?: HandlerHl7Options;
+  /** The clock in epoch milliseconds: Bundle.timestamp, MSH-7, EVN-2 and the default rate limiter. Default `Date.now`. */
+  readonly now?: () => number;
+  /**
+   * Generates the request id when the caller sends no valid `x-request-id`. Must return 1–128 characters of
+   * `[A-Za-z0-9._:-]`; anything else is replaced by a UUID. Default `crypto.randomUUID`.
+   */
+  readonly requestId?: () => string;
+  /** Called once per response with its {@link ExportObservation}; exceptions it throws are ignored. */
+  readonly observer?: (observation: ExportObservation) => void;
+  /**
+   * Called with the raw error behind a 500 or 503 (data source, key store, rate limiter, builder), for the
+   * host's logs. The error is never sent to the client. Its message is the host's own or a core message (which
+   * names fields, never patient values). Exceptions it throws are ignored.
+   */
+  readonly onError?: (error: unknown, context: { readonly requestId: string; readonly route: ExportRouteName | undefined }) => void;
+}
+
+/** The web-standard handler: give it a `Request`, get a `Response`. It never rejects. */
+export type ExportHandler = (request: Request) => Promise<Response>;
+
+/** A request as the core sees it, so the Node listener can skip building a `Request`. */
+export interface IncomingCall {
+  readonly method: string;
+  /** WHATWG-normalised path (percent-encoded, dot segments resolved). */
+  readonly pathname: string;
+  /** WHATWG `search`: `''` or `?…`. */
+  readonly search: string;
+  /** A header by lowercase name; repeated headers joined with `, `. */
+  header(name: string): string | undefined;
+  readonly remoteAddress: string | undefined;
+}
+
+/** The shared core of both adapters. */
+export interface ExportCore {
+  handle(call: IncomingCall): Promise<PreparedResponse>;
+}
+
+/** Where {@link createExportHandler} keeps its core on the returned function, for `toNodeListener`. */
+export const EXPORT_CORE: unique symbol = Symbol.for('chart-export.http.core');
+
+type PreparedBody = { readonly body: string } | HttpError;
+
+const ALLOW = 'GET, HEAD';
+const WWW_AUTHENTICATE = 'ApiKey header="x-api-key"';
+/** How deep `partOfId` chains are followed when gathering referenced organizations. */
+const MAX_PART_OF_DEPTH = 16;
+
+function checkLimitValue(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new InvalidArgumentError(name, 'must be a non-negative integer');
+  }
+  return value;
+}
+
+function resolveLimits(limits: ExportLimits | undefined): Record<LimitName, ResolvedLimit> {
+  const out = {} as Record<LimitName, ResolvedLimit>;
+  for (const name of Object.keys(DEFAULT_LIMITS) as LimitName[]) {
+    const given = limits?.[name];
+    const fallback = DEFAULT_LIMITS[name];
+    const max = given?.max === undefined ? fallback.max : checkLimitValue(`limits.${name}.max`, given.max);
+    const def = given?.default === undefined ? Math.min(fallback.default, max) : checkLimitValue(`limits.${name}.default`, given.default);
+    if (def > max) throw new InvalidArgumentError(`limits.${name}.default`, 'must not exceed the maximum');
+    out[name] = Object.freeze({ default: def, max });
+  }
+  return out;
+}
+
+function normaliseBasePath(basePath: string | undefined): string {
+  if (basePath === undefined || basePath === '' || basePath === '/') return '';
+  if (typeof basePath !== 'string' || /[?#]/.test(basePath)) {
+    throw new InvalidArgumentError('basePath', 'must be a path without query or fragment');
+  }
+  // Match what the WHATWG URL parser gives for request paths (percent-encoding, dot segments).
+  const path = new URL(basePath.startsWith('/') ? basePath : `/${basePath}`, 'http://localhost').pathname;
+  return path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+function defaultRequestId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+function safeCall<A extends unknown[]>(fn: ((...args: A) => void) | undefined, ...args: A): void {
+  if (fn === undefined) return;
+  try {
+    fn(...args);
+  } catch {
+    // A failing hook must not change the response.
+  }
+}
+
+/** Gather the directory records chart records refer to, following location → organization → partOf. */
+async function gatherDirectory(
+  dataSource: ChartDataSource,
+  records: {
+    readonly encounters?: readonly Encounter[];
+    readonly notes?: readonly ClinicalNote[];
+    readonly assessments?: readonly Assessment[];
+  },
+): Promise<Directory | undefined> {
+  const practitionerIds = new Set<string>();
+  const locationIds = new Set<string>();
+  for (const e of records.encounters ?? []) {
+    if (e.locationId !== undefined) locationIds.add(e.locationId);
+    for (const p of e.participants ?? []) practitionerIds.add(p.practitionerId);
+    for (const p of e.procedures ?? []) if (p.performerId !== undefined) practitionerIds.add(p.performerId);
+  }
+  for (const n of records.notes ?? []) if (n.authorId !== undefined) practitionerIds.add(n.authorId);
+  for (const a of records.assessments ?? []) if (a.authorId !== undefined) practitionerIds.add(a.authorId);
+  if (practitionerIds.size === 0 && locationIds.size === 0) return undefined;
+
+  const [practitioners, locations] = await Promise.all([
+    Promise.all([...practitionerIds].map((id) => dataSource.getPractitioner(id))),
+    Promise.all([...locationIds].map((id) => dataSource.getLocation(id))),
+  ]);
+  const foundPractitioners = practitioners.filter((p): p is DirectoryPractitioner => p !== undefined);
+  const foundLocations = locations.filter((l): l is DirectoryLocation => l !== undefined);
+
+  const organizations: DirectoryOrganization[] = [];
+  const seen = new Set<string>();
+  let wanted = foundLocations.flatMap((l) => (l.organizationId === undefined ? [] : [l.organizationId]));
+  for (let depth = 0; depth < MAX_PART_OF_DEPTH && wanted.length > 0; depth++) {
+    const ids = [...new Set(wanted)].filter((id) => !seen.has(id));
+    ids.forEach((id) => seen.add(id));
+    const found = (await Promise.all(ids.map((id) => dataSource.getOrganization(id)))).filter(
+      (o): o is DirectoryOrganization => o !== undefined,
+    );
+    organizations.push(...found);
+    wanted = found.flatMap((o) => (o.partOfId === undefined ? [] : [o.partOfId]));
+  }
+
+  const directory: Directory = {};
+  if (foundPractitioners.length > 0) directory.practitioners = foundPractitioners;
+  if (foundLocations.length > 0) directory.locations = foundLocations;
+  if (organizations.length > 0) directory.organizations = organizations;
+  return directory;
+}
+
+/**
+ * Create the web-standard export handler. It serves the eleven routes of the export interface under an
+ * optional base path, GET and HEAD, and checks in this order (DESIGN.md section 5):
+ * route (404) → method (405, `Allow: GET, HEAD`) → API key (401: missing, unknown, revoked) → scope (403)
+ * → rate limit (429, `Retry-After`) → parameters (400) → `Accept` (406) → data (404) → 200. A data-source
+ * failure gives 500, or 503 for a `DataSourceUnavailableError`.
+ *
+ * Every request made with a valid key counts against that key's rate limit, whatever its outcome, and every
+ * such response carries `x-ratelimit-limit`, `-remaining` and `-reset` (Unix epoch seconds). Every response
+ * carries `x-request-id` (the caller's when it is 1–128 characters of `[A-Za-z0-9._:-]`, else a new one),
+ * `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`. Errors are a FHIR OperationOutcome on the
+ * FHIR routes and the directory, RFC 9457 problem+json on the HL7 routes and unknown paths, both with the
+ * request id and never a stack, an internal message, a key or a parameter value.
+ *
+ * @param options - data source, key store and the optional settings of {@link ExportHandlerOptions}
+ * @returns `(request: Request) => Promise<Response>`; it never rejects
+ * @throws {InvalidArgumentError} at creation, for an invalid `basePath`, limit or directory rate limit
+ * @example
+ * const handler = createExportHandler({ dataSource: createInMemoryDataSource(doc), keyStore });
+ * export default { fetch: handler }; // Deno, Bun, Cloudflare Workers, Hono: app.get('/*', (c) => handler(c.req.raw))
+ * @see ../shared/spec/chart-export-interface.md sections 4, 5, 7 and 8
+ */
+export function createExportHandler(options: ExportHandlerOptions): ExportHandler {
+  const core = createExportCore(options);
+  const handler: ExportHandler = async (request) => {
+    let prepared: PreparedResponse;
+    try {
+      const url = new URL(request.url);
+      prepared = await core.handle({
+        method: request.method,
+        pathname: url.pathname,
+        search: url.search,
+        header: (name) => request.headers.get(name) ?? undefined,
+        remoteAddress: undefined,
+      });
+    } catch {
+      // Unreachable in practice (handle() never rejects); kept so the handler itself never rejects.
+      prepared = { status: 500, headers: { 'content-type': PROBLEM_CONTENT_TYPE }, body: '{}' };
+    }
+    const bytes = new TextEncoder().encode(prepared.body);
+    const headers = new Headers(prepared.headers);
+    headers.set('content-length', String(bytes.byteLength));
+    return new Response(request.method === 'HEAD' ? null : bytes, { status: prepared.status, headers });
+  };
+  Object.defineProperty(handler, EXPORT_CORE, { value: core });
+  return handler;
+}
+
+/**
+ * Build the adapter-independent core. Internal: `createExportHandler` and `toNodeListener` wrap it.
+ * @internal
+ */
+export function createExportCore(options: ExportHandlerOptions): ExportCore {
+  const { dataSource, keyStore } = options;
+  if (dataSource === undefined || dataSource === null) throw new InvalidArgumentError('dataSource', 'is required');
+  if (keyStore === undefined || keyStore === null) throw new InvalidArgumentError('keyStore', 'is required');
+  const now = options.now ?? Date.now;
+  const rateLimiter = options.rateLimiter ?? createFixedWindowRateLimiter({ now });
+  const basePath = normaliseBasePath(options.basePath);
+  const limits = resolveLimits(options.limits);
+  const generateRequestId = options.requestId ?? defaultRequestId;
+  const directoryLimit = options.directoryRateLimit;
+  if (directoryLimit !== undefined) {
+    checkLimitValue('directoryRateLimit.limit', directoryLimit.limit);
+    checkLimitValue('directoryRateLimit.windowSeconds', directoryLimit.windowSeconds);
+    if (directoryLimit.limit < 1 || directoryLimit.windowSeconds < 1) {
+      throw new InvalidArgumentError('directoryRateLimit', 'limit and windowSeconds must be positive');
+    }
+  }
+  const fhirBase: FhirExportOptions = {};
+  if (options.fhir?.baseUrl !== undefined) fhirBase.baseUrl = options.fhir.baseUrl;
+  if (options.fhir?.strictBundleTotal !== undefined) fhirBase.strictBundleTotal = options.fhir.strictBundleTotal;
+  const hl7Base: Hl7MessageOptions = {};
+  for (const key of ['sendingApplication', 'sendingFacility', 'receivingApplication', 'receivingFacility', 'processingId'] as const) {
+    const value = options.hl7?.[key];
+    if (value !== undefined) (hl7Base as Record<string, unknown>)[key] = value;
+  }
+  const controlId = options.hl7?.controlId;
+
+  function resolveRequestId(given: string | undefined): string {
+    if (given !== undefined && REQUEST_ID_RE.test(given)) return given;
+    let generated: unknown;
+    try {
+      generated = generateRequestId();
+    } catch {
+      generated = undefined;
+    }
+    // A generator's value goes into a header too, so it must pass the same rule.
+    return typeof generated === 'string' && REQUEST_ID_RE.test(generated) ? generated : defaultRequestId();
+  }
+
+  function fhirOptions(directory: Directory | undefined): FhirExportOptions {
+    const o: FhirExportOptions = { ...fhirBase, now: new Date(now()).toISOString() };
+    if (directory !== undefined) o.directory = directory;
+    return o;
+  }
+
+  function hl7Options(route: ExportRouteName, requestId: string, directory: Directory | undefined): Hl7MessageOptions {
+    const o: Hl7MessageOptions = { ...hl7Base, now: new Date(now()).toISOString() };
+    if (controlId !== undefined) o.controlId = controlId({ route, requestId });
+    if (directory !== undefined) o.directory = directory;
+    return o;
+  }
+
+  function limitFor(route: RouteDefinition): (parameter: string) => ResolvedLimit {
+    return (parameter) => limits[route.limits[parameter] as LimitName];
+  }
+
+  /** The export itself: read what the route needs, build, serialise. */
+  async function exportRoute(route: RouteDefinition, params: RouteParameters, requestId: string): Promise<PreparedBody> {
+    const ids = params.ids;
+    const patientId = ids['patientId'] as string;
+    const json = (value: unknown): PreparedBody => ({ body: JSON.stringify(value) });
+    switch (route.name) {
+      case 'publicFhirDirectory': {
+        const limit = params.limits['limit'] as number;
+        const resourceType = params.resourceType ?? 'Organization';
+        const directory: Directory = {};
+        if (resourceType === 'Organization') directory.organizations = [...(await dataSource.listOrganizations(limit))];
+        else if (resourceType === 'Practitioner') directory.practitioners = [...(await dataSource.listPractitioners(limit))];
+        else directory.locations = [...(await dataSource.listLocations(limit))];
+        return json(buildFhirDirectoryBundle(directory, resourceType, { ...fhirOptions(undefined), limit }));
+      }
+      case 'exportFhirPatient':
+      case 'exportHl7PatientAdt': {
+        const patient = await dataSource.getPatient(patientId);
+        if (patient === undefined) return notFound('patient');
+        const chart: PatientChart = { patient };
+        return route.name === 'exportFhirPatient'
+          ? json(buildFhirPatientExport(chart, fhirOptions(undefined)))
+          : { body: buildAdtA31(chart, hl7Options(route.name, requestId, undefined)) };
+      }
+      case 'exportFhirPatientBundle':
+      case 'exportHl7PatientSummary': {
+        const summary = route.name === 'exportHl7PatientSummary';
+        const l = params.limits;
+        // The summary's limit caps the total: the newest `limit` of each kind hold the newest `limit` overall.
+        const n = (name: string): number => (summary ? (l['limit'] as number) : (l[name] as number));
+        const [patient, encounters, notes, assessments, medicalHistory] = await Promise.all([
+          dataSource.getPatient(patientId),
+          dataSource.listEncounters(patientId, n('encounterLimit')),
+          dataSource.listNotes(patientId, n('noteLimit')),
+          dataSource.listAssessments(patientId, n('assessmentLimit')),
+          dataSource.listMedicalHistory(patientId, n('medicalHistoryLimit')),
+        ]);
+        if (patient === undefined) return notFound('patient');
+        const chart: PatientChart = {
+          patient,
+          encounters: [...encounters],
+          notes: [...notes],
+          assessments: [...assessments],
+          medicalHistory: [...medicalHistory],
+        };
+        const directory = await gatherDirectory(dataSource, chart);
+        if (summary) {
+          return { body: buildAdrA19(chart, { ...hl7Options(route.name, requestId, directory), limit: n('limit') }) };
+        }
+        const bundleLimits = {
+          encounters: n('encounterLimit'),
+          notes: n('noteLimit'),
+          assessments: n('assessmentLimit'),
+          medicalHistory: n('medicalHistoryLimit'),
+        };
+        return json(buildFhirPatientBundle(chart, { ...fhirOptions(directory), limits: bundleLimits }));
+      }
+      case 'exportFhirEncounter':
+      case 'exportHl7Encounter': {
+        const encounterId = ids['encounterId'] as string;
+        const [patient, encounter] = await Promise.all([
+          dataSource.getPatient(patientId),
+          dataSource.getEncounter(patientId, encounterId),
+        ]);
+        if (patient === undefined) return notFound('patient');
+        if (encounter === undefined) return notFound('encounter');
+        const chart: PatientChart = { patient, encounters: [encounter] };
+        const directory = await gatherDirectory(dataSource, chart);
+        return route.name === 'exportFhirEncounter'
+          ? json(buildFhirEncounterExport(chart, encounterId, fhirOptions(directory)))
+          : { body: buildAdtA08(chart, encounterId, hl7Options(route.name, requestId, directory)) };
+      }
+      case 'exportFhirNote':
+      case 'exportHl7Note': {
+        const noteId = ids['noteId'] as string;
+        const [patient, note] = await Promise.all([dataSource.getPatient(patientId), dataSource.getNote(patientId, noteId)]);
+        if (patient === undefined) return notFound('patient');
+        if (note === undefined) return notFound('note');
+        const encounter = note.encounterId === undefined ? undefined : await dataSource.getEncounter(patientId, note.encounterId);
+        const chart: PatientChart = { patient, notes: [note], encounters: encounter === undefined ? [] : [encounter] };
+        const directory = await gatherDirectory(dataSource, chart);
+        return route.name === 'exportFhirNote'
+          ? json(buildFhirNoteExport(chart, noteId, fhirOptions(directory)))
+          : { body: buildMdmT02(chart, noteId, hl7Options(route.name, requestId, directory)) };
+      }
+      case 'exportFhirAssessment':
+      case 'exportHl7Assessment': {
+        const assessmentId = ids['assessmentId'] as string;
+        const [patient, assessment] = await Promise.all([
+          dataSource.getPatient(patientId),
+          dataSource.getAssessment(patientId, assessmentId),
+        ]);
+        if (patient === undefined) return notFound('patient');
+        if (assessment === undefined) return notFound('assessment');
+        const encounter =
+          assessment.encounterId === undefined ? undefined : await dataSource.getEncounter(patientId, assessment.encounterId);
+        const chart: PatientChart = { patient, assessments: [assessment], encounters: encounter === undefined ? [] : [encounter] };
+        const directory = await gatherDirectory(dataSource, chart);
+        return route.name === 'exportFhirAssessment'
+          ? json(buildFhirAssessmentExport(chart, assessmentId, fhirOptions(directory)))
+          : { body: buildOruR01(chart, assessmentId, hl7Options(route.name, requestId, directory)) };
+      }
+    }
+  }
+
+  function setRateLimitHeaders(headers: Record<string, string>, decision: RateLimitDecision): void {
+    headers['x-ratelimit-limit'] = String(decision.limit);
+    headers['x-ratelimit-remaining'] = String(decision.remaining);
+    headers['x-ratelimit-reset'] = String(decision.reset);
+  }
+
+  function rateLimited(headers: Record<string, string>, decision: RateLimitDecision): HttpError {
+    headers['retry-after'] = String(Math.max(1, Math.ceil(decision.retryAfter)));
+    return ERRORS.rateLimited;
+  }
+
+  /** Everything between the route match and the body: returns the body or the error to render. */
+  async function process(
+    call: IncomingCall,
+    route: RouteDefinition,
+    requestId: string,
+    headers: Record<string, string>,
+    state: { partnerId: string | undefined },
+  ): Promise<PreparedBody> {
+    if (call.method !== 'GET' && call.method !== 'HEAD') {
+      headers['allow'] = ALLOW;
+      return ERRORS.methodNotAllowed;
+    }
+    if (route.scope !== undefined) {
+      const key = call.header('x-api-key');
+      if (key === undefined || key === '') {
+        headers['www-authenticate'] = WWW_AUTHENTICATE;
+        return ERRORS.keyMissing;
+      }
+      const record = await keyStore.lookup(key);
+      if (record === undefined || record.revoked) {
+        headers['www-authenticate'] = WWW_AUTHENTICATE;
+        return ERRORS.keyInvalid;
+      }
+      state.partnerId = record.partnerId;
+      // Every request with a valid key counts, so a 403 or 400 carries the rate-limit headers too.
+      const decision = await rateLimiter.consume(`key:${record.keyId}`, record.rateLimit.limit, record.rateLimit.windowSeconds);
+      setRateLimitHeaders(headers, decision);
+      if (!record.scopes.includes(route.scope)) return scopeMissing(route.scope);
+      if (!decision.allowed) return rateLimited(headers, decision);
+    } else if (directoryLimit !== undefined) {
+      const client: ClientInfo = { remoteAddress: call.remoteAddress, header: call.header };
+      const address = directoryLimit.clientAddress === undefined ? call.remoteAddress : directoryLimit.clientAddress(client);
+      const decision = await rateLimiter.consume(
+        `directory:${address === undefined || address === '' ? 'unknown' : address}`,
+        directoryLimit.limit,
+        directoryLimit.windowSeconds,
+      );
+      setRateLimitHeaders(headers, decision);
+      if (!decision.allowed) return rateLimited(headers, decision);
+    }
+    const query = parseQuery(call.search);
+    if (query === undefined) return ERRORS.malformedQuery;
+    const params = checkParameters(route, query, limitFor(route));
+    if (Array.isArray(params)) return invalidParameters(params);
+    // 406 after the parameter check and before any data is read: a refused representation costs no read
+    // and says nothing about which records exist.
+    if (!acceptsFormat(call.header('accept'), route.format)) return ERRORS.notAcceptable[route.format];
+    return exportRoute(route, params, requestId);
+  }
+
+  function render(route: RouteDefinition | undefined, result: PreparedBody, requestId: string, headers: Record<string, string>): PreparedResponse {
+    if ('body' in result) {
+      headers['content-type'] = route?.format === 'hl7' ? HL7_CONTENT_TYPE : FHIR_CONTENT_TYPE;
+      return { status: 200, headers, body: result.body };
+    }
+    if (route?.format === 'fhir') {
+      headers['content-type'] = FHIR_CONTENT_TYPE;
+      return { status: result.status, headers, body: operationOutcome(result, requestId) };
+    }
+    headers['content-type'] = PROBLEM_CONTENT_TYPE;
+    return { status: result.status, headers, body: problemDetails(result, requestId) };
+  }
+
+  async function handle(call: IncomingCall): Promise<PreparedResponse> {
+    const started = performance.now();
+    const requestId = resolveRequestId(call.header('x-request-id'));
+    const headers: Record<string, string> = {
+      'x-request-id': requestId,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    };
+    const state: { partnerId: string | undefined } = { partnerId: undefined };
+    const route = matchRoute(call.pathname, basePath);
+    let result: PreparedBody;
+    if (route === undefined) {
+      result = ERRORS.routeNotFound;
+    } else {
+      try {
+        result = await process(call, route, requestId, headers, state);
+      } catch (error) {
+        if (error instanceof ChartNotFoundError) {
+          result = notFound(error.recordType);
+        } else if (isDataSourceUnavailable(error)) {
+          const retry = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+          if (typeof retry === 'number' && Number.isSafeInteger(retry) && retry > 0) headers['retry-after'] = String(retry);
+          result = ERRORS.unavailable;
+          safeCall(options.onError, error, { requestId, route: route.name });
+        } else {
+          result = ERRORS.internal;
+          safeCall(options.onError, error, { requestId, route: route.name });
+        }
+      }
+    }
+    const prepared = render(route, result, requestId, headers);
+    safeCall(options.observer, {
+      requestId,
+      route: route?.name,
+      method: call.method,
+      status: prepared.status,
+      durationMs: performance.now() - started,
+      partnerId: state.partnerId,
+    });
+    return prepared;
+  }
+
+  return { handle };
+}

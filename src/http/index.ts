@@ -1,0 +1,50 @@
+/**
+ * chart-export/http: the export interface over HTTP. A web-standard handler
+ * (`(request: Request) => Promise<Response>`) for Node's fetch, Deno, Bun, edge runtimes, Hono and Next.js,
+ * a `node:http` listener for `http.createServer` and Express, and the host interfaces (data source, key
+ * store, rate limiter) with in-memory implementations.
+ */
+
+// Handler
+export { createExportHandler, DEFAULT_LIMITS } from './handler.js';
+export type {
+  ExportHandler,
+  ExportHandlerOptions,
+  ExportLimits,
+  LimitSetting,
+  ExportObservation,
+  ClientInfo,
+  DirectoryRateLimitOptions,
+  HandlerFhirOptions,
+  HandlerHl7Options,
+} from './handler.js';
+
+// Node listener
+export { toNodeListener } from './node.js';
+export type { NodeListener } from './node.js';
+
+// Routes
+export { EXPORT_ROUTES, EXPORT_ROUTE_NAMES } from './routes.js';
+export type { ExportRouteName, RouteDefinition, ParameterDefinition, ParameterKind, LimitName } from './routes.js';
+
+// Data source
+export { createInMemoryDataSource, loadChartDocument } from './data-source.js';
+export type { ChartDataSource, InMemoryDataSourceOptions } from './data-source.js';
+
+// Keys
+export {
+  API_KEY_SCOPES,
+  DEFAULT_KEY_RATE_LIMIT,
+  MAX_API_KEY_LENGTH,
+  createInMemoryKeyStore,
+  hashApiKey,
+  timingSafeEqual,
+} from './key-store.js';
+export type { ApiKeyScope, ApiKeyRateLimit, ApiKeyRecord, KeyStore, InMemoryKeyEntry, InMemoryKeyStore } from './key-store.js';
+
+// Rate limiting
+export { createFixedWindowRateLimiter } from './rate-limiter.js';
+export type { RateLimiter, RateLimitDecision, FixedWindowRateLimiter, FixedWindowRateLimiterOptions } from './rate-limiter.js';
+
+// Errors
+export { DataSourceUnavailableError, DATA_SOURCE_UNAVAILABLE, isDataSourceUnavailable } from './errors.js';

@@ -1,0 +1,150 @@
+/**
+ * Query-string reading for the handler: strict percent-decoding (a malformed escape is a 400, not a silently
+ * kept `%`), duplicate detection, and the parameter rules of DESIGN.md section 5.
+ */
+import type { ParameterDefinition, RouteDefinition } from '../routes.js';
+
+/** The values of each parameter name, in order of appearance. */
+export type QueryValues = Map<string, string[]>;
+
+/**
+ * Split and decode a query string (`url.search`, with or without its leading `?`). `+` is a space, as in
+ * HTML forms. Empty pieces (`a=1&&b=2`) are skipped.
+ * @returns the values, or `undefined` when a percent-escape is malformed or decodes to invalid UTF-8
+ */
+export function parseQuery(search: string): QueryValues | undefined {
+  const values: QueryValues = new Map();
+  const start = search.startsWith('?') ? 1 : 0;
+  if (search.length <= start) return values;
+  for (const piece of search.slice(start).split('&')) {
+    if (piece === '') continue;
+    const eq = piece.indexOf('=');
+    const name = decode(eq === -1 ? piece : piece.slice(0, eq));
+    const value = decode(eq === -1 ? '' : piece.slice(eq + 1));
+    if (name === undefined || value === undefined) return undefined;
+    const list = values.get(name);
+    if (list === undefined) values.set(name, [value]);
+    else list.push(value);
+  }
+  return values;
+}
+
+function decode(text: string): string | undefined {
+  const plus = text.includes('+') ? text.replaceAll('+', ' ') : text;
+  if (!plus.includes('%')) return plus;
+  try {
+    return decodeURIComponent(plus);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a parameter was refused. */
+export type ParameterProblemReason = 'missing' | 'empty' | 'duplicated' | 'malformed' | 'not-an-integer' | 'negative' | 'unknown-value';
+
+/** One refused parameter: its name and why (never its value, which may be patient data). */
+export interface ParameterProblem {
+  readonly name: string;
+  readonly reason: ParameterProblemReason;
+  /** A sentence naming the parameter and the rule. */
+  readonly message: string;
+}
+
+/** Control characters a chart id may not hold (all C0 but tab, LF, CR) and lone surrogates, as the chart check says. */
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN_ID_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const ID_MAX = 128;
+const INTEGER_RE = /^[0-9]+$/;
+const NEGATIVE_RE = /^-[0-9]+$/;
+/** More digits than this is above every maximum anyway; clamping it avoids precision games. */
+const MAX_DIGITS = 15;
+
+/** A limit setting: the value used without the parameter, and the largest value honoured. */
+export interface ResolvedLimit {
+  readonly default: number;
+  readonly max: number;
+}
+
+/** The parameters of a request after checking: ids as given, limits clamped, the resource type. */
+export interface RouteParameters {
+  readonly ids: Readonly<Record<string, string>>;
+  readonly limits: Readonly<Record<string, number>>;
+  readonly resourceType: 'Organization' | 'Practitioner' | 'Location' | undefined;
+}
+
+const RESOURCE_TYPES = ['Organization', 'Practitioner', 'Location'] as const;
+
+function problem(name: string, reason: ParameterProblemReason): ParameterProblem {
+  const messages: Record<ParameterProblemReason, string> = {
+    missing: `The query parameter ${name} is required.`,
+    empty: `The query parameter ${name} must not be empty.`,
+    duplicated: `The query parameter ${name} must be given at most once.`,
+    malformed: `The query parameter ${name} must be a chart id: 1 to ${ID_MAX} characters, no control characters, no leading or trailing white space.`,
+    'not-an-integer': `The query parameter ${name} must be a non-negative integer written in decimal digits.`,
+    negative: `The query parameter ${name} must not be negative.`,
+    'unknown-value': `The query parameter ${name} must be one of ${RESOURCE_TYPES.join(', ')}.`,
+  };
+  return { name, reason, message: messages[reason] };
+}
+
+function checkOne(def: ParameterDefinition, given: string[] | undefined, problems: ParameterProblem[]): string | undefined {
+  if (given === undefined) {
+    if (def.required) problems.push(problem(def.name, 'missing'));
+    return undefined;
+  }
+  if (given.length > 1) {
+    problems.push(problem(def.name, 'duplicated'));
+    return undefined;
+  }
+  const value = given[0] as string;
+  if (value === '') {
+    problems.push(problem(def.name, 'empty'));
+    return undefined;
+  }
+  return value;
+}
+
+/**
+ * Check the query parameters of a route, reporting every problem at once.
+ * @param route - the matched route
+ * @param query - the decoded query
+ * @param limitFor - the default and maximum of each limit parameter
+ * @returns the checked parameters, or the list of problems
+ */
+export function checkParameters(
+  route: RouteDefinition,
+  query: QueryValues,
+  limitFor: (parameter: string) => ResolvedLimit,
+): RouteParameters | ParameterProblem[] {
+  const problems: ParameterProblem[] = [];
+  const ids: Record<string, string> = {};
+  const limits: Record<string, number> = {};
+  let resourceType: RouteParameters['resourceType'];
+  for (const def of route.parameters) {
+    const value = checkOne(def, query.get(def.name), problems);
+    if (def.kind === 'limit') {
+      const { default: fallback, max } = limitFor(def.name);
+      if (value === undefined) {
+        limits[def.name] = Math.min(fallback, max);
+      } else if (INTEGER_RE.test(value)) {
+        // Above the maximum is clamped, not refused (DESIGN.md section 5).
+        limits[def.name] = value.length > MAX_DIGITS ? max : Math.min(Number(value), max);
+      } else {
+        problems.push(problem(def.name, NEGATIVE_RE.test(value) ? 'negative' : 'not-an-integer'));
+      }
+      continue;
+    }
+    if (value === undefined) continue;
+    if (def.kind === 'resourceType') {
+      if ((RESOURCE_TYPES as readonly string[]).includes(value)) resourceType = value as RouteParameters['resourceType'];
+      else problems.push(problem(def.name, 'unknown-value'));
+      continue;
+    }
+    if (value.length > ID_MAX || value.trim() !== value || FORBIDDEN_ID_RE.test(value)) {
+      problems.push(problem(def.name, 'malformed'));
+      continue;
+    }
+    ids[def.name] = value;
+  }
+  return problems.length > 0 ? problems : { ids, limits, resourceType };
+}

@@ -1,0 +1,237 @@
+/**
+ * API keys for the HTTP adapter: the `KeyStore` interface the handler consumes, and an in-memory store that
+ * keeps only SHA-256 hashes of the keys and compares them in constant time.
+ */
+import { InvalidArgumentError } from '../index.js';
+
+/** The export scopes a key can carry: `fhir:export` for the five patient FHIR routes, `hl7:export` for the five HL7 routes. */
+export const API_KEY_SCOPES = ['fhir:export', 'hl7:export'] as const;
+/** One of {@link API_KEY_SCOPES}. */
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/** A key's rate limit: at most `limit` requests per window of `windowSeconds` seconds. */
+export interface ApiKeyRateLimit {
+  /** Requests allowed per window; a positive integer. */
+  readonly limit: number;
+  /** Window length in seconds; a positive integer. */
+  readonly windowSeconds: number;
+}
+
+/** What the handler needs to know about a presented key. It never holds the key itself. */
+export interface ApiKeyRecord {
+  /**
+   * A stable, non-secret name of the key, unique in the store (e.g. `acme-2026-01`). The rate limit is
+   * counted per `keyId`; revocation names it. Never the key itself.
+   */
+  readonly keyId: string;
+  /** The partner the key was issued to; reported to the observer hook. */
+  readonly partnerId: string;
+  /** The export scopes the key grants. */
+  readonly scopes: readonly ApiKeyScope[];
+  /** The key's own rate limit. */
+  readonly rateLimit: ApiKeyRateLimit;
+  /** True when the key was revoked: the handler answers 401 as for an unknown key. */
+  readonly revoked: boolean;
+}
+
+/**
+ * Resolves a presented API key (the `x-api-key` header) to its record. Hosts back it with their own store;
+ * {@link createInMemoryKeyStore} ships for single-process hosts, tests and demos.
+ */
+export interface KeyStore {
+  /**
+   * Find the record of a presented key.
+   *
+   * @param presentedKey - the `x-api-key` header value as received (non-empty); treat it as a secret:
+   *   never log it, never put it in an error
+   * @returns the record (revoked ones included, with `revoked: true`), or `undefined` for an unknown key
+   * @throws whatever the backing store throws; the handler answers 500, or 503 for a
+   *   `DataSourceUnavailableError`
+   */
+  lookup(presentedKey: string): Promise<ApiKeyRecord | undefined>;
+}
+
+/** One key of {@link createInMemoryKeyStore}: the record plus the key's SHA-256 hash. */
+export interface InMemoryKeyEntry {
+  /** SHA-256 of the key's UTF-8 bytes, 64 hexadecimal digits (see {@link hashApiKey}). */
+  readonly keyHash: string;
+  /** Non-secret key name, unique in the store. Default: the `keyHash`. */
+  readonly keyId?: string;
+  /** The partner the key was issued to. */
+  readonly partnerId: string;
+  /** Scopes granted. */
+  readonly scopes: readonly ApiKeyScope[];
+  /** Rate limit. Default {@link DEFAULT_KEY_RATE_LIMIT}. */
+  readonly rateLimit?: ApiKeyRateLimit;
+  /** Start revoked. Default false. */
+  readonly revoked?: boolean;
+}
+
+/** The in-memory key store: a {@link KeyStore} that can add and revoke keys at run time. */
+export interface InMemoryKeyStore extends KeyStore {
+  /**
+   * Add a key.
+   * @throws {InvalidArgumentError} for a malformed hash, unknown scope, bad rate limit, or a duplicate hash or keyId
+   */
+  add(entry: InMemoryKeyEntry): void;
+  /**
+   * Revoke a key by its `keyId`; later lookups return it with `revoked: true` (the handler answers 401).
+   * @returns true when the key existed
+   */
+  revoke(keyId: string): boolean;
+  /** Number of keys held, revoked ones included. */
+  readonly size: number;
+}
+
+/** Rate limit of an in-memory key entry that sets none: 600 requests per 60 seconds. */
+export const DEFAULT_KEY_RATE_LIMIT: ApiKeyRateLimit = Object.freeze({ limit: 600, windowSeconds: 60 });
+
+/**
+ * Presented keys longer than this are unknown without being hashed, so an oversized header costs nothing.
+ * Real keys are far shorter (a 256-bit key is 43 base64url characters).
+ */
+export const MAX_API_KEY_LENGTH = 512;
+
+const HEX_RE = /^[0-9a-fA-F]{64}$/;
+
+/**
+ * SHA-256 of a key's UTF-8 bytes as 64 lowercase hexadecimal digits, with Web Crypto (`crypto.subtle`), so it
+ * runs in Node, browsers, Deno, Bun and edge runtimes. Store this, never the key.
+ *
+ * @param key - the API key
+ * @returns the hex digest
+ * @throws never for a string (rejects only when Web Crypto is missing)
+ * @example await hashApiKey('demo-key') // '…64 hex digits…'
+ */
+export async function hashApiKey(key: string): Promise<string> {
+  const digest = new Uint8Array(await sha256(key));
+  let hex = '';
+  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
+
+function sha256(text: string): Promise<ArrayBuffer> {
+  return globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+}
+
+function hexToBytes(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/**
+ * Compare two byte arrays in time that depends only on their lengths, not on where they differ.
+ *
+ * @param a - first array
+ * @param b - second array
+ * @returns true when both have the same length and bytes
+ * @example timingSafeEqual(new Uint8Array([1, 2]), new Uint8Array([1, 2])) // true
+ * @see honojs/hono src/utils/buffer.ts `timingSafeEqual` for the same idea over strings
+ */
+export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= (a[i] as number) ^ (b[i] as number);
+  return diff === 0;
+}
+
+interface StoredKey {
+  readonly hash: Uint8Array;
+  readonly hashHex: string;
+  record: ApiKeyRecord;
+}
+
+function checkScopes(scopes: unknown): readonly ApiKeyScope[] {
+  if (!Array.isArray(scopes)) throw new InvalidArgumentError('scopes', 'must be an array');
+  for (const s of scopes) {
+    if (!(API_KEY_SCOPES as readonly unknown[]).includes(s)) {
+      throw new InvalidArgumentError('scopes', `must contain only ${API_KEY_SCOPES.join(', ')}`);
+    }
+  }
+  return Object.freeze([...new Set(scopes as ApiKeyScope[])]);
+}
+
+function checkRateLimit(rateLimit: ApiKeyRateLimit | undefined): ApiKeyRateLimit {
+  if (rateLimit === undefined) return DEFAULT_KEY_RATE_LIMIT;
+  const { limit, windowSeconds } = rateLimit;
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new InvalidArgumentError('rateLimit.limit', 'must be a positive integer');
+  if (!Number.isSafeInteger(windowSeconds) || windowSeconds < 1) {
+    throw new InvalidArgumentError('rateLimit.windowSeconds', 'must be a positive integer');
+  }
+  return Object.freeze({ limit, windowSeconds });
+}
+
+/**
+ * Create an in-memory key store. It holds SHA-256 hashes only; a lookup hashes the presented key with Web
+ * Crypto and compares it with every stored hash in constant time (no early exit), so response time says
+ * nothing about how close a guess was.
+ *
+ * @param entries - the keys, each with its `keyHash` (see {@link hashApiKey}), partner, scopes and rate limit
+ * @returns an {@link InMemoryKeyStore}
+ * @throws {InvalidArgumentError} for a malformed entry, or a duplicate hash or keyId (messages never carry a hash)
+ * @example
+ * const keyStore = createInMemoryKeyStore([
+ *   { keyHash: await hashApiKey(process.env.ACME_KEY!), keyId: 'acme-1', partnerId: 'acme', scopes: ['fhir:export'], rateLimit: { limit: 100, windowSeconds: 60 } },
+ * ]);
+ */
+export function createInMemoryKeyStore(entries: readonly InMemoryKeyEntry[] = []): InMemoryKeyStore {
+  const keys: StoredKey[] = [];
+
+  function add(entry: InMemoryKeyEntry): void {
+    if (typeof entry.keyHash !== 'string' || !HEX_RE.test(entry.keyHash)) {
+      throw new InvalidArgumentError('keyHash', 'must be a SHA-256 digest as 64 hexadecimal digits');
+    }
+    const hashHex = entry.keyHash.toLowerCase();
+    const keyId = entry.keyId ?? hashHex;
+    if (typeof keyId !== 'string' || keyId.length === 0) throw new InvalidArgumentError('keyId', 'must be a non-empty string');
+    if (typeof entry.partnerId !== 'string' || entry.partnerId.length === 0) {
+      throw new InvalidArgumentError('partnerId', 'must be a non-empty string');
+    }
+    for (const k of keys) {
+      if (k.hashHex === hashHex) throw new InvalidArgumentError('keyHash', `duplicate hash (keyId ${keyId})`);
+      if (k.record.keyId === keyId) throw new InvalidArgumentError('keyId', `duplicate keyId ${keyId}`);
+    }
+    keys.push({
+      hash: hexToBytes(hashHex),
+      hashHex,
+      record: Object.freeze({
+        keyId,
+        partnerId: entry.partnerId,
+        scopes: checkScopes(entry.scopes),
+        rateLimit: checkRateLimit(entry.rateLimit),
+        revoked: entry.revoked === true,
+      }),
+    });
+  }
+
+  for (const entry of entries) add(entry);
+
+  return {
+    async lookup(presentedKey) {
+      if (typeof presentedKey !== 'string' || presentedKey.length === 0 || presentedKey.length > MAX_API_KEY_LENGTH) {
+        return undefined;
+      }
+      const presented = new Uint8Array(await sha256(presentedKey));
+      let found: ApiKeyRecord | undefined;
+      // Visit every key, whatever matches, so the time taken does not depend on which key (if any) matched.
+      for (const k of keys) {
+        if (timingSafeEqual(presented, k.hash)) found = k.record;
+      }
+      return found;
+    },
+    add,
+    revoke(keyId) {
+      for (const k of keys) {
+        if (k.record.keyId === keyId) {
+          k.record = Object.freeze({ ...k.record, revoked: true });
+          return true;
+        }
+      }
+      return false;
+    },
+    get size() {
+      return keys.length;
+    },
+  };
+}

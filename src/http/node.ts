@@ -1,0 +1,196 @@
+/// <reference types="node" />
+/**
+ * The `node:http` listener: `toNodeListener(handler or options)` → `(req, res)` for `http.createServer`,
+ * `https.createServer` and Express (`app.use(listener)`). Type imports only, so `chart-export/http` still
+ * loads on runtimes without Node's modules.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EXPORT_CORE, createExportCore, type ExportCore, type ExportHandler, type ExportHandlerOptions, type IncomingCall } from './handler.js';
+import type { PreparedResponse } from './internal/responses.js';
+
+/** A `node:http` request listener; also an Express middleware (it always answers, never calls `next`). */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Paths made of plain segments, which the WHATWG URL parser leaves unchanged. */
+const PLAIN_PATH_RE = /^(?:\/[A-Za-z0-9_~-]+)+$/;
+/** Query characters the WHATWG URL parser leaves unchanged for http(s) URLs. */
+const PLAIN_QUERY_RE = /^[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*$/;
+
+/**
+ * Split a request target into the WHATWG pathname and search, as `new URL(request.url)` gives them on the
+ * fetch path, so both adapters answer identically. Plain targets (the common case) skip the URL parser.
+ */
+export function splitRequestTarget(target: string): { pathname: string; search: string } {
+  const q = target.indexOf('?');
+  const path = q === -1 ? target : target.slice(0, q);
+  const query = q === -1 ? '' : target.slice(q + 1);
+  if (PLAIN_PATH_RE.test(path) && PLAIN_QUERY_RE.test(query)) {
+    return { pathname: path, search: query === '' ? '' : `?${query}` };
+  }
+  try {
+    // Origin-form targets ('/path?query') are resolved on a dummy origin; absolute-form ones parse as they are.
+    const url = new URL(target.startsWith('/') ? `http://localhost${target}` : target);
+    return { pathname: url.pathname, search: url.search };
+  } catch {
+    return { pathname: '', search: '' };
+  }
+}
+
+function headerOf(req: IncomingMessage): (name: string) => string | undefined {
+  return (name) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+}
+
+function writePrepared(res: ServerResponse, prepared: PreparedResponse, head: boolean): void {
+  // The client went away (or something else answered): nothing to write, nothing to throw.
+  if (res.destroyed || res.writableEnded) return;
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  prepared.headers['content-length'] = String(Buffer.byteLength(prepared.body));
+  res.writeHead(prepared.status, prepared.headers);
+  res.end(head ? undefined : prepared.body);
+}
+
+function writeFailure(res: ServerResponse): void {
+  if (res.destroyed || res.writableEnded) return;
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const body = '{"type":"about:blank","title":"Internal Server Error","status":500}';
+  res.writeHead(500, {
+    'content-type': 'application/problem+json',
+    'content-length': String(Buffer.byteLength(body)),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(body);
+}
+
+function fastListener(core: ExportCore): NodeListener {
+  return (req, res) => {
+    const method = req.method ?? 'GET';
+    const { pathname, search } = splitRequestTarget(req.url ?? '/');
+    const call: IncomingCall = {
+      method,
+      pathname,
+      search,
+      header: headerOf(req),
+      remoteAddress: req.socket?.remoteAddress,
+    };
+    core.handle(call).then(
+      (prepared) => {
+        try {
+          writePrepared(res, prepared, method === 'HEAD');
+        } catch {
+          writeFailure(res);
+        }
+      },
+      () => writeFailure(res),
+    );
+  };
+}
+
+/** A `Request` from a Node request, for handlers other than ours. */
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const target = req.url ?? '/';
+  let url: URL;
+  try {
+    url = new URL(target.startsWith('/') ? `http://${req.headers.host ?? 'localhost'}${target}` : target);
+  } catch {
+    url = new URL(target.startsWith('/') ? `http://localhost${target}` : 'http://localhost/');
+  }
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    try {
+      if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+      else headers.set(name, value);
+    } catch {
+      // A header value Headers refuses is dropped, as a fetch runtime would never deliver it.
+    }
+  }
+  const method = req.method ?? 'GET';
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
+  if (method !== 'GET' && method !== 'HEAD') {
+    init.body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        req.on('data', (chunk: Uint8Array) => controller.enqueue(new Uint8Array(chunk)));
+        req.on('end', () => controller.close());
+        req.on('error', (error) => controller.error(error));
+      },
+    });
+    init.duplex = 'half';
+  }
+  return new Request(url, init);
+}
+
+async function writeResponse(res: ServerResponse, response: Response, head: boolean): Promise<void> {
+  if (res.destroyed || res.writableEnded) return;
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  res.writeHead(response.status, headers);
+  if (head || response.body === null) {
+    res.end();
+    return;
+  }
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    if (res.destroyed) return;
+    res.write(chunk);
+  }
+  res.end();
+}
+
+function genericListener(handler: ExportHandler): NodeListener {
+  return (req, res) => {
+    const aborter = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) aborter.abort();
+    });
+    let request: Request;
+    try {
+      request = toRequest(req, aborter.signal);
+    } catch {
+      writeFailure(res);
+      return;
+    }
+    handler(request)
+      .then((response) => writeResponse(res, response, req.method === 'HEAD'))
+      .catch(() => writeFailure(res));
+  };
+}
+
+/**
+ * Turn an export handler, or handler options, into a `node:http` request listener. Given our own handler
+ * (from {@link createExportHandler}) or options, it calls the shared core directly instead of building a
+ * `Request` and reading a `Response`, which is faster and gives identical status, headers and bytes. Any other
+ * fetch-style handler works too, through `Request`/`Response`.
+ *
+ * The listener always ends the response; when the client has gone away it writes nothing and throws nothing.
+ * It never calls Express's `next`: mount it on the path it should own, e.g. `app.use('/export', listener)`
+ * (Express strips the mount path from `req.url`).
+ *
+ * @param handlerOrOptions - a handler from `createExportHandler`, another `(Request) => Promise<Response>`
+ *   handler, or the options of `createExportHandler`
+ * @returns `(req, res) => void` for `http.createServer(listener)` or `app.use(listener)`
+ * @throws {InvalidArgumentError} when given options that `createExportHandler` refuses
+ * @example
+ * import { createServer } from 'node:http';
+ * createServer(toNodeListener({ dataSource, keyStore })).listen(8080, '127.0.0.1');
+ * @see honojs/node-server src/listener.ts and trpc/trpc adapters/node-http for the same shape
+ */
+export function toNodeListener(handlerOrOptions: ExportHandler | ExportHandlerOptions): NodeListener {
+  if (typeof handlerOrOptions === 'function') {
+    const core = (handlerOrOptions as ExportHandler & { [EXPORT_CORE]?: ExportCore })[EXPORT_CORE];
+    return core === undefined ? genericListener(handlerOrOptions) : fastListener(core);
+  }
+  return fastListener(createExportCore(handlerOrOptions));
+}

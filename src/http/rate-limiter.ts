@@ -1,0 +1,132 @@
+/**
+ * Rate limiting for the HTTP adapter: the `RateLimiter` interface the handler consumes, and an in-memory
+ * fixed-window implementation for single-process hosts, tests and demos.
+ */
+import { InvalidArgumentError } from '../index.js';
+
+/** The outcome of one {@link RateLimiter.consume} call. */
+export interface RateLimitDecision {
+  /** True when the request fits in the current window (and was counted). */
+  readonly allowed: boolean;
+  /** The limit that applied: requests per window. Sent as `x-ratelimit-limit`. */
+  readonly limit: number;
+  /** Requests left in the current window after this one. Sent as `x-ratelimit-remaining`. */
+  readonly remaining: number;
+  /** When the current window ends, as Unix epoch seconds. Sent as `x-ratelimit-reset`. */
+  readonly reset: number;
+  /** Whole seconds until a new request can succeed (≥ 1 when denied, 0 when allowed). Sent as `Retry-After` on 429. */
+  readonly retryAfter: number;
+}
+
+/**
+ * Counts requests per key and says whether one more fits. Implementations may be shared by several handler
+ * instances (Redis, a database); the handler keeps no counters of its own.
+ *
+ * Contract: `consume` counts the request only when it is allowed, and is atomic per key: N concurrent calls
+ * against a limit of L allow exactly min(N, L) of them.
+ */
+export interface RateLimiter {
+  /**
+   * Count one request against `key` and decide.
+   *
+   * @param key - the counter's key (the handler uses `key:<keyId>` for API keys and `directory:<address>`)
+   * @param limit - requests allowed per window, a positive integer
+   * @param windowSeconds - the window length in seconds, a positive integer
+   * @returns the decision with the figures for the `x-ratelimit-*` headers
+   * @throws whatever the backing store throws; the handler answers 500, or 503 for a
+   *   {@link DataSourceUnavailableError}-style error
+   */
+  consume(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision>;
+}
+
+/** Options of {@link createFixedWindowRateLimiter}. */
+export interface FixedWindowRateLimiterOptions {
+  /** The clock, in milliseconds since the Unix epoch. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** The in-memory limiter: a {@link RateLimiter} that can also be reset (tests, key rotation). */
+export interface FixedWindowRateLimiter extends RateLimiter {
+  /** Forget every counter, or the one of `key`. */
+  reset(key?: string): void;
+  /** Number of live counters (for tests and monitoring). */
+  readonly size: number;
+}
+
+interface Window {
+  /** Window start, ms since the epoch. */
+  start: number;
+  /** Window end, ms since the epoch. */
+  end: number;
+  count: number;
+}
+
+/** Expired counters are swept at most this often, so memory stays bounded by the keys active per window. */
+const SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * Create an in-memory fixed-window rate limiter. Windows are aligned to the epoch (a 60-second window
+ * resets at every whole minute), so every process using the same clock agrees on `reset`.
+ *
+ * It is exact under concurrency: the count is read and written synchronously inside `consume`, before any
+ * `await`, so JavaScript's run-to-completion makes each call atomic.
+ *
+ * @param options - `now`: an injectable clock in epoch milliseconds (default `Date.now`)
+ * @returns a {@link FixedWindowRateLimiter}
+ * @throws never; `consume` rejects with {@link InvalidArgumentError} for a non-positive or non-integer
+ *   limit or window
+ * @example
+ * const limiter = createFixedWindowRateLimiter();
+ * const d = await limiter.consume('key:acme', 100, 60); // { allowed: true, limit: 100, remaining: 99, reset: …, retryAfter: 0 }
+ * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/ for the header fields
+ */
+export function createFixedWindowRateLimiter(options: FixedWindowRateLimiterOptions = {}): FixedWindowRateLimiter {
+  const now = options.now ?? Date.now;
+  const windows = new Map<string, Window>();
+  let lastSweep = Number.NEGATIVE_INFINITY;
+
+  function sweep(at: number): void {
+    lastSweep = at;
+    for (const [key, w] of windows) if (w.end <= at) windows.delete(key);
+  }
+
+  function consumeSync(key: string, limit: number, windowSeconds: number): RateLimitDecision {
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new InvalidArgumentError('limit', 'must be a positive integer');
+    if (!Number.isSafeInteger(windowSeconds) || windowSeconds < 1) {
+      throw new InvalidArgumentError('windowSeconds', 'must be a positive integer');
+    }
+    const at = now();
+    if (at - lastSweep >= SWEEP_INTERVAL_MS) sweep(at);
+    const windowMs = windowSeconds * 1000;
+    const start = Math.floor(at / windowMs) * windowMs;
+    let w = windows.get(key);
+    if (w === undefined || w.start !== start) {
+      w = { start, end: start + windowMs, count: 0 };
+      windows.set(key, w);
+    }
+    // The reset is reported in whole seconds; windows are whole seconds long and epoch-aligned, so exact.
+    const reset = w.end / 1000;
+    if (w.count >= limit) {
+      return { allowed: false, limit, remaining: 0, reset, retryAfter: Math.max(1, Math.ceil((w.end - at) / 1000)) };
+    }
+    w.count += 1;
+    return { allowed: true, limit, remaining: limit - w.count, reset, retryAfter: 0 };
+  }
+
+  return {
+    consume(key, limit, windowSeconds) {
+      try {
+        return Promise.resolve(consumeSync(key, limit, windowSeconds));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+    reset(key) {
+      if (key === undefined) windows.clear();
+      else windows.delete(key);
+    },
+    get size() {
+      return windows.size;
+    },
+  };
+}
