@@ -1,0 +1,411 @@
+/// <reference types="node" />
+/**
+ * The `chart-export` service command: load a chart document and keys, serve the eleven endpoints with
+ * `node:http`, print how to call them, and shut down gracefully on SIGINT/SIGTERM. Node-only code: it is
+ * bundled into `dist/http/cli.js` and never imported by the library.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import demoChart from '../../../examples/data/demo-chart.json';
+import { version } from '../../../package.json';
+import { ChartValidationError, formatIssuePath, type ChartDocument } from '../../index.js';
+import {
+  createExportHandler,
+  createInMemoryDataSource,
+  createInMemoryKeyStore,
+  hashApiKey,
+  loadChartDocument,
+  toNodeListener,
+  type ExportHandlerOptions,
+  type ExportObservation,
+  type InMemoryKeyEntry,
+} from '../index.js';
+import { buildCurlSamples, clientOrigin, pickSampleIds, type SampleKeys } from './banner.js';
+import { DEMO_KEYS } from './demo.js';
+import { KeyFileError, formatKeyFileIssues, parseKeyFile } from './key-file.js';
+import { HELP_TEXT, UsageError, parseCliOptions, type CliOptions } from './options.js';
+
+/** A failure that stops the start: printed as its lines (no stack), then the process exits with `exitCode`. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+  /** Lines to print on stderr. */
+  readonly lines: readonly string[];
+  /** Process exit status. */
+  readonly exitCode: number;
+
+  constructor(lines: readonly string[], exitCode = 1) {
+    super(lines[0] ?? 'chart-export failed');
+    this.lines = lines;
+    this.exitCode = exitCode;
+  }
+}
+
+/** Where the command writes. */
+export interface CliIo {
+  /** Normal output: the address, keys and sample requests. */
+  readonly out: (line: string) => void;
+  /** Errors, warnings and the request log. */
+  readonly err: (line: string) => void;
+}
+
+const FS_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  EMFILE: 'too many open files',
+};
+
+function fsReason(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? `${FS_REASONS[code] ?? 'read error'} (${code})` : 'read error';
+}
+
+async function readInput(file: string, what: string, option: string): Promise<Buffer> {
+  if (file === '') throw new CliError([`chart-export: ${option} needs a file name`], 2);
+  try {
+    return await readFile(file);
+  } catch (error) {
+    throw new CliError([`chart-export: cannot read the ${what} ${JSON.stringify(file)}: ${fsReason(error)}`]);
+  }
+}
+
+/** The loaded chart document and where it came from. */
+export interface LoadedData {
+  /** The checked document. */
+  readonly document: ChartDocument;
+  /** `undefined` for the embedded demo chart, else the file name. */
+  readonly file: string | undefined;
+}
+
+/**
+ * Load the chart document: the file given, or the embedded demo chart.
+ * @param file - the `--data` file, or undefined for the demo chart
+ * @returns the checked document
+ * @throws {CliError} for an unreadable file, text that is not JSON (one line), or an invalid document (every
+ *   problem by path; never a value)
+ */
+export async function loadData(file: string | undefined): Promise<LoadedData> {
+  if (file === undefined) return { document: loadChartDocument(demoChart), file };
+  const bytes = await readInput(file, 'data file', '--data');
+  try {
+    return { document: loadChartDocument(bytes), file };
+  } catch (error) {
+    if (!(error instanceof ChartValidationError)) throw error;
+    const { issues } = error;
+    const root = issues.length === 1 && issues[0] !== undefined && issues[0].path.length === 0 ? issues[0] : undefined;
+    if (root !== undefined) throw new CliError([`chart-export: the data file ${JSON.stringify(file)} ${root.message}`]);
+    throw new CliError([
+      `chart-export: the data file ${JSON.stringify(file)} is not a valid chart document (${issues.length} problem${issues.length === 1 ? '' : 's'}):`,
+      ...issues.map((i) => `  ${formatIssuePath(i.path)}: ${i.message}`),
+    ]);
+  }
+}
+
+/** The keys to serve with, and how the banner presents them. */
+export interface LoadedKeys {
+  /** Entries for the in-memory key store (hashes only). */
+  readonly entries: readonly InMemoryKeyEntry[];
+  /** Where they came from. */
+  readonly kind: 'demo' | 'session' | 'file';
+  /** The generated session key (kind `session` only), printed once at start. */
+  readonly sessionKey?: string;
+}
+
+/**
+ * Load the keys: the key file given; else the demo keys with the demo chart; else one random session key
+ * with both scopes (the public demo keys never guard a user's own data).
+ * @param file - the `--keys` file, or undefined
+ * @param demoData - whether the embedded demo chart is served
+ * @returns the entries and how they were chosen
+ * @throws {CliError} for an unreadable or invalid key file (every problem by path; never key material)
+ */
+export async function loadKeys(file: string | undefined, demoData: boolean): Promise<LoadedKeys> {
+  if (file !== undefined) {
+    const bytes = await readInput(file, 'key file', '--keys');
+    try {
+      return { entries: await parseKeyFile(bytes), kind: 'file' };
+    } catch (error) {
+      if (!(error instanceof KeyFileError)) throw error;
+      const lines = formatKeyFileIssues(error.issues);
+      const only = error.issues[0];
+      if (error.issues.length === 1 && only !== undefined && only.path.length === 0) {
+        throw new CliError([`chart-export: the key file ${JSON.stringify(file)} ${only.message}`]);
+      }
+      throw new CliError([
+        `chart-export: the key file ${JSON.stringify(file)} is not valid (${lines.length} problem${lines.length === 1 ? '' : 's'}):`,
+        ...lines.map((l) => `  ${l}`),
+      ]);
+    }
+  }
+  if (demoData) {
+    const entries = await Promise.all(
+      DEMO_KEYS.map(async (k) => ({
+        keyHash: await hashApiKey(k.key),
+        keyId: k.id,
+        partnerId: k.partner,
+        scopes: k.scopes,
+        rateLimit: k.rateLimit,
+        revoked: k.revoked,
+      })),
+    );
+    return { entries, kind: 'demo' };
+  }
+  const sessionKey = randomBytes(24).toString('base64url');
+  return {
+    entries: [{ keyHash: await hashApiKey(sessionKey), keyId: 'session', partnerId: 'local', scopes: ['fhir:export', 'hl7:export'] }],
+    kind: 'session',
+    sessionKey,
+  };
+}
+
+function handlerOptions(options: CliOptions, document: ChartDocument, keys: LoadedKeys, io: CliIo): ExportHandlerOptions {
+  const hl7: { sendingApplication?: string; sendingFacility?: string; processingId?: 'P' | 'T' | 'D' } = {};
+  if (options.sendingApplication !== undefined) hl7.sendingApplication = options.sendingApplication;
+  if (options.sendingFacility !== undefined) hl7.sendingFacility = options.sendingFacility;
+  if (options.processingId !== undefined) hl7.processingId = options.processingId;
+  const result: {
+    -readonly [K in keyof ExportHandlerOptions]: ExportHandlerOptions[K];
+  } = {
+    // The document was checked by loadChartDocument just now: skip the second pass.
+    dataSource: createInMemoryDataSource(document, { validate: false }),
+    keyStore: createInMemoryKeyStore(keys.entries),
+    hl7,
+    onError: (error, context) => {
+      // Core and adapter messages name fields, never patient values; a stack is of no use to the operator here.
+      const what = error instanceof Error ? `${error.name}: ${error.message}` : 'non-error value thrown';
+      io.err(`chart-export: error on ${context.route ?? 'unknown route'} (request ${context.requestId}): ${what}`);
+    },
+  };
+  if (options.basePath !== '') result.basePath = options.basePath;
+  if (options.fhirBaseUrl !== undefined) result.fhir = { baseUrl: options.fhirBaseUrl };
+  if (options.log) result.observer = (o: ExportObservation) => io.err(formatObservation(o));
+  return result;
+}
+
+/**
+ * One request-log line: time, method, route, status, duration, partner, request id. No patient data, no key.
+ * @param o - the observation
+ * @returns the line
+ */
+export function formatObservation(o: ExportObservation): string {
+  return `${new Date().toISOString()} ${o.method} ${o.route ?? '-'} ${o.status} ${o.durationMs.toFixed(1)}ms partner=${o.partnerId ?? '-'} id=${o.requestId}`;
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      const reasons: Readonly<Record<string, string>> = {
+        EADDRINUSE: 'the port is already in use; choose another with --port or PORT (0 = any free port)',
+        EACCES: 'permission denied; ports below 1024 need privileges, choose another with --port or PORT',
+        EADDRNOTAVAIL: 'this machine has no such address; check --host',
+        ENOTFOUND: 'the host name does not resolve; check --host',
+      };
+      const code = error.code ?? 'error';
+      reject(new CliError([`chart-export: cannot listen on ${host}:${port}: ${reasons[code] ?? 'listen failed'} (${code})`]));
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function printBanner(io: CliIo, options: CliOptions, data: LoadedData, keys: LoadedKeys, address: AddressInfo): void {
+  const origin = clientOrigin(address.address, address.port);
+  const patients = data.document.patients.length;
+  const source = data.file === undefined ? 'the embedded demo chart' : `${JSON.stringify(data.file)}`;
+  io.out(`chart-export ${version} listening on ${origin}${options.basePath}`);
+  io.out(`Serving ${source}: ${patients} patient${patients === 1 ? '' : 's'}.`);
+  io.out('');
+
+  let sampleKeys: SampleKeys;
+  if (keys.kind === 'demo') {
+    io.out('Demo API keys (public: they only ever guard the synthetic demo chart), sent as the x-api-key header:');
+    const width = Math.max(...DEMO_KEYS.map((k) => k.key.length));
+    for (const k of DEMO_KEYS) io.out(`  ${k.key.padEnd(width)}  ${k.purpose}`);
+    const limited = DEMO_KEYS.find((k) => k.id === 'demo-limited');
+    sampleKeys = {
+      fhir: { literal: 'demo-key-fhir' },
+      hl7: { literal: 'demo-key-hl7' },
+      failures: { revoked: 'demo-key-revoked', fhirOnly: 'demo-key-fhir', limited: 'demo-key-limited', limit: limited?.rateLimit.limit ?? 3 },
+    };
+  } else if (keys.kind === 'session') {
+    const key = keys.sessionKey as string;
+    io.out('No --keys file given: this session key (both scopes, 600 requests per 60 s) works until the service stops:');
+    io.out(`  ${key}`);
+    sampleKeys = { fhir: { literal: key }, hl7: { literal: key } };
+  } else {
+    io.out(`API keys from ${JSON.stringify(options.keysFile)} (key material is never printed):`);
+    for (const k of keys.entries) {
+      const limit = k.rateLimit ?? { limit: 600, windowSeconds: 60 };
+      io.out(
+        `  ${k.keyId ?? '-'}  partner ${k.partnerId}  ${k.scopes.join(', ')}  ${limit.limit} per ${limit.windowSeconds} s${k.revoked === true ? '  REVOKED' : ''}`,
+      );
+    }
+    io.out('The lines below read the key from $FHIR_API_KEY (a key with fhir:export) and $HL7_API_KEY (hl7:export).');
+    sampleKeys = { fhir: { variable: 'FHIR_API_KEY' }, hl7: { variable: 'HL7_API_KEY' } };
+  }
+  io.out('');
+
+  const ids = pickSampleIds(data.document);
+  if (ids === undefined) {
+    io.out('The document has no patients: only /publicFhirDirectory has something to answer.');
+  } else {
+    const samples = buildCurlSamples(origin, options.basePath, ids, sampleKeys);
+    io.out(`Try it (patient ${ids.patientId}; one line per endpoint):`);
+    for (const s of samples.filter((x) => x.expectedStatus === 200)) {
+      io.out(`  # ${s.route}: ${s.description}`);
+      io.out(`  ${s.command}`);
+    }
+    const failures = samples.filter((x) => x.expectedStatus !== 200);
+    if (failures.length > 0) {
+      io.out('');
+      io.out('Errors on purpose:');
+      for (const s of failures) {
+        io.out(`  # ${s.route}: ${s.description}`);
+        io.out(`  ${s.command}`);
+      }
+    }
+  }
+  io.out('');
+  io.out('Press Ctrl+C to stop.');
+}
+
+/** A running service, as {@link startService} returns it. */
+export interface RunningService {
+  /** The server. */
+  readonly server: Server;
+  /** The address taken. */
+  readonly address: AddressInfo;
+  /**
+   * Stop: refuse new connections, let requests in flight finish, close idle keep-alive connections; after
+   * `timeoutMs`, close whatever is left.
+   * @returns true when every request finished in time, false when some had to be cut
+   */
+  stop(timeoutMs: number): Promise<boolean>;
+}
+
+/**
+ * Load everything, listen and print the banner.
+ * @param options - the parsed options
+ * @param io - where to write
+ * @returns the running service
+ * @throws {CliError} for invalid input or a port that cannot be taken
+ */
+export async function startService(options: CliOptions, io: CliIo): Promise<RunningService> {
+  const data = await loadData(options.dataFile);
+  const keys = await loadKeys(options.keysFile, data.file === undefined);
+  if (keys.kind === 'demo' && !isLoopback(options.host)) {
+    io.err(`chart-export: warning: listening on ${options.host} with the public demo keys: anyone who can reach it can read the demo chart.`);
+  }
+  let listener;
+  try {
+    listener = toNodeListener(createExportHandler(handlerOptions(options, data.document, keys, io)));
+  } catch (error) {
+    throw new CliError([`chart-export: ${error instanceof Error ? error.message : 'cannot create the handler'}`], 2);
+  }
+  const server = createServer(listener);
+  const address = await listen(server, options.port, options.host);
+  printBanner(io, options, data, keys, address);
+
+  return {
+    server,
+    address,
+    stop(timeoutMs) {
+      return new Promise((resolve) => {
+        let done = false;
+        const finish = (clean: boolean): void => {
+          if (done) return;
+          done = true;
+          clearInterval(sweeper);
+          clearTimeout(timer);
+          resolve(clean);
+        };
+        server.close(() => finish(true));
+        // Keep-alive connections that go idle after their last response would hold close() open: close them as
+        // they go idle. Connections with a request in flight are left to finish.
+        server.closeIdleConnections();
+        const sweeper = setInterval(() => server.closeIdleConnections(), 50);
+        const timer = setTimeout(() => {
+          server.closeAllConnections();
+          finish(false);
+        }, timeoutMs);
+      });
+    },
+  };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+const defaultIo: CliIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/**
+ * Run the command: parse the options, start, and wait for SIGINT/SIGTERM. Sets `process.exitCode` and never
+ * throws; errors are printed as one line or a list of paths, never with a stack.
+ * @param argv - arguments after the script
+ * @param env - the environment
+ * @param io - where to write (default stdout/stderr)
+ * @returns when the service has started (or failed to); the process exits after a shutdown
+ */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo = defaultIo): Promise<void> {
+  let options: CliOptions;
+  try {
+    options = parseCliOptions(argv, env);
+  } catch (error) {
+    io.err(`chart-export: ${error instanceof Error ? error.message : 'invalid arguments'}`);
+    io.err('Run chart-export --help for the options.');
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+    return;
+  }
+  if (options.help) {
+    io.out(HELP_TEXT.trimEnd());
+    return;
+  }
+  if (options.version) {
+    io.out(version);
+    return;
+  }
+
+  let service: RunningService;
+  try {
+    service = await startService(options, io);
+  } catch (error) {
+    if (error instanceof CliError) {
+      for (const line of error.lines) io.err(line);
+      process.exitCode = error.exitCode;
+    } else {
+      io.err(`chart-export: could not start: ${error instanceof Error ? error.name : 'unknown error'}`);
+      process.exitCode = 1;
+    }
+    return;
+  }
+
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      io.err(`chart-export: ${signal} again: closing every connection now.`);
+      service.server.closeAllConnections();
+      process.exit(1);
+    }
+    stopping = true;
+    const seconds = options.shutdownTimeoutSeconds;
+    io.err(`chart-export: ${signal}: stopping; waiting up to ${seconds} s for requests in flight (send it again to stop now).`);
+    void service.stop(seconds * 1000).then((clean) => {
+      if (clean) io.err('chart-export: stopped.');
+      else io.err('chart-export: stopped; requests still in flight after the timeout were cut.');
+      process.exit(clean ? 0 : 1);
+    });
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
