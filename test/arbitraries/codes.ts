@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { CODE_SYSTEMS, IDENTIFIER_TYPES, type CodeSystem, type Coding, type Identifier } from '../../src/model/index.js';
 import { textFor, type TextMode } from './text.js';
-import { compact, opt } from './util.js';
+import { compact, memo, opt } from './util.js';
 
 /** Real codes with their displays, by code system. */
 export const CODE_TABLES: Readonly<Record<CodeSystem, readonly (readonly [string, string])[]>> = {
@@ -131,6 +131,10 @@ function arbCodeOf(system: CodeSystem, mode: TextMode): fc.Arbitrary<Coding> {
  * @param mode - realistic, hostile, or mixed (default)
  */
 export function arbCoding(systems: readonly CodeSystem[] = ALL_SYSTEMS, mode: TextMode = 'mixed'): fc.Arbitrary<Coding> {
+  return memo(`coding|${systems.join(',')}|${mode}`, () => buildCoding(systems, mode));
+}
+
+function buildCoding(systems: readonly CodeSystem[] = ALL_SYSTEMS, mode: TextMode = 'mixed'): fc.Arbitrary<Coding> {
   return fc.constantFrom(...systems).chain((system) => arbCodeOf(system, mode));
 }
 
@@ -155,6 +159,10 @@ const arbHostileSystem: fc.Arbitrary<string> = fc
  * @param mode - realistic, hostile, or mixed (default)
  */
 export function arbIdentifier(mode: TextMode = 'mixed'): fc.Arbitrary<Identifier> {
+  return memo(`identifier|${mode}`, () => buildIdentifier(mode));
+}
+
+function buildIdentifier(mode: TextMode = 'mixed'): fc.Arbitrary<Identifier> {
   const realistic = fc
     .record({
       system: fc.constantFrom(...IDENTIFIER_SYSTEMS),

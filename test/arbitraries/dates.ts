@@ -3,6 +3,7 @@
  * `YYYY | YYYY-MM | YYYY-MM-DD | YYYY-MM-DDThh:mm:ss[.f{1,4}](Z|±hh:mm)`, and ordered periods.
  */
 import fc from 'fast-check';
+import { memo } from './util.js';
 import { daysInMonth, isoSortKey, parseIsoDateTime } from '../../src/internal/iso.js';
 import type { Period } from '../../src/model/index.js';
 
@@ -121,6 +122,10 @@ function formatDay(p: DayParts, precision: DatePrecision): string {
  * @param opts - year range; `precision` to fix the precision
  */
 export function arbIsoDate(opts: DateOptions & { precision?: DatePrecision } = {}): fc.Arbitrary<string> {
+  return memo(`date|${JSON.stringify(opts)}`, () => buildIsoDate(opts));
+}
+
+function buildIsoDate(opts: DateOptions & { precision?: DatePrecision } = {}): fc.Arbitrary<string> {
   const precision: fc.Arbitrary<DatePrecision> =
     opts.precision !== undefined
       ? fc.constant(opts.precision)
@@ -135,6 +140,10 @@ export function arbIsoDate(opts: DateOptions & { precision?: DatePrecision } = {
  * @param opts - year range and leap-second switch
  */
 export function arbIsoDateTimeFull(opts: DateOptions = {}): fc.Arbitrary<string> {
+  return memo(`dtfull|${JSON.stringify(opts)}`, () => buildIsoDateTimeFull(opts));
+}
+
+function buildIsoDateTimeFull(opts: DateOptions = {}): fc.Arbitrary<string> {
   const second = opts.leapSecond === false ? fc.integer({ min: 0, max: 59 }) : fc.oneof({ arbitrary: fc.integer({ min: 0, max: 59 }), weight: 30 }, { arbitrary: fc.constant(60), weight: 1 });
   return fc
     .tuple(arbDay(opts.years ?? 'mixed'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), second, arbFraction, arbOffset)
@@ -146,6 +155,10 @@ export function arbIsoDateTimeFull(opts: DateOptions = {}): fc.Arbitrary<string>
  * @param opts - year range and leap-second switch
  */
 export function arbIsoDateTime(opts: DateOptions = {}): fc.Arbitrary<string> {
+  return memo(`dt|${JSON.stringify(opts)}`, () => buildIsoDateTime(opts));
+}
+
+function buildIsoDateTime(opts: DateOptions = {}): fc.Arbitrary<string> {
   return fc.oneof({ arbitrary: arbIsoDateTimeFull(opts), weight: 3 }, { arbitrary: arbIsoDate(opts), weight: 1 });
 }
 
@@ -269,6 +282,10 @@ export interface PeriodOptions extends DateOptions {
  * @param opts - dates only, year range, open ends
  */
 export function arbPeriod(opts: PeriodOptions = {}): fc.Arbitrary<Period> {
+  return memo(`period|${JSON.stringify(opts)}`, () => buildPeriod(opts));
+}
+
+function buildPeriod(opts: PeriodOptions = {}): fc.Arbitrary<Period> {
   const dateOnly = opts.dateOnly === true;
   const startArb = dateOnly ? arbIsoDate({ years: opts.years ?? 'mixed' }) : fc.oneof({ arbitrary: arbIsoDateTimeFull({ years: opts.years ?? 'mixed', leapSecond: false }), weight: 5 }, { arbitrary: arbIsoDate({ years: opts.years ?? 'mixed' }), weight: 1 });
   const both = fc

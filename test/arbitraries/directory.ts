@@ -12,7 +12,7 @@ import {
 import { arbCoding, arbIdentifier, arbNpiIdentifier } from './codes.js';
 import { arbAddress, arbHumanName, arbTelecom } from './people.js';
 import { arbIdFor, textFor, type TextMode } from './text.js';
-import { compact, opt, optArray } from './util.js';
+import { compact, memo, opt, optArray } from './util.js';
 
 /** Options of {@link arbDirectory}. */
 export interface DirectoryOptions {
@@ -41,6 +41,10 @@ function name(mode: TextMode, pool: readonly string[]): fc.Arbitrary<string> {
 
 /** An organization without `partOfId` (set by {@link arbDirectory}, which knows the other organizations). */
 export function arbOrganization(mode: TextMode = 'mixed', idMode: TextMode = mode): fc.Arbitrary<DirectoryOrganization> {
+  return memo(`org|${mode}|${idMode}`, () => buildOrganization(mode, idMode));
+}
+
+function buildOrganization(mode: TextMode = 'mixed', idMode: TextMode = mode): fc.Arbitrary<DirectoryOrganization> {
   return fc
     .record({
       id: arbIdFor(idMode),
@@ -55,6 +59,10 @@ export function arbOrganization(mode: TextMode = 'mixed', idMode: TextMode = mod
 
 /** A practitioner: 1–2 names, usually an NPI, qualifications as codes. */
 export function arbPractitioner(mode: TextMode = 'mixed', idMode: TextMode = mode): fc.Arbitrary<DirectoryPractitioner> {
+  return memo(`prac|${mode}|${idMode}`, () => buildPractitioner(mode, idMode));
+}
+
+function buildPractitioner(mode: TextMode = 'mixed', idMode: TextMode = mode): fc.Arbitrary<DirectoryPractitioner> {
   return fc
     .record({
       id: arbIdFor(idMode),
@@ -72,6 +80,10 @@ export function arbPractitioner(mode: TextMode = 'mixed', idMode: TextMode = mod
 
 /** A location without `organizationId` (set by {@link arbDirectory}). */
 export function arbLocation(mode: TextMode = 'mixed', idMode: TextMode = mode): fc.Arbitrary<DirectoryLocation> {
+  return memo(`loc|${mode}|${idMode}`, () => buildLocation(mode, idMode));
+}
+
+function buildLocation(mode: TextMode = 'mixed', idMode: TextMode = mode): fc.Arbitrary<DirectoryLocation> {
   return fc
     .record({
       id: arbIdFor(idMode),

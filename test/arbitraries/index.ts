@@ -83,3 +83,16 @@ export {
   phq9Severity,
 } from './instruments.js';
 export { type ChartOptions, type ChartWithDirectory, arbChartDocument, arbChartFor, arbPatientChart } from './chart.js';
+export {
+  type Broken,
+  type ChartBreaker,
+  type DocumentBreaker,
+  CHART_BREAKERS,
+  DOCUMENT_BREAKERS,
+  INVALID_CODES,
+  INVALID_IDENTIFIER_SYSTEMS,
+  INVALID_ISO_DATE_TIMES,
+  arbBrokenChartDocument,
+  arbBrokenPatientChart,
+  arbInvalidIsoDateTime,
+} from './invalid.js';

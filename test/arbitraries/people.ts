@@ -22,7 +22,7 @@ import {
 import { arbIdentifier } from './codes.js';
 import { arbIsoDate, arbIsoDateTime, arbPeriod, type YearRange } from './dates.js';
 import { arbIdFor, textFor, type TextMode } from './text.js';
-import { compact, opt, optArray, rare } from './util.js';
+import { compact, memo, opt, optArray, rare } from './util.js';
 
 /** Family names with apostrophes, hyphens, accents, particles and non-Latin scripts. */
 export const FAMILY_NAMES = [
@@ -66,6 +66,10 @@ const CITIES = [
  * @param mode - realistic, hostile, or mixed (default)
  */
 export function arbHumanName(mode: TextMode = 'mixed'): fc.Arbitrary<HumanName> {
+  return memo(`name|${mode}`, () => buildHumanName(mode));
+}
+
+function buildHumanName(mode: TextMode = 'mixed'): fc.Arbitrary<HumanName> {
   const family = mode === 'realistic' ? fc.constantFrom(...FAMILY_NAMES) : fc.oneof(fc.constantFrom(...FAMILY_NAMES), textFor(mode));
   const given = mode === 'realistic' ? fc.constantFrom(...GIVEN_NAMES) : fc.oneof(fc.constantFrom(...GIVEN_NAMES), textFor(mode));
   return fc
@@ -88,6 +92,10 @@ export function arbHumanName(mode: TextMode = 'mixed'): fc.Arbitrary<HumanName> 
 
 /** A postal address (all parts optional). */
 export function arbAddress(mode: TextMode = 'mixed'): fc.Arbitrary<Address> {
+  return memo(`address|${mode}`, () => buildAddress(mode));
+}
+
+function buildAddress(mode: TextMode = 'mixed'): fc.Arbitrary<Address> {
   const realLine = fc.tuple(fc.integer({ min: 1, max: 9999 }), fc.constantFrom('Elm St', 'N Main St', 'Oak Ave, Apt 4B', 'Lake Shore Dr', 'Rue de l’Église', 'Calle 5 #12-34')).map(([n, s]) => `${n} ${s}`);
   const line = mode === 'realistic' ? realLine : fc.oneof(realLine, textFor(mode));
   return fc
@@ -115,6 +123,10 @@ export function arbAddress(mode: TextMode = 'mixed'): fc.Arbitrary<Address> {
 
 /** A contact point: phones (home, work, mobile), e-mail, fax, URL… */
 export function arbTelecom(mode: TextMode = 'mixed'): fc.Arbitrary<Telecom> {
+  return memo(`telecom|${mode}`, () => buildTelecom(mode));
+}
+
+function buildTelecom(mode: TextMode = 'mixed'): fc.Arbitrary<Telecom> {
   const realistic = fc.oneof(
     fc.record({ system: fc.constant('phone' as const), value: fc.integer({ min: 0, max: 9999 }).map((n) => `+1 217 555 ${String(n).padStart(4, '0')}`), use: opt(fc.constantFrom(...TELECOM_USES)) }),
     fc.record({ system: fc.constant('email' as const), value: fc.constantFrom('mary.obrien@example.com', "o'brien+chart@example.org", 'jose.garcia@example.net'), use: opt(fc.constantFrom('home', 'work') as fc.Arbitrary<'home' | 'work'>) }),
@@ -138,6 +150,10 @@ export const PAYERS: readonly Payer[] = [
 
 /** A payer: realistic (from {@link PAYERS}) or generated with hostile text. */
 export function arbPayer(mode: TextMode = 'mixed'): fc.Arbitrary<Payer> {
+  return memo(`payer|${mode}`, () => buildPayer(mode));
+}
+
+function buildPayer(mode: TextMode = 'mixed'): fc.Arbitrary<Payer> {
   const realistic = fc.constantFrom(...PAYERS);
   if (mode === 'realistic') return realistic;
   const generated = fc
@@ -160,6 +176,10 @@ export interface PatientOptions {
 
 /** A coverage (order is set by {@link arbPatient} when in a list). */
 export function arbCoverage(opts: PatientOptions = {}): fc.Arbitrary<Coverage> {
+  return memo(`coverage|${JSON.stringify(opts)}`, () => buildCoverage(opts));
+}
+
+function buildCoverage(opts: PatientOptions = {}): fc.Arbitrary<Coverage> {
   const mode = opts.text ?? 'mixed';
   const idMode = opts.ids ?? mode;
   const planName = mode === 'realistic' ? fc.constantFrom('PPO Gold', 'HMO Select', 'Part B') : fc.oneof(fc.constantFrom('PPO Gold', 'HMO Select'), textFor(mode));
@@ -185,6 +205,10 @@ export function arbCoverage(opts: PatientOptions = {}): fc.Arbitrary<Coverage> {
  * @param opts - text/id mode, year range, maximum coverages
  */
 export function arbPatient(opts: PatientOptions = {}): fc.Arbitrary<Patient> {
+  return memo(`patient|${JSON.stringify(opts)}`, () => buildPatient(opts));
+}
+
+function buildPatient(opts: PatientOptions = {}): fc.Arbitrary<Patient> {
   const mode = opts.text ?? 'mixed';
   const idMode = opts.ids ?? mode;
   const years = opts.years ?? 'mixed';

@@ -34,7 +34,7 @@ import { arbCoding } from './codes.js';
 import { arbIsoDate, arbIsoDateTime, arbIsoDateTimeFull, arbOrderedPair, arbPeriod, type YearRange } from './dates.js';
 import { GAD7_INSTRUMENT, GAD7_TOTAL, PHQ9_INSTRUMENT, PHQ9_TOTAL, gad7Severity, phq9Severity } from './instruments.js';
 import { arbIdFor, arbLongText, textFor, type TextMode } from './text.js';
-import { compact, freshId, opt, optArray, rare } from './util.js';
+import { compact, freshId, memo, opt, optArray, rare } from './util.js';
 
 /** Options shared by the record arbitraries. */
 export interface RecordOptions {
@@ -80,6 +80,10 @@ const arbPositive: fc.Arbitrary<number> = fc.oneof(
 
 /** A diagnosis (ICD-10-CM or SNOMED CT). The id is optional. */
 export function arbDiagnosis(opts: RecordOptions = {}): fc.Arbitrary<Diagnosis> {
+  return memo(`diagnosis|${opts.text}|${opts.ids}|${opts.years}`, () => buildDiagnosis(opts));
+}
+
+function buildDiagnosis(opts: RecordOptions = {}): fc.Arbitrary<Diagnosis> {
   const mode = opts.text ?? 'mixed';
   const years = opts.years ?? 'mixed';
   return fc
@@ -200,6 +204,10 @@ export function arbNote(opts: NoteOptions = {}): fc.Arbitrary<ClinicalNote> {
 
 /** An answer option (coding, optional finite score). */
 function arbAnswerOption(mode: TextMode): fc.Arbitrary<AnswerOption> {
+  return memo(`option|${mode}`, () => buildAnswerOption(mode));
+}
+
+function buildAnswerOption(mode: TextMode): fc.Arbitrary<AnswerOption> {
   return fc
     .record({
       coding: arbCoding(undefined, mode),
@@ -210,6 +218,10 @@ function arbAnswerOption(mode: TextMode): fc.Arbitrary<AnswerOption> {
 
 /** A random item definition (choice items carry 0–5 options with unique codes). */
 function arbItemDefinition(mode: TextMode, idMode: TextMode): fc.Arbitrary<AssessmentItemDefinition> {
+  return memo(`item|${mode}|${idMode}`, () => buildItemDefinition(mode, idMode));
+}
+
+function buildItemDefinition(mode: TextMode, idMode: TextMode): fc.Arbitrary<AssessmentItemDefinition> {
   return fc
     .record({
       linkId: arbIdFor(idMode),
@@ -282,6 +294,10 @@ export interface AssessmentOptions extends RecordOptions {
  * @param opts - text/id mode, maxItems, withDefinitions
  */
 export function arbInstrument(opts: AssessmentOptions = {}): fc.Arbitrary<AssessmentInstrument> {
+  return memo(`instrument|${opts.text}|${opts.ids}|${opts.maxItems}|${opts.withDefinitions}`, () => buildInstrument(opts));
+}
+
+function buildInstrument(opts: AssessmentOptions = {}): fc.Arbitrary<AssessmentInstrument> {
   const mode = opts.text ?? 'mixed';
   const idMode = opts.ids ?? mode;
   const items = fc.uniqueArray(arbItemDefinition(mode, idMode), { minLength: 1, maxLength: opts.maxItems ?? 8, selector: (i) => i.linkId });
@@ -416,6 +432,10 @@ export function arbAssessment(opts: AssessmentOptions = {}): fc.Arbitrary<Assess
  * abatement after the onset most of the time.
  */
 export function arbMedicalHistoryEntry(opts: RecordOptions = {}): fc.Arbitrary<MedicalHistoryEntry> {
+  return memo(`history|${opts.text}|${opts.ids}|${opts.years}`, () => buildMedicalHistoryEntry(opts));
+}
+
+function buildMedicalHistoryEntry(opts: RecordOptions = {}): fc.Arbitrary<MedicalHistoryEntry> {
   const mode = opts.text ?? 'mixed';
   const years = opts.years ?? 'mixed';
   return fc

@@ -304,15 +304,15 @@ export function toValidId(raw: string): string {
  * character allowed. Realistic most of the time, else hostile or deliberately colliding after folding.
  * @param mode - realistic ids only, hostile ids only, or mixed (default)
  */
+const arbHostileId: fc.Arbitrary<string> = fc.oneof(arbHostileIdRaw, arbNearCollisionId).map(toValidId);
+const arbMixedId: fc.Arbitrary<string> = fc.oneof({ arbitrary: arbRealisticId, weight: 3 }, { arbitrary: arbHostileId, weight: 2 });
+
 export function arbIdFor(mode: TextMode = 'mixed'): fc.Arbitrary<string> {
-  if (mode === 'realistic') return arbRealisticId;
-  const hostile = fc.oneof(arbHostileIdRaw, arbNearCollisionId).map(toValidId);
-  if (mode === 'hostile') return hostile;
-  return fc.oneof({ arbitrary: arbRealisticId, weight: 3 }, { arbitrary: hostile, weight: 2 });
+  return mode === 'realistic' ? arbRealisticId : mode === 'hostile' ? arbHostileId : arbMixedId;
 }
 
 /** A chart id (mixed realistic and hostile). See {@link arbIdFor}. */
-export const arbId: fc.Arbitrary<string> = arbIdFor('mixed');
+export const arbId: fc.Arbitrary<string> = arbMixedId;
 
 // ---------------------------------------------------------------------------------------------------
 // Invalid text material for validator tests

@@ -51,3 +51,20 @@ export function freshId(candidate: string, taken: ReadonlySet<string>): string {
   for (let i = 2; taken.has(id); i++) id = `${base}~${i}`;
   return id;
 }
+
+const MEMO = new Map<string, unknown>();
+
+/**
+ * Build an arbitrary once per key. Arbitraries are immutable, and building some (`stringMatching`, deep
+ * records) costs more than drawing from them, which matters inside `chain`.
+ * @param key - what the arbitrary depends on
+ * @param build - builds the arbitrary
+ */
+export function memo<T>(key: string, build: () => fc.Arbitrary<T>): fc.Arbitrary<T> {
+  let arb = MEMO.get(key) as fc.Arbitrary<T> | undefined;
+  if (arb === undefined) {
+    arb = build();
+    MEMO.set(key, arb);
+  }
+  return arb;
+}
