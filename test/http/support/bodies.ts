@@ -1,0 +1,89 @@
+/**
+ * Body checks shared by the HTTP tests: every FHIR body goes through the same R4 validator as the FHIR core
+ * tests, every HL7 body through the core's v2.5.1 structure check, and every body through the leak check.
+ */
+import { expect } from 'vitest';
+import { checkHl7Message } from '../../../src/index.js';
+import { validateFhir } from '../../support/fhir-validator.js';
+import { KEYS } from './fixture.js';
+import type { TestResponse } from './harness.js';
+
+/** Split an HL7 message into segments and fields (no unescaping; enough for structural assertions). */
+export function hl7Segments(body: string): string[][] {
+  return body
+    .split(/\r\n|\r|\n/)
+    .filter((s) => s !== '')
+    .map((s) => s.split('|'));
+}
+
+/** Assert a 200 FHIR response and return the parsed, R4-valid body. */
+export function expectFhir(res: TestResponse): Record<string, unknown> & { entry?: { resource: { resourceType: string; id?: string } }[] } {
+  expect(res.status, res.body).toBe(200);
+  expect(res.headers['content-type']).toBe('application/fhir+json; charset=utf-8');
+  const body = JSON.parse(res.body) as Record<string, unknown> & { entry?: { resource: { resourceType: string; id?: string } }[] };
+  expect(validateFhir(body), 'R4 validation').toEqual([]);
+  return body;
+}
+
+/** Assert a 200 HL7 response whose message passes the v2.5.1 structure check; return its segments. */
+export function expectHl7(res: TestResponse, messageType: string): string[][] {
+  expect(res.status, res.body).toBe(200);
+  expect(res.headers['content-type']).toBe('application/hl7-v2; charset=utf-8');
+  expect(checkHl7Message(res.body), 'HL7 structure check').toEqual([]);
+  const segments = hl7Segments(res.body);
+  expect(segments[0]?.[0]).toBe('MSH');
+  expect(segments[0]?.[8]).toBe(messageType);
+  expect(segments[0]?.[11]).toBe('2.5.1');
+  return segments;
+}
+
+/** A parsed OperationOutcome error. */
+export interface OutcomeBody {
+  resourceType: 'OperationOutcome';
+  issue: { severity: string; code: string; diagnostics?: string; details?: { text?: string; coding?: { code: string }[] } }[];
+}
+
+/** A parsed problem+json error. */
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  requestId: string;
+  invalidParams?: { name: string; reason: string }[];
+}
+
+/** No body, error or not, may carry key material, a stack trace or an internal message. */
+export function expectNoLeak(res: TestResponse, secrets: readonly string[] = []): void {
+  for (const key of [...Object.values(KEYS), ...secrets]) expect(res.body.includes(key), 'body echoes a secret').toBe(false);
+  expect(res.body).not.toMatch(/\n\s+at \S|\.ts:\d+|\.js:\d+|node_modules|Error:/);
+}
+
+/** Assert an error response in the route's format; return its machine code. */
+export function expectError(res: TestResponse, status: number, format: 'fhir' | 'problem'): string {
+  expect(res.status, res.body).toBe(status);
+  expectNoLeak(res);
+  const requestId = res.headers['x-request-id'] as string;
+  expect(requestId).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+  if (format === 'fhir') {
+    expect(res.headers['content-type']).toBe('application/fhir+json; charset=utf-8');
+    const body = JSON.parse(res.body) as OutcomeBody;
+    expect(body.resourceType).toBe('OperationOutcome');
+    expect(validateFhir(body), 'R4 validation of the OperationOutcome').toEqual([]);
+    expect(body.issue.length).toBeGreaterThan(0);
+    for (const issue of body.issue) {
+      expect(issue.severity).toBe('error');
+      expect(issue.diagnostics).toBe(`request id: ${requestId}`);
+    }
+    return body.issue[0]?.details?.coding?.[0]?.code ?? '';
+  }
+  expect(res.headers['content-type']).toBe('application/problem+json');
+  const body = JSON.parse(res.body) as ProblemBody;
+  expect(body.status).toBe(status);
+  expect(body.requestId).toBe(requestId);
+  expect(body.type).toBe('about:blank');
+  expect(typeof body.title).toBe('string');
+  expect(typeof body.detail).toBe('string');
+  return body.code;
+}
