@@ -62,8 +62,6 @@ const HEX64_RE = /^[0-9a-fA-F]{64}$/;
 const KEY_RE = /^[\x21-\x7E]+$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u001F\u007F]/;
-/** A field name safe to echo: short and plain. Anything else could be a pasted secret. */
-const PLAIN_NAME_RE = /^[A-Za-z0-9_$-]{1,40}$/;
 const NAME_MAX = 128;
 
 type Obj = Record<string, unknown>;
@@ -102,10 +100,27 @@ function checkName(value: unknown, path: IssuePath, issues: KeyFileIssue[], what
 function checkUnknownFields(value: Obj, allowed: readonly string[], path: IssuePath, issues: KeyFileIssue[]): void {
   for (const field of Object.keys(value)) {
     if (allowed.includes(field)) continue;
-    // A field name is echoed only when it looks like a name; a long or odd one might be a pasted key.
-    if (PLAIN_NAME_RE.test(field)) issues.push({ path: [...path, field], message: `unknown field (expected one of ${allowed.join(', ')})` });
-    else issues.push({ path, message: `has an unknown field (expected only ${allowed.join(', ')})` });
+    // A field name is echoed only when it is a near miss of a known one (a typo); any other name might be a
+    // pasted key, so it is not repeated.
+    const near = allowed.find((name) => editDistance(field, name) <= 2);
+    if (near !== undefined) issues.push({ path: [...path, field], message: `unknown field (did you mean "${near}"?)` });
+    else issues.push({ path, message: `has an unknown field (allowed: ${allowed.join(', ')})` });
   }
+}
+
+/** Levenshtein distance, capped: names longer than 40 characters are never near misses. */
+function editDistance(a: string, b: string): number {
+  if (a.length > 40 || Math.abs(a.length - b.length) > 2) return Number.POSITIVE_INFINITY;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
 }
 
 function checkEntry(value: unknown, index: number, issues: KeyFileIssue[]): CheckedKey | undefined {
