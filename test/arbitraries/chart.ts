@@ -17,7 +17,7 @@ export interface ChartOptions {
   text?: TextMode;
   /** Id mode (default: the text mode). Use `'realistic'` when ids go into URLs. */
   ids?: TextMode;
-  /** Year range of dates (default mixed). */
+  /** Year range of dates (default: realistic for realistic text, else mixed). */
   years?: YearRange;
   /** Encounters: min (default 0) and max (default 3). */
   minEncounters?: number;
@@ -100,7 +100,7 @@ export function arbPatientChart(opts: ChartOptions = {}): fc.Arbitrary<ChartWith
 export function arbChartFor(directory: Directory, opts: ChartOptions = {}): fc.Arbitrary<PatientChart> {
   const mode = opts.text ?? 'mixed';
   const idMode = opts.ids ?? mode;
-  const years = opts.years ?? 'mixed';
+  const years = opts.years ?? (mode === 'realistic' ? 'realistic' : 'mixed');
   const dangling = opts.danglingReferences === true;
   const practitionerIds = idsOf(directory.practitioners);
   const locationIds = idsOf(directory.locations);

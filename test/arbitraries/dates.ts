@@ -14,7 +14,7 @@ export type YearRange = 'realistic' | 'any' | 'mixed';
 export interface DateOptions {
   /** Realistic years (1900–2035), any profile year (0001–9999), or mostly realistic with edge years (default). */
   years?: YearRange;
-  /** Allow second `60` (leap second) in date-times. Default true; never used inside periods. */
+  /** Allow second `60` (leap second) in date-times. Default true unless `years` is realistic; never used inside periods. */
   leapSecond?: boolean;
 }
 
@@ -47,7 +47,7 @@ const NOTABLE_OFFSETS = [
 
 /** A time-zone offset text (`Z` or `±hh:mm`), within −12:00…+14:00. */
 export const arbOffset: fc.Arbitrary<string> = fc.oneof(
-  { arbitrary: fc.constantFrom(...NOTABLE_OFFSETS), weight: 4 },
+  { arbitrary: fc.constantFrom(...NOTABLE_OFFSETS), weight: 8 },
   {
     arbitrary: fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 14 * 60 })).map(([neg, m]) => {
       const minutes = neg ? Math.min(m, 12 * 60) : m;
@@ -97,7 +97,7 @@ function arbDay(years: YearRange): fc.Arbitrary<DayParts> {
       arbitrary: fc
         .tuple(arbYear(years), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }))
         .map(([y, mo, d]) => ({ y, mo, d: Math.min(d, daysInMonth(y, mo)) })),
-      weight: 8,
+      weight: 30,
     },
     // Leap days and the last days of months.
     { arbitrary: fc.constantFrom(...LEAP_YEARS).map((y) => ({ y, mo: 2, d: 29 })), weight: 1 },
@@ -105,7 +105,7 @@ function arbDay(years: YearRange): fc.Arbitrary<DayParts> {
       arbitrary: fc
         .tuple(arbYear(years), fc.integer({ min: 1, max: 12 }))
         .map(([y, mo]) => ({ y, mo, d: daysInMonth(y, mo) })),
-      weight: 1,
+      weight: 2,
     },
   );
 }
@@ -144,7 +144,8 @@ export function arbIsoDateTimeFull(opts: DateOptions = {}): fc.Arbitrary<string>
 }
 
 function buildIsoDateTimeFull(opts: DateOptions = {}): fc.Arbitrary<string> {
-  const second = opts.leapSecond === false ? fc.integer({ min: 0, max: 59 }) : fc.oneof({ arbitrary: fc.integer({ min: 0, max: 59 }), weight: 30 }, { arbitrary: fc.constant(60), weight: 1 });
+  // Leap seconds only when asked or when years are not restricted to realistic ones.
+  const second = opts.leapSecond === false || (opts.leapSecond === undefined && opts.years === 'realistic') ? fc.integer({ min: 0, max: 59 }) : fc.oneof({ arbitrary: fc.integer({ min: 0, max: 59 }), weight: 30 }, { arbitrary: fc.constant(60), weight: 1 });
   return fc
     .tuple(arbDay(opts.years ?? 'mixed'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), second, arbFraction, arbOffset)
     .map(([day, h, mi, s, f, off]) => `${formatDay(day, 'day')}T${pad(h)}:${pad(mi)}:${pad(s)}${f === undefined ? '' : `.${f}`}${off}`);

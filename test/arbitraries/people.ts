@@ -168,7 +168,7 @@ export interface PatientOptions {
   text?: TextMode;
   /** Id mode (default: the text mode). */
   ids?: TextMode;
-  /** Year range of dates (default mixed). */
+  /** Year range of dates (default: realistic for realistic text, else mixed). */
   years?: YearRange;
   /** Maximum number of coverages (default 3). */
   maxCoverages?: number;
@@ -192,7 +192,7 @@ function buildCoverage(opts: PatientOptions = {}): fc.Arbitrary<Coverage> {
       plan: opt(fc.record({ id: arbIdFor(idMode), name: opt(planName) }).map((r) => compact(r))),
       group: opt(fc.record({ id: arbIdFor(idMode), name: opt(planName) }).map((r) => compact(r))),
       relationship: opt(fc.constantFrom(...SUBSCRIBER_RELATIONSHIPS)),
-      period: opt(arbPeriod({ dateOnly: true, years: opts.years ?? 'mixed' })),
+      period: opt(arbPeriod({ dateOnly: true, years: opts.years ?? (mode === 'realistic' ? 'realistic' : 'mixed') })),
       order: opt(fc.oneof({ arbitrary: fc.integer({ min: 1, max: 3 }), weight: 10 }, { arbitrary: fc.constantFrom(2147483647, Number.MAX_SAFE_INTEGER), weight: 1 })),
     })
     .map((r): Coverage => compact(r));
@@ -211,7 +211,7 @@ export function arbPatient(opts: PatientOptions = {}): fc.Arbitrary<Patient> {
 function buildPatient(opts: PatientOptions = {}): fc.Arbitrary<Patient> {
   const mode = opts.text ?? 'mixed';
   const idMode = opts.ids ?? mode;
-  const years = opts.years ?? 'mixed';
+  const years = opts.years ?? (mode === 'realistic' ? 'realistic' : 'mixed');
   return fc
     .record({
       id: arbIdFor(idMode),

@@ -42,7 +42,7 @@ export interface RecordOptions {
   text?: TextMode;
   /** Id mode (default: the text mode). */
   ids?: TextMode;
-  /** Year range of dates (default mixed). */
+  /** Year range of dates (default: realistic for realistic text, else mixed). */
   years?: YearRange;
   /**
    * Practitioner ids references may use. Absent: references are arbitrary ids (a bare chart may point
@@ -85,7 +85,7 @@ export function arbDiagnosis(opts: RecordOptions = {}): fc.Arbitrary<Diagnosis> 
 
 function buildDiagnosis(opts: RecordOptions = {}): fc.Arbitrary<Diagnosis> {
   const mode = opts.text ?? 'mixed';
-  const years = opts.years ?? 'mixed';
+  const years = opts.years ?? (mode === 'realistic' ? 'realistic' : 'mixed');
   return fc
     .record({
       id: opt(arbIdFor(opts.ids ?? mode), 4),
@@ -102,7 +102,7 @@ function buildDiagnosis(opts: RecordOptions = {}): fc.Arbitrary<Diagnosis> {
 export function arbProcedure(opts: RecordOptions = {}): fc.Arbitrary<Procedure> {
   const mode = opts.text ?? 'mixed';
   const idMode = opts.ids ?? mode;
-  const years = opts.years ?? 'mixed';
+  const years = opts.years ?? (mode === 'realistic' ? 'realistic' : 'mixed');
   return fc
     .record({
       id: opt(arbIdFor(idMode), 4),
@@ -141,7 +141,7 @@ export function arbEncounter(opts: EncounterOptions = {}): fc.Arbitrary<Encounte
       status: fc.constantFrom(...ENCOUNTER_STATUSES),
       class: fc.constantFrom(...ENCOUNTER_CLASSES),
       type: opt(arbCoding(['snomed-ct', 'cpt'], mode)),
-      period: opt(arbPeriod({ years: opts.years ?? 'mixed' }), 6),
+      period: opt(arbPeriod({ years: opts.years ?? (mode === 'realistic' ? 'realistic' : 'mixed') }), 6),
       locationId: opt(arbRef(opts.locationIds, dangling, idMode)),
       participants: prac === undefined ? fc.constant(undefined) : optArray(fc.record({ role: fc.constantFrom(...PARTICIPANT_ROLES), practitionerId: prac }), 3),
       reason: opt(textFor(mode)),
@@ -189,7 +189,7 @@ export function arbNote(opts: NoteOptions = {}): fc.Arbitrary<ClinicalNote> {
       type: fc.constantFrom(...NOTE_TYPES),
       title: mode === 'realistic' ? fc.constantFrom(...NOTE_TITLES) : fc.oneof(fc.constantFrom(...NOTE_TITLES), textFor(mode, true)),
       status: fc.constantFrom(...NOTE_STATUSES),
-      authored: arbIsoDateTimeFull({ years: opts.years ?? 'mixed' }),
+      authored: arbIsoDateTimeFull({ years: opts.years ?? (mode === 'realistic' ? 'realistic' : 'mixed') }),
       authorId: opt(arbRef(opts.practitionerIds, dangling, idMode)),
       encounterId: opt(arbRef(opts.encounterIds, dangling, idMode)),
       confidentiality: opt(fc.constantFrom(...CONFIDENTIALITY_CODES)),
@@ -350,7 +350,7 @@ function standardInstruments(withDefinitions: boolean | undefined): AssessmentIn
 function arbAnswers(instrument: AssessmentInstrument, opts: AssessmentOptions): fc.Arbitrary<AssessmentAnswer[]> {
   const mode = opts.text ?? 'mixed';
   const idMode = opts.ids ?? mode;
-  const years = opts.years ?? 'mixed';
+  const years = opts.years ?? (mode === 'realistic' ? 'realistic' : 'mixed');
   const panel = STANDARD.get(instrument);
   const items = instrument.items ?? panel?.items;
   if (items !== undefined && items.length > 0) {
@@ -401,7 +401,7 @@ export function arbAssessment(opts: AssessmentOptions = {}): fc.Arbitrary<Assess
       .record({
         id: arbIdFor(idMode),
         status: fc.constantFrom(...ASSESSMENT_STATUSES),
-        authored: arbIsoDateTimeFull({ years: opts.years ?? 'mixed' }),
+        authored: arbIsoDateTimeFull({ years: opts.years ?? (mode === 'realistic' ? 'realistic' : 'mixed') }),
         authorId: opt(arbRef(opts.practitionerIds, dangling, idMode)),
         encounterId: opt(arbRef(opts.encounterIds, dangling, idMode)),
         answers: arbAnswers(instrument, opts),
@@ -437,7 +437,7 @@ export function arbMedicalHistoryEntry(opts: RecordOptions = {}): fc.Arbitrary<M
 
 function buildMedicalHistoryEntry(opts: RecordOptions = {}): fc.Arbitrary<MedicalHistoryEntry> {
   const mode = opts.text ?? 'mixed';
-  const years = opts.years ?? 'mixed';
+  const years = opts.years ?? (mode === 'realistic' ? 'realistic' : 'mixed');
   return fc
     .record({
       id: arbIdFor(opts.ids ?? mode),
