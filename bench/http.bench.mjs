@@ -1,0 +1,203 @@
+// HTTP adapter throughput: the Node listener (`toNodeListener`) serving exportHl7Note and exportFhirPatient
+// from the in-memory data source, against a bare node:http server sending the same bytes, measured in the
+// same run with autocannon on loopback. Each server runs in its own child process; autocannon runs here.
+//
+//   npm run build && node bench/http.bench.mjs
+//   BENCH_DURATION=10 BENCH_CONNECTIONS=10 BENCH_ROUNDS=3 node bench/http.bench.mjs
+//   BENCH_STRICT=1 … exits non-zero when a ratio is below the 0.9 target.
+import { fork } from 'node:child_process';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const TARGET_RATIO = 0.9;
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const API_KEY = 'bench-key-0123456789abcdef0123456789';
+const SELF = fileURLToPath(import.meta.url);
+
+/** A synthetic one-patient chart: demographics with coverage, one encounter with diagnosis, one note. */
+const CHART = {
+  directory: {
+    practitioners: [{ id: 'prac-001', names: [{ family: 'Okafor', given: ['Adaeze'], prefix: ['Dr.'] }], identifiers: [{ system: 'http://hl7.org/fhir/sid/us-npi', value: '1003000126', type: 'NPI' }] }],
+    locations: [{ id: 'loc-001', name: 'Riverside Clinic, Suite 200', status: 'active' }],
+  },
+  patients: [
+    {
+      patient: {
+        id: 'pat-0001',
+        identifiers: [{ system: 'urn:oid:2.16.840.1.113883.19.5', value: 'MRN-000123', type: 'MR' }],
+        names: [{ use: 'official', family: 'Quintero', given: ['Ana', 'María'] }],
+        birthDate: '1984-07-02',
+        gender: 'female',
+        addresses: [{ use: 'home', lines: ['12 Elm St', 'Apt 4'], city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' }],
+        telecoms: [{ system: 'phone', value: '+1 217 555 0142', use: 'mobile' }],
+        coverages: [{ id: 'cov-1', status: 'active', payer: { id: 'payer-aetna', name: 'Aetna' }, memberId: 'XZ123456', relationship: 'self', order: 1 }],
+      },
+      encounters: [
+        {
+          id: 'enc-0001',
+          status: 'finished',
+          class: 'AMB',
+          period: { start: '2026-03-01T09:30:00-05:00', end: '2026-03-01T10:10:00-05:00' },
+          locationId: 'loc-001',
+          participants: [{ role: 'ATND', practitionerId: 'prac-001' }],
+          diagnoses: [{ code: { system: 'icd-10-cm', code: 'F32.1', display: 'Major depressive disorder, single episode, moderate' }, rank: 1 }],
+        },
+      ],
+      notes: [
+        {
+          id: 'note-0001',
+          type: 'progress-note',
+          title: 'Progress note',
+          status: 'final',
+          authored: '2026-03-01T10:15:00-05:00',
+          authorId: 'prac-001',
+          encounterId: 'enc-0001',
+          text: 'S: sleeping ~5h | mood 4/10\nO: A&O x3, affect flat\nA: MDD, moderate\nP: continue sertraline 50 mg; follow-up in 2 weeks.',
+        },
+      ],
+    },
+  ],
+};
+
+const ROUTES = [
+  { name: 'exportHl7Note', path: '/exportHl7Note?patientId=pat-0001&noteId=note-0001' },
+  { name: 'exportFhirPatient', path: '/exportFhirPatient?patientId=pat-0001' },
+];
+
+// ---------------------------------------------------------------------------------------------- servers
+
+async function serveAdapter() {
+  const { createExportHandler, createInMemoryDataSource, createInMemoryKeyStore, hashApiKey, toNodeListener } = await import('../dist/http/index.js');
+  const handler = createExportHandler({
+    dataSource: createInMemoryDataSource(CHART),
+    keyStore: createInMemoryKeyStore([
+      { keyHash: await hashApiKey(API_KEY), keyId: 'bench', partnerId: 'bench', scopes: ['fhir:export', 'hl7:export'], rateLimit: { limit: 1e9, windowSeconds: 3600 } },
+    ]),
+    hl7: { sendingApplication: 'CHART-EXPORT', sendingFacility: 'BENCH' },
+  });
+  return createServer(toNodeListener(handler));
+}
+
+/** The bare server: a map from request target to the exact status, headers and body bytes. */
+function serveBare(responses) {
+  const table = new Map(responses.map((r) => [r.path, { status: r.status, headers: r.headers, body: Buffer.from(r.body, 'base64') }]));
+  return createServer((req, res) => {
+    const r = table.get(req.url);
+    if (r === undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(r.status, r.headers);
+    res.end(r.body);
+  });
+}
+
+async function childMain() {
+  process.on('message', async (message) => {
+    const server = message.kind === 'adapter' ? await serveAdapter() : serveBare(message.responses);
+    server.keepAliveTimeout = 60_000;
+    server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+  });
+}
+
+function startChild(message) {
+  const child = fork(SELF, ['--serve'], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', ({ port }) => resolve({ child, port }));
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    child.send(message);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------- measuring
+
+const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+async function capture(port, path) {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { 'x-api-key': API_KEY } });
+  const headers = {};
+  res.headers.forEach((value, name) => {
+    if (!TRANSPORT.has(name)) headers[name] = value;
+  });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${body.toString('utf8')}`);
+  return { path, status: res.status, headers, body: body.toString('base64'), bytes: body.length };
+}
+
+function cannon(port, path, duration) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, duration, headers: { 'x-api-key': API_KEY } },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+async function measure(port, path) {
+  const r = await cannon(port, path, DURATION);
+  if (r.errors > 0 || r.timeouts > 0 || r.non2xx > 0) throw new Error(`${path}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
+  return { rps: r.requests.average, p99: r.latency.p99, total: r.requests.total };
+}
+
+async function main() {
+  const adapter = await startChild({ kind: 'adapter' });
+  const responses = [];
+  for (const route of ROUTES) responses.push(await capture(adapter.port, route.path));
+  const bare = await startChild({ kind: 'bare', responses });
+  for (const route of ROUTES) {
+    // Same bytes: the bare server answers exactly what the adapter answered once.
+    const check = await capture(bare.port, route.path);
+    if (check.body !== responses.find((r) => r.path === route.path).body) throw new Error('bare server bytes differ');
+  }
+
+  const rows = [];
+  try {
+    for (const route of ROUTES) {
+      // Warm both up (JIT, connection pools), then alternate rounds so drift hits both alike.
+      await cannon(adapter.port, route.path, 1);
+      await cannon(bare.port, route.path, 1);
+      const a = [];
+      const b = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        b.push(await measure(bare.port, route.path));
+        a.push(await measure(adapter.port, route.path));
+      }
+      const median = (xs, key) => xs.map((x) => x[key]).sort((p, q) => p - q)[Math.floor(xs.length / 2)];
+      const row = {
+        route: route.name,
+        bytes: responses.find((r) => r.path === route.path).bytes,
+        bareRps: median(b, 'rps'),
+        adapterRps: median(a, 'rps'),
+        bareP99: median(b, 'p99'),
+        adapterP99: median(a, 'p99'),
+      };
+      row.ratio = row.adapterRps / row.bareRps;
+      rows.push(row);
+    }
+  } finally {
+    adapter.child.kill();
+    bare.child.kill();
+  }
+
+  console.log(`\nHTTP adapter vs bare node:http (autocannon, ${CONNECTIONS} connections, ${DURATION}s × ${ROUNDS} rounds, median)`);
+  console.table(
+    rows.map((r) => ({
+      route: r.route,
+      'body bytes': r.bytes,
+      'bare req/s': Math.round(r.bareRps),
+      'adapter req/s': Math.round(r.adapterRps),
+      ratio: r.ratio.toFixed(3),
+      'bare p99 ms': r.bareP99,
+      'adapter p99 ms': r.adapterP99,
+      [`≥ ${TARGET_RATIO}`]: r.ratio >= TARGET_RATIO ? 'yes' : 'NO',
+    })),
+  );
+  if (process.env.BENCH_STRICT === '1' && rows.some((r) => r.ratio < TARGET_RATIO)) process.exitCode = 1;
+}
+
+if (process.argv.includes('--serve')) await childMain();
+else await main();

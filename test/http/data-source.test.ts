@@ -1,0 +1,142 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ChartValidationError, type ChartDocument } from '../../src/index.js';
+import { createInMemoryDataSource, loadChartDocument } from '../../src/http/index.js';
+import { instantOf, newestFirst } from '../../src/http/internal/newest.js';
+import { arbChartDocument } from '../arbitraries/index.js';
+import { CHART_DOCUMENT, OTHER_PATIENT_ID, PATIENT_ID } from './support/fixture.js';
+
+function issuesOf(fn: () => unknown): ChartValidationError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ChartValidationError);
+    return error as ChartValidationError;
+  }
+  throw new Error('expected a ChartValidationError');
+}
+
+describe('loadChartDocument', () => {
+  it('should accept a valid document as a value, as JSON text and as UTF-8 bytes', () => {
+    const text = JSON.stringify(CHART_DOCUMENT);
+    expect(loadChartDocument(CHART_DOCUMENT)).toBe(CHART_DOCUMENT);
+    expect(loadChartDocument(text)).toEqual(CHART_DOCUMENT);
+    expect(loadChartDocument(new TextEncoder().encode(text))).toEqual(CHART_DOCUMENT);
+  });
+
+  it('should report every problem with its path and no patient value', () => {
+    // Arrange: three problems in two patients; the values are distinctive so a leak would show.
+    const doc = structuredClone(CHART_DOCUMENT) as ChartDocument & { patients: { patient: { names: unknown[]; birthDate?: string } }[] };
+    doc.patients[0]!.patient.birthDate = 'Quintero-1984';
+    (doc.patients[0] as unknown as { encounters: { locationId: string }[] }).encounters[1]!.locationId = 'loc-Zyxwvut';
+    doc.patients[1]!.patient.names = [];
+    // Act
+    const error = issuesOf(() => loadChartDocument(doc));
+    // Assert
+    expect(error.issues.map((i) => i.path)).toEqual(
+      expect.arrayContaining([
+        ['patients', 0, 'patient', 'birthDate'],
+        ['patients', 0, 'encounters', 1, 'locationId'],
+        ['patients', 1, 'patient', 'names'],
+      ]),
+    );
+    expect(error.message).not.toMatch(/Quintero|Zyxwvut/);
+  });
+
+  it('should refuse text that is not JSON or not UTF-8 without quoting it', () => {
+    const json = issuesOf(() => loadChartDocument('{"patients": [ {"patient": Quintero-Secret } ]}'));
+    expect(json.issues).toHaveLength(1);
+    expect(json.issues[0]?.path).toEqual([]);
+    expect(json.message).toMatch(/not valid JSON/);
+    expect(json.message).not.toContain('Quintero');
+    const bytes = issuesOf(() => loadChartDocument(new Uint8Array([0x7b, 0xff, 0x7d])));
+    expect(bytes.message).toMatch(/not valid UTF-8/);
+  });
+});
+
+describe('createInMemoryDataSource', () => {
+  const ds = createInMemoryDataSource(CHART_DOCUMENT);
+
+  it('should read patients and records, scoped to their patient', async () => {
+    expect((await ds.getPatient(PATIENT_ID))?.names[0]?.family).toBe('Quintero');
+    expect(await ds.getPatient('nobody')).toBeUndefined();
+    expect((await ds.getEncounter(PATIENT_ID, 'enc-0003'))?.id).toBe('enc-0003');
+    expect(await ds.getEncounter(PATIENT_ID, 'enc-9001')).toBeUndefined();
+    expect((await ds.getEncounter(OTHER_PATIENT_ID, 'enc-9001'))?.id).toBe('enc-9001');
+    expect(await ds.getNote(PATIENT_ID, 'note-9001')).toBeUndefined();
+    expect(await ds.getAssessment(OTHER_PATIENT_ID, 'asmt-0001')).toBeUndefined();
+    expect((await ds.getMedicalHistoryEntry(PATIENT_ID, 'hx-0002'))?.id).toBe('hx-0002');
+    expect(await ds.getMedicalHistoryEntry(OTHER_PATIENT_ID, 'hx-0002')).toBeUndefined();
+  });
+
+  it('should list the newest N of each kind, newest first', async () => {
+    expect((await ds.listEncounters(PATIENT_ID, 10)).map((e) => e.id)).toEqual(['enc-0003', 'enc-0002', 'enc-0001']);
+    expect((await ds.listEncounters(PATIENT_ID, 2)).map((e) => e.id)).toEqual(['enc-0003', 'enc-0002']);
+    expect((await ds.listNotes(PATIENT_ID, 2)).map((e) => e.id)).toEqual(['note-0002', 'note-0003']);
+    expect((await ds.listAssessments(PATIENT_ID, 1)).map((e) => e.id)).toEqual(['asmt-0002']);
+    expect((await ds.listMedicalHistory(PATIENT_ID, 5)).map((e) => e.id)).toEqual(['hx-0002', 'hx-0001']);
+    expect(await ds.listNotes(PATIENT_ID, 0)).toEqual([]);
+    expect(await ds.listNotes('nobody', 5)).toEqual([]);
+  });
+
+  it('should read the directory by id and list it in document order', async () => {
+    expect((await ds.getLocation('loc-001'))?.organizationId).toBe('org-002');
+    expect(await ds.getPractitioner('nobody')).toBeUndefined();
+    expect((await ds.getOrganization('org-003'))?.name).toBe('Lakeside Family Practice');
+    expect((await ds.listOrganizations(2)).map((o) => o.id)).toEqual(['org-001', 'org-002']);
+    expect((await ds.listPractitioners(9)).map((o) => o.id)).toEqual(['prac-001', 'prac-002']);
+    expect((await ds.listLocations(1)).map((o) => o.id)).toEqual(['loc-001']);
+  });
+
+  it('should copy and freeze the document, so later changes do not leak in or out', async () => {
+    const doc = structuredClone(CHART_DOCUMENT);
+    const source = createInMemoryDataSource(doc);
+    doc.patients[0]!.patient.names[0]!.family = 'Changed';
+    const patient = await source.getPatient(PATIENT_ID);
+    expect(patient?.names[0]?.family).toBe('Quintero');
+    expect(Object.isFrozen(patient?.names[0])).toBe(true);
+  });
+
+  it('should refuse an invalid document, and skip the check only when told', () => {
+    expect(() => createInMemoryDataSource({ patients: [{ patient: { id: '' } }] })).toThrow(ChartValidationError);
+    expect(() => createInMemoryDataSource('not json')).toThrow(ChartValidationError);
+    expect(() => createInMemoryDataSource({ patients: [] }, { validate: false })).not.toThrow();
+  });
+
+  it('should serve every generated document: each record found under its patient only, lists newest first', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbChartDocument({ maxPatients: 3 }), async (doc) => {
+        const source = createInMemoryDataSource(doc);
+        for (const chart of doc.patients) {
+          const pid = chart.patient.id;
+          expect((await source.getPatient(pid))?.id).toBe(pid);
+          for (const e of chart.encounters ?? []) expect((await source.getEncounter(pid, e.id))?.id).toBe(e.id);
+          for (const n of chart.notes ?? []) expect((await source.getNote(pid, n.id))?.id).toBe(n.id);
+          const notes = await source.listNotes(pid, 1000);
+          expect(notes).toHaveLength(chart.notes?.length ?? 0);
+          for (let i = 1; i < notes.length; i++) expect(instantOf(notes[i - 1]!.authored)).toBeGreaterThanOrEqual(instantOf(notes[i]!.authored));
+          const encounters = await source.listEncounters(pid, 1000);
+          for (let i = 1; i < encounters.length; i++) {
+            expect(instantOf(encounters[i - 1]!.period?.start)).toBeGreaterThanOrEqual(instantOf(encounters[i]!.period?.start));
+          }
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+describe('instantOf', () => {
+  it('should order by the instant, honouring offsets, with dates at their first UTC instant and unknowns last', () => {
+    expect(instantOf('2026-03-01T09:30:00-05:00')).toBe(Date.UTC(2026, 2, 1, 14, 30));
+    expect(instantOf('2026-03-01T09:30:00.5+01:00')).toBe(Date.UTC(2026, 2, 1, 8, 30, 0, 500));
+    expect(instantOf('2026')).toBe(Date.UTC(2026, 0, 1));
+    expect(instantOf('2026-02')).toBe(Date.UTC(2026, 1, 1));
+    expect(instantOf('0050-01-01')).toBeLessThan(instantOf('1950-01-01'));
+    expect(instantOf('2016-12-31T23:59:60Z')).toBe(Date.UTC(2016, 11, 31, 23, 59, 59));
+    expect(instantOf(undefined)).toBe(Number.NEGATIVE_INFINITY);
+    expect(instantOf('yesterday')).toBe(Number.NEGATIVE_INFINITY);
+    const sorted = newestFirst(['2020', undefined, '2026-01-01T00:00:00+14:00', '2025-12-31T23:00:00Z'], (x) => [x]);
+    expect(sorted).toEqual(['2025-12-31T23:00:00Z', '2026-01-01T00:00:00+14:00', '2020', undefined]);
+  });
+});

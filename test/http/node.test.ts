@@ -1,0 +1,168 @@
+/**
+ * What only the Node listener does: identical responses to the fetch handler (fast path, generic path and
+ * options form), Express mounting, client aborts, request targets the WHATWG parser rewrites.
+ */
+import { connect } from 'node:net';
+import express from 'express';
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import { createExportHandler, createInMemoryDataSource, toNodeListener, type ChartDataSource, type ExportObservation } from '../../src/http/index.js';
+import { splitRequestTarget } from '../../src/http/node.js';
+import { expectFhir } from './support/bodies.js';
+import { CHART_DOCUMENT, KEYS, PATIENT_ID } from './support/fixture.js';
+import { fixtureOptions, listen, serve, serveNodeOptions, type CallInit, type Caller } from './support/harness.js';
+
+const P = PATIENT_ID;
+const BOTH = { 'x-api-key': KEYS.both };
+
+/** Requests covering every route, every error status and HEAD; each with a fixed request id. */
+const REQUESTS: readonly [string, CallInit][] = [
+  [`/exportFhirPatient?patientId=${P}`, { headers: BOTH }],
+  [`/exportFhirPatientBundle?patientId=${P}&noteLimit=1`, { headers: BOTH }],
+  [`/exportFhirEncounter?patientId=${P}&encounterId=enc-0003`, { headers: BOTH }],
+  [`/exportFhirNote?patientId=${P}&noteId=note-0002`, { headers: BOTH }],
+  [`/exportFhirAssessment?patientId=${P}&assessmentId=asmt-0002`, { headers: BOTH }],
+  ['/publicFhirDirectory?resourceType=Practitioner&limit=1', {}],
+  [`/exportHl7PatientAdt?patientId=${P}`, { headers: BOTH }],
+  [`/exportHl7PatientSummary?patientId=${P}&limit=3`, { headers: BOTH }],
+  [`/exportHl7Encounter?patientId=${P}&encounterId=enc-0003`, { headers: BOTH }],
+  [`/exportHl7Note?patientId=${P}&noteId=note-0002`, { headers: BOTH }],
+  [`/exportHl7Assessment?patientId=${P}&assessmentId=asmt-0002`, { headers: BOTH }],
+  [`/exportHl7Note?patientId=${P}&noteId=note-0002`, { method: 'HEAD', headers: BOTH }],
+  ['/exportHl7Note', { method: 'POST', headers: BOTH }],
+  ['/nowhere/..//exportFhirPatient?x', {}],
+  [`/exportFhirPatient?patientId=${P}`, {}],
+  [`/exportFhirPatient?patientId=${P}`, { headers: { 'x-api-key': KEYS.revoked } }],
+  [`/exportFhirPatient?patientId=${P}`, { headers: { 'x-api-key': KEYS.hl7Only } }],
+  ['/exportHl7Note?patientId=%zz', { headers: BOTH }],
+  ['/exportHl7Note?patientId=nobody&noteId=n', { headers: BOTH }],
+  [`/exportHl7Note?patientId=${P}&noteId=note-0002`, { headers: { ...BOTH, accept: 'application/json' } }],
+  [`/exportFhirPatient?patientId=${P}`, { headers: { 'x-api-key': KEYS.tiny } }],
+  [`/exportFhirPatient?patientId=${P}`, { headers: { 'x-api-key': KEYS.tiny } }],
+  [`/exportFhirPatient?patientId=${P}`, { headers: { 'x-api-key': KEYS.tiny } }],
+];
+
+async function run(call: Caller): Promise<unknown[]> {
+  const out = [];
+  for (const [i, [path, init]] of REQUESTS.entries()) {
+    out.push(await call(path, { ...init, headers: { ...init.headers, 'x-request-id': `same-${i}` } }));
+  }
+  return out;
+}
+
+describe('toNodeListener', () => {
+  it('should give the same status, headers and bytes as the fetch handler', async () => {
+    // Arrange: four servings of identical options (same clock, same control-id sequence).
+    const viaFetch = await serve('fetch', await fixtureOptions());
+    const viaNode = await serve('node', await fixtureOptions());
+    const viaOptions = await serveNodeOptions(await fixtureOptions());
+    const ours = createExportHandler(await fixtureOptions());
+    // A handler without our core goes through Request/Response.
+    const viaGeneric = await serve('node', (request: Request) => ours(request));
+    // Act
+    const expected = await run(viaFetch);
+    // Assert
+    expect(await run(viaNode)).toEqual(expected);
+    expect(await run(viaOptions)).toEqual(expected);
+    expect(await run(viaGeneric)).toEqual(expected);
+  });
+
+  it('should mount under Express, which strips the mount path', async () => {
+    // Arrange
+    const app = express();
+    app.get('/health', (_req, res) => {
+      res.send('ok');
+    });
+    app.use('/export', toNodeListener(createExportHandler(await fixtureOptions())));
+    const port = await listen(app);
+    // Act
+    const res = await fetch(`http://127.0.0.1:${port}/export/exportFhirPatient?patientId=${P}`, { headers: BOTH });
+    const health = await fetch(`http://127.0.0.1:${port}/health`);
+    // Assert
+    const headers: Record<string, string> = {};
+    res.headers.forEach((v, k) => (headers[k] = v));
+    expectFhir({ status: res.status, headers, body: await res.text() });
+    expect(await health.text()).toBe('ok');
+  });
+
+  it('should survive a client that goes away before the answer, and keep serving', async () => {
+    // Arrange: a data source whose patient read waits until released.
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const base = createInMemoryDataSource(CHART_DOCUMENT);
+    const slow: ChartDataSource = { ...base, getPatient: async (id) => (await gate, base.getPatient(id)) };
+    const events: ExportObservation[] = [];
+    const errors = vi.fn();
+    process.on('uncaughtException', errors);
+    try {
+      const port = await listen(toNodeListener(await fixtureOptions({ dataSource: slow, observer: (e) => events.push(e) })));
+      // Act: send a request on a raw socket, then destroy the socket before the answer.
+      await new Promise<void>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write(`GET /exportFhirPatient?patientId=${P} HTTP/1.1\r\nHost: x\r\nx-api-key: ${KEYS.both}\r\n\r\n`);
+          setTimeout(() => {
+            socket.destroy();
+            resolve();
+          }, 50);
+        });
+      });
+      release();
+      await vi.waitFor(() => expect(events).toHaveLength(1));
+      const after = await fetch(`http://127.0.0.1:${port}/exportFhirPatient?patientId=${P}`, { headers: BOTH });
+      // Assert
+      expect(events[0]?.status).toBe(200);
+      expect(after.status).toBe(200);
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      process.off('uncaughtException', errors);
+    }
+  });
+
+  it('should answer a raw request with obs-text, absolute-form target and repeated headers like the fetch path would', async () => {
+    const port = await listen(toNodeListener(await fixtureOptions()));
+    const raw = (text: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.write(text, 'latin1'));
+        let data = '';
+        socket.on('data', (d) => (data += d.toString('latin1')));
+        socket.on('end', () => resolve(data));
+        socket.on('error', reject);
+      });
+    const latin1Id = await raw(`GET /exportFhirPatient?patientId=${P} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nx-request-id: caf\xe9\r\nx-api-key: ${KEYS.both}\r\n\r\n`);
+    expect(latin1Id).toMatch(/^HTTP\/1\.1 200/);
+    expect(latin1Id).toMatch(/x-request-id: [0-9a-f-]{36}\r\n/);
+    const absolute = await raw(`GET http://elsewhere.example/exportHl7PatientAdt?patientId=${P} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nx-api-key: ${KEYS.both}\r\n\r\n`);
+    expect(absolute).toMatch(/^HTTP\/1\.1 200/);
+    const twoKeys = await raw(`GET /exportHl7PatientAdt?patientId=${P} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nx-api-key: ${KEYS.both}\r\nx-api-key: ${KEYS.both}\r\n\r\n`);
+    expect(twoKeys).toMatch(/^HTTP\/1\.1 401/);
+    const star = await raw('OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(star).toMatch(/^HTTP\/1\.1 404/);
+  });
+});
+
+describe('splitRequestTarget', () => {
+  it('should agree with the WHATWG URL parser on any origin-form target', () => {
+    const chars = fc.constantFrom(...'aZ09-._~!$&\'()*+,;=:@/?%#[]{}|\\^` "<>é€😀\t'.split(''), 'exportFhirPatient', '..', '%2e', '%41', '%zz');
+    fc.assert(
+      fc.property(fc.array(chars, { maxLength: 30 }), (parts) => {
+        const target = `/${parts.join('')}`;
+        let expected: { pathname: string; search: string };
+        try {
+          const url = new URL(`http://localhost${target}`);
+          expected = { pathname: url.pathname, search: url.search };
+        } catch {
+          expected = { pathname: '', search: '' };
+        }
+        expect(splitRequestTarget(target)).toEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('should keep plain targets as they are without the URL parser', () => {
+    expect(splitRequestTarget('/exportHl7Note?patientId=p1&noteId=n%201')).toEqual({ pathname: '/exportHl7Note', search: '?patientId=p1&noteId=n%201' });
+    expect(splitRequestTarget('/exportHl7Note?')).toEqual({ pathname: '/exportHl7Note', search: '' });
+    expect(splitRequestTarget('/a/../exportHl7Note')).toEqual({ pathname: '/exportHl7Note', search: '' });
+    expect(splitRequestTarget('*')).toEqual({ pathname: '', search: '' });
+  });
+});

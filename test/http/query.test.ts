@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { acceptsFormat } from '../../src/http/internal/accept.js';
+import { checkParameters, parseQuery } from '../../src/http/internal/query.js';
+import { EXPORT_ROUTES } from '../../src/http/index.js';
+
+describe('parseQuery', () => {
+  it('should agree with URLSearchParams on every well-formed query', () => {
+    const pair = fc.tuple(fc.string({ unit: 'grapheme', maxLength: 8 }), fc.string({ unit: 'grapheme', maxLength: 12 }));
+    fc.assert(
+      fc.property(fc.array(pair, { maxLength: 6 }), (pairs) => {
+        const search = `?${new URLSearchParams(pairs).toString()}`;
+        const expected = new Map<string, string[]>();
+        for (const [k, v] of new URLSearchParams(search)) expected.set(k, [...(expected.get(k) ?? []), v]);
+        expect(parseQuery(search)).toEqual(expected);
+      }),
+    );
+  });
+
+  it('should refuse malformed percent-escapes that URLSearchParams keeps', () => {
+    for (const bad of ['?a=%', '?a=%g1', '?%zz=1', '?a=%C3', '?a=%ED%A0%80', '?a=%FF']) expect(parseQuery(bad), bad).toBeUndefined();
+    expect(parseQuery('')).toEqual(new Map());
+    expect(parseQuery('?a&b=&&c=1=2')).toEqual(new Map([['a', ['']], ['b', ['']], ['c', ['1=2']]]));
+  });
+});
+
+describe('checkParameters', () => {
+  const bundle = EXPORT_ROUTES.find((r) => r.name === 'exportFhirPatientBundle')!;
+  const limit = (): { default: number; max: number } => ({ default: 7, max: 30 });
+
+  it('should clamp any decimal limit above the maximum and keep those below', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 40n }), (n) => {
+        const out = checkParameters(bundle, new Map([['patientId', ['p']], ['noteLimit', [n.toString()]]]), limit);
+        expect(Array.isArray(out)).toBe(false);
+        expect((out as { limits: Record<string, number> }).limits['noteLimit']).toBe(n > 30n ? 30 : Number(n));
+      }),
+    );
+  });
+
+  it('should use the default for an absent limit', () => {
+    const out = checkParameters(bundle, new Map([['patientId', ['p']]]), limit) as { limits: Record<string, number> };
+    expect(out.limits).toEqual({ encounterLimit: 7, noteLimit: 7, assessmentLimit: 7, medicalHistoryLimit: 7 });
+  });
+});
+
+describe('acceptsFormat', () => {
+  it('should follow the most specific matching range', () => {
+    expect(acceptsFormat('application/*;q=0, application/hl7-v2', 'hl7')).toBe(true);
+    expect(acceptsFormat('application/hl7-v2;q=0, application/*', 'hl7')).toBe(false);
+    expect(acceptsFormat('application/json;q=0, application/fhir+json', 'fhir')).toBe(true);
+    expect(acceptsFormat('text/*', 'fhir')).toBe(false);
+    expect(acceptsFormat('application/fhir+json;q=0.001', 'fhir')).toBe(true);
+    expect(acceptsFormat('application/fhir+json; q = 0', 'fhir')).toBe(false);
+  });
+
+  it('should never throw on any header value', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (accept) => {
+        expect(typeof acceptsFormat(accept, 'fhir')).toBe('boolean');
+        expect(typeof acceptsFormat(accept, 'hl7')).toBe('boolean');
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
