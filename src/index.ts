@@ -114,7 +114,36 @@ export {
 } from './validation/chart.js';
 
 // FHIR R4
-// (FHIR exports: owned by the FHIR core work)
+export {
+  buildFhirPatientExport,
+  buildFhirPatientBundle,
+  buildFhirEncounterExport,
+  buildFhirNoteExport,
+  buildFhirAssessmentExport,
+  buildFhirDirectoryBundle,
+  toFhirPatient,
+  toFhirCoverage,
+  toFhirPayerOrganization,
+  toFhirEncounter,
+  toFhirEncounterCondition,
+  toFhirHistoryCondition,
+  toFhirProcedure,
+  toFhirComposition,
+  toFhirDocumentReference,
+  toFhirQuestionnaire,
+  toFhirQuestionnaireResponse,
+  toFhirOrganization,
+  toFhirPractitioner,
+  toFhirLocation,
+  toFhirId,
+} from './fhir/index.js';
+export type {
+  FhirExportOptions,
+  PatientBundleLimits,
+  FhirPatientBundleOptions,
+  FhirDirectoryBundleOptions,
+  QuestionnaireScore,
+} from './fhir/index.js';
 
 // HL7 v2.5.1
 // (HL7 exports: owned by the HL7 core work)

@@ -1,0 +1,44 @@
+import type * as fhir from 'fhir/r4';
+import { ChartNotFoundError } from '../errors.js';
+import type { PatientChart } from '../model/chart.js';
+import { validatePatientChart } from '../validation/chart.js';
+import { assembleBundle, createBundleContext, indexDirectory } from './internal/bundle.js';
+import { instrumentScores, pushAssessmentGroup, pushEncounterGroup } from './internal/groups.js';
+import { buildIdPlan } from './internal/id-plan.js';
+import { resolveOptions } from './internal/options.js';
+import { mapPatient } from './patient.js';
+import type { FhirExportOptions } from './options.js';
+
+/**
+ * Build the `exportFhirAssessment` response: a `collection` Bundle of the Patient (first), the
+ * QuestionnaireResponse, its Questionnaire when the instrument has item definitions, and what the
+ * response references: its Encounter (with the Conditions the encounter points at) and the directory
+ * records (author, the encounter's Location and Practitioners).
+ *
+ * @param chart - the patient's chart (checked first; nothing invalid is emitted)
+ * @param assessmentId - chart id of the assessment
+ * @param options - see {@link FhirExportOptions}
+ * @returns the Bundle; every reference resolves to an entry or is logical
+ * @throws {ChartValidationError} when the chart (or `options.directory`) fails the chart check
+ * @throws {ChartNotFoundError} (`recordType` `assessment`) when the chart has no such assessment
+ * @throws {InvalidArgumentError} when an option is malformed
+ * @throws {MappingError} when a value does not fit FHIR
+ * @example buildFhirAssessmentExport(chart, 'asmt-0001', { now: '2026-03-01T15:00:00Z' }).entry?.[1]?.resource?.resourceType // 'QuestionnaireResponse'
+ * @see https://hl7.org/fhir/R4/questionnaireresponse.html
+ */
+export function buildFhirAssessmentExport(chart: PatientChart, assessmentId: string, options?: FhirExportOptions): fhir.Bundle {
+  validatePatientChart(chart);
+  const resolved = resolveOptions(options);
+  const assessment = chart.assessments?.find((a) => a.id === assessmentId);
+  if (assessment === undefined) throw new ChartNotFoundError('assessment');
+  const encounterIndex =
+    assessment.encounterId === undefined ? -1 : (chart.encounters?.findIndex((e) => e.id === assessment.encounterId) ?? -1);
+  const encounter = chart.encounters?.[encounterIndex];
+  const included = new Set<string>(encounter !== undefined ? [encounter.id] : []);
+  const ctx = createBundleContext(chart, buildIdPlan(chart, resolved.directory), indexDirectory(resolved.directory), included);
+  const resources: fhir.FhirResource[] = [mapPatient(chart.patient, ctx)];
+  pushAssessmentGroup(resources, assessment, ctx, instrumentScores(chart), new Set());
+  if (encounter !== undefined) pushEncounterGroup(resources, encounter, encounterIndex, ctx, false);
+  for (const r of ctx.drainDirectory()) resources.push(r as fhir.FhirResource);
+  return assembleBundle('collection', resources, resolved);
+}

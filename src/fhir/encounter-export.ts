@@ -1,0 +1,39 @@
+import type * as fhir from 'fhir/r4';
+import { ChartNotFoundError } from '../errors.js';
+import type { PatientChart } from '../model/chart.js';
+import { validatePatientChart } from '../validation/chart.js';
+import { assembleBundle, createBundleContext, indexDirectory } from './internal/bundle.js';
+import { pushEncounterGroup } from './internal/groups.js';
+import { buildIdPlan } from './internal/id-plan.js';
+import { resolveOptions } from './internal/options.js';
+import { mapPatient } from './patient.js';
+import type { FhirExportOptions } from './options.js';
+
+/**
+ * Build the `exportFhirEncounter` response: a `collection` Bundle of the Patient (first), the Encounter,
+ * its Conditions and Procedures, and the directory records they reference (its Location and that
+ * Location's Organization, the participating and performing Practitioners).
+ *
+ * @param chart - the patient's chart (checked first; nothing invalid is emitted)
+ * @param encounterId - chart id of the encounter
+ * @param options - see {@link FhirExportOptions}
+ * @returns the Bundle; every reference resolves to an entry or is logical
+ * @throws {ChartValidationError} when the chart (or `options.directory`) fails the chart check
+ * @throws {ChartNotFoundError} (`recordType` `encounter`) when the chart has no such encounter
+ * @throws {InvalidArgumentError} when an option is malformed
+ * @throws {MappingError} when a value does not fit FHIR
+ * @example buildFhirEncounterExport(chart, 'enc-0001', { now: '2026-03-01T15:00:00Z' }).entry?.[1]?.resource?.resourceType // 'Encounter'
+ * @see https://hl7.org/fhir/R4/encounter.html
+ */
+export function buildFhirEncounterExport(chart: PatientChart, encounterId: string, options?: FhirExportOptions): fhir.Bundle {
+  validatePatientChart(chart);
+  const resolved = resolveOptions(options);
+  const index = chart.encounters?.findIndex((e) => e.id === encounterId) ?? -1;
+  const encounter = chart.encounters?.[index];
+  if (encounter === undefined) throw new ChartNotFoundError('encounter');
+  const ctx = createBundleContext(chart, buildIdPlan(chart, resolved.directory), indexDirectory(resolved.directory), new Set([encounter.id]));
+  const resources: fhir.FhirResource[] = [mapPatient(chart.patient, ctx)];
+  pushEncounterGroup(resources, encounter, index, ctx, true);
+  for (const r of ctx.drainDirectory()) resources.push(r as fhir.FhirResource);
+  return assembleBundle('collection', resources, resolved);
+}

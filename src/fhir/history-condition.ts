@@ -1,0 +1,56 @@
+import type * as fhir from 'fhir/r4';
+import type { MedicalHistoryEntry } from '../model/history.js';
+import type { Patient } from '../model/patient.js';
+import { CLINICAL_STATUS_DISPLAY, SYSTEM, toConcept, VERIFICATION_STATUS_DISPLAY } from './internal/codings.js';
+import type { MapContext } from './internal/context.js';
+import { standaloneContext } from './internal/context.js';
+import { mapChartId } from './internal/ids.js';
+import { hasText } from './internal/text.js';
+import { assertValidChartParts } from './internal/validate.js';
+
+/** Clinical statuses under which FHIR allows an abatement (invariant con-4). */
+const ABATED = new Set(['inactive', 'remission', 'resolved']);
+
+/** Medical-history Condition mapping with a given context. */
+export function mapHistoryCondition(entry: MedicalHistoryEntry, ctx: MapContext): fhir.Condition {
+  const verification = entry.verificationStatus ?? 'confirmed';
+  const out = { resourceType: 'Condition', id: mapChartId(entry.id) } as fhir.Condition;
+  // con-5: no clinical status on an entered-in-error condition.
+  const withStatus = verification !== 'entered-in-error';
+  if (withStatus) {
+    out.clinicalStatus = {
+      coding: [{ system: SYSTEM.conditionClinical, code: entry.clinicalStatus, display: CLINICAL_STATUS_DISPLAY[entry.clinicalStatus] }],
+    };
+  }
+  out.verificationStatus = {
+    coding: [{ system: SYSTEM.conditionVerStatus, code: verification, display: VERIFICATION_STATUS_DISPLAY[verification] }],
+  };
+  out.category = [{ coding: [{ system: SYSTEM.conditionCategory, code: 'problem-list-item', display: 'Problem List Item' }] }];
+  out.code = toConcept(entry.code);
+  out.subject = ctx.patientRef();
+  if (entry.onset !== undefined) out.onsetDateTime = entry.onset;
+  // con-4: an abatement only with a clinical status of inactive, remission or resolved.
+  if (entry.abatement !== undefined && withStatus && ABATED.has(entry.clinicalStatus)) out.abatementDateTime = entry.abatement;
+  if (entry.recordedDate !== undefined) out.recordedDate = entry.recordedDate;
+  if (entry.note !== undefined && hasText(entry.note)) out.note = [{ text: entry.note }];
+  return out;
+}
+
+/**
+ * Map a medical-history entry to a FHIR R4 Condition (category `problem-list-item`).
+ *
+ * The verification status defaults to `confirmed`. FHIR invariants decide two cases: an
+ * `entered-in-error` entry carries no clinical status (con-5), and an abatement is exported only with a
+ * clinical status of `inactive`, `remission` or `resolved` (con-4); otherwise it is left out.
+ *
+ * @param entry - the medical-history entry
+ * @param patient - the patient (the Condition's subject)
+ * @returns the Condition; its id is `toFhirId(entry.id)`
+ * @throws {ChartValidationError} when the input fails the chart check (paths start at `entry` or `patient`)
+ * @example toFhirHistoryCondition(chart.medicalHistory[0], chart.patient).clinicalStatus?.coding?.[0]?.code // 'active'
+ * @see https://hl7.org/fhir/R4/condition.html
+ */
+export function toFhirHistoryCondition(entry: MedicalHistoryEntry, patient: Patient): fhir.Condition {
+  assertValidChartParts({ patient, medicalHistory: [entry] }, [[['medicalHistory', 0], ['entry']]]);
+  return mapHistoryCondition(entry, standaloneContext(patient.id));
+}

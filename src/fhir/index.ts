@@ -1,0 +1,30 @@
+/** FHIR R4 core: one mapper per resource, one builder per FHIR export, and the id mapping. */
+
+// Builders (one per FHIR endpoint response)
+export { buildFhirPatientExport } from './patient-export.js';
+export { buildFhirPatientBundle } from './patient-bundle.js';
+export { buildFhirEncounterExport } from './encounter-export.js';
+export { buildFhirNoteExport } from './note-export.js';
+export { buildFhirAssessmentExport } from './assessment-export.js';
+export { buildFhirDirectoryBundle } from './directory-bundle.js';
+export type { FhirExportOptions, PatientBundleLimits, FhirPatientBundleOptions, FhirDirectoryBundleOptions } from './options.js';
+
+// Mappers (one per resource)
+export { toFhirPatient } from './patient.js';
+export { toFhirCoverage } from './coverage.js';
+export { toFhirPayerOrganization } from './payer-organization.js';
+export { toFhirEncounter } from './encounter.js';
+export { toFhirEncounterCondition } from './encounter-condition.js';
+export { toFhirHistoryCondition } from './history-condition.js';
+export { toFhirProcedure } from './procedure.js';
+export { toFhirComposition } from './composition.js';
+export { toFhirDocumentReference } from './document-reference.js';
+export { toFhirQuestionnaire } from './questionnaire.js';
+export type { QuestionnaireScore } from './questionnaire.js';
+export { toFhirQuestionnaireResponse } from './questionnaire-response.js';
+export { toFhirOrganization } from './organization.js';
+export { toFhirPractitioner } from './practitioner.js';
+export { toFhirLocation } from './location.js';
+
+// Ids
+export { toFhirId } from './ids.js';

@@ -1,0 +1,178 @@
+/**
+ * Bundle assembly shared by the builders: the Bundle context (literal references only to entries,
+ * logical ones otherwise; referenced directory records collected as entries), newest-first selection,
+ * and the Bundle itself (fullUrl, total, id, timestamp).
+ */
+import type * as fhir from 'fhir/r4';
+import type { PatientChart } from '../../model/chart.js';
+import type { Directory, DirectoryLocation, DirectoryOrganization, DirectoryPractitioner } from '../../model/directory.js';
+import type { Encounter } from '../../model/encounter.js';
+import { isoSortKey } from '../../internal/iso.js';
+import { mapLocation } from '../location.js';
+import { mapOrganization } from '../organization.js';
+import { mapPractitioner } from '../practitioner.js';
+import { ENCOUNTER_CLASS_DISPLAY } from './codings.js';
+import type { IdPlan, MapContext } from './context.js';
+import { literalRef, responseQuestionnaireUrl } from './context.js';
+import { createContentHash, hexToUuidV8 } from './hash.js';
+import { mapChartId } from './ids.js';
+import type { ResolvedOptions } from './options.js';
+import { hasText } from './text.js';
+
+/** A logical reference: the record's chart id as identifier value, and a display when one is known. */
+export function logicalRef(resourceType: string, chartId: string, display: string | undefined): fhir.Reference {
+  const ref: fhir.Reference = { type: resourceType, identifier: { value: chartId } };
+  if (display !== undefined) ref.display = display;
+  return ref;
+}
+
+/** The display of a logical reference to an encounter: its type (or class) and start. */
+export function encounterDisplay(encounter: Encounter): string {
+  const typeDisplay = encounter.type?.display;
+  const label = typeDisplay !== undefined && hasText(typeDisplay) ? typeDisplay : `Encounter (${ENCOUNTER_CLASS_DISPLAY[encounter.class]})`;
+  const start = encounter.period?.start;
+  return start !== undefined ? `${label}, ${start}` : label;
+}
+
+/** Index of directory records by chart id. */
+export interface DirectoryIndex {
+  readonly practitioners: ReadonlyMap<string, DirectoryPractitioner>;
+  readonly locations: ReadonlyMap<string, DirectoryLocation>;
+  readonly organizations: ReadonlyMap<string, DirectoryOrganization>;
+}
+
+function byId<T extends { id: string }>(list: readonly T[] | undefined): Map<string, T> {
+  const out = new Map<string, T>();
+  if (list !== undefined) for (const item of list) out.set(item.id, item);
+  return out;
+}
+
+/** Index a directory (empty when absent). */
+export function indexDirectory(directory: Directory | undefined): DirectoryIndex {
+  return {
+    practitioners: byId(directory?.practitioners),
+    locations: byId(directory?.locations),
+    organizations: byId(directory?.organizations),
+  };
+}
+
+/** A Bundle context plus the directory resources its references asked for. */
+export interface BundleContext extends MapContext {
+  /** Map every directory record referenced so far (and what those reference), in order of first reference. */
+  drainDirectory(): fhir.Resource[];
+}
+
+/**
+ * The mapping context of a patient-scoped Bundle.
+ * @param chart - the (validated) chart
+ * @param ids - its id plan
+ * @param directory - the directory index
+ * @param includedEncounters - chart ids of the encounters that are entries of the Bundle
+ */
+export function createBundleContext(
+  chart: PatientChart,
+  ids: IdPlan,
+  directory: DirectoryIndex,
+  includedEncounters: ReadonlySet<string>,
+): BundleContext {
+  const encountersById = new Map<string, Encounter>();
+  for (const e of chart.encounters ?? []) encountersById.set(e.id, e);
+  const patientReference = `Patient/${ids.patient}`;
+  // Directory records to include, in order of first reference; a queue so that what they reference follows.
+  const queue: { kind: 'Practitioner' | 'Location' | 'Organization'; id: string }[] = [];
+  const queued = new Set<string>();
+  const need = (kind: 'Practitioner' | 'Location' | 'Organization', chartId: string): fhir.Reference => {
+    const key = `${kind}/${chartId}`;
+    if (!queued.has(key)) {
+      queued.add(key);
+      queue.push({ kind, id: chartId });
+    }
+    return literalRef(kind, mapChartId(chartId));
+  };
+  let drained = 0;
+  const ctx: BundleContext = {
+    ids,
+    patientRef: () => ({ reference: patientReference }),
+    localRef: literalRef,
+    encounterRef: (chartId) => {
+      if (includedEncounters.has(chartId)) return literalRef('Encounter', mapChartId(chartId));
+      const encounter = encountersById.get(chartId);
+      return logicalRef('Encounter', chartId, encounter !== undefined ? encounterDisplay(encounter) : undefined);
+    },
+    practitionerRef: (chartId) =>
+      directory.practitioners.has(chartId) ? need('Practitioner', chartId) : logicalRef('Practitioner', chartId, undefined),
+    locationRef: (chartId) => (directory.locations.has(chartId) ? need('Location', chartId) : logicalRef('Location', chartId, undefined)),
+    organizationRef: (chartId) =>
+      directory.organizations.has(chartId) ? need('Organization', chartId) : logicalRef('Organization', chartId, undefined),
+    questionnaireUrl: responseQuestionnaireUrl,
+    drainDirectory: () => {
+      const out: fhir.Resource[] = [];
+      // The queue grows while it is drained: a Location adds its Organization, an Organization its parent.
+      for (; drained < queue.length; drained++) {
+        const { kind, id } = queue[drained] as { kind: 'Practitioner' | 'Location' | 'Organization'; id: string };
+        if (kind === 'Practitioner') out.push(mapPractitioner(directory.practitioners.get(id) as DirectoryPractitioner));
+        else if (kind === 'Location') out.push(mapLocation(directory.locations.get(id) as DirectoryLocation, ctx));
+        else out.push(mapOrganization(directory.organizations.get(id) as DirectoryOrganization, ctx));
+      }
+      return out;
+    },
+  };
+  return ctx;
+}
+
+/**
+ * The newest `limit` records, newest first by `key` (records without a key last; ties keep chart order).
+ * @param records - the records
+ * @param limit - how many to keep (Infinity for all)
+ * @param keys - sort keys, most significant first
+ */
+export function newestFirst<T>(records: readonly T[] | undefined, limit: number, keys: (record: T) => readonly (string | undefined)[]): T[] {
+  if (records === undefined || records.length === 0 || limit <= 0) return [];
+  // Decorate once: parsing a date per comparison would repeat the work n log n times.
+  const decorated = records.map((record, index) => ({ record, index, keys: keys(record).map(isoSortKey) }));
+  decorated.sort((a, b) => {
+    for (let k = 0; k < a.keys.length; k++) {
+      const x = a.keys[k] as number;
+      const y = b.keys[k] as number;
+      if (x !== y) return x < y ? 1 : -1;
+    }
+    return a.index - b.index;
+  });
+  const out: T[] = [];
+  const n = Math.min(limit, decorated.length);
+  for (let i = 0; i < n; i++) out.push((decorated[i] as { record: T }).record);
+  return out;
+}
+
+/**
+ * Assemble a Bundle from resources (in entry order).
+ * @param type - `collection` or `searchset`
+ * @param resources - the entries' resources, each with an id
+ * @param options - resolved options
+ */
+export function assembleBundle(type: 'collection' | 'searchset', resources: readonly fhir.FhirResource[], options: ResolvedOptions): fhir.Bundle {
+  const prefix = options.baseUrl !== undefined ? `${options.baseUrl}/` : '';
+  const entries: fhir.BundleEntry[] = new Array<fhir.BundleEntry>(resources.length);
+  const hash = options.bundleId === undefined ? createContentHash() : undefined;
+  if (hash !== undefined) {
+    hash.update(type);
+    hash.update(options.timestamp);
+  }
+  for (let i = 0; i < resources.length; i++) {
+    const resource = resources[i] as fhir.FhirResource;
+    const path = `${resource.resourceType}/${resource.id as string}`;
+    hash?.update(path);
+    const fullUrl = prefix + path;
+    entries[i] = type === 'searchset' ? { fullUrl, resource, search: { mode: 'match' } } : { fullUrl, resource };
+  }
+  const bundle: fhir.Bundle = {
+    resourceType: 'Bundle',
+    id: options.bundleId ?? hexToUuidV8((hash as NonNullable<typeof hash>).digestHex()),
+    type,
+    timestamp: options.timestamp,
+  };
+  // bdl-1 allows total only on searchset and history Bundles; the interface lists it on every Bundle.
+  if (type === 'searchset' || !options.strictBundleTotal) bundle.total = entries.length;
+  if (entries.length > 0) bundle.entry = entries;
+  return bundle;
+}

@@ -1,0 +1,44 @@
+import type * as fhir from 'fhir/r4';
+import { ChartNotFoundError } from '../errors.js';
+import type { PatientChart } from '../model/chart.js';
+import { validatePatientChart } from '../validation/chart.js';
+import { assembleBundle, createBundleContext, indexDirectory } from './internal/bundle.js';
+import { pushEncounterGroup } from './internal/groups.js';
+import { buildIdPlan } from './internal/id-plan.js';
+import { resolveOptions } from './internal/options.js';
+import { mapComposition } from './composition.js';
+import { mapDocumentReference } from './document-reference.js';
+import { mapPatient } from './patient.js';
+import type { FhirExportOptions } from './options.js';
+
+/**
+ * Build the `exportFhirNote` response: a `collection` Bundle of the Patient (first), the note's
+ * Composition and DocumentReference, and what they reference: the note's Encounter (with the Conditions
+ * its `diagnosis` points at) and the directory records (author, the encounter's Location and
+ * Practitioners).
+ *
+ * @param chart - the patient's chart (checked first; nothing invalid is emitted)
+ * @param noteId - chart id of the note
+ * @param options - see {@link FhirExportOptions}
+ * @returns the Bundle; every reference resolves to an entry or is logical
+ * @throws {ChartValidationError} when the chart (or `options.directory`) fails the chart check
+ * @throws {ChartNotFoundError} (`recordType` `note`) when the chart has no such note
+ * @throws {InvalidArgumentError} when an option is malformed
+ * @throws {MappingError} when a value does not fit FHIR
+ * @example buildFhirNoteExport(chart, 'note-0001', { now: '2026-03-01T15:00:00Z' }).entry?.map((e) => e.resource?.resourceType)
+ * @see https://hl7.org/fhir/R4/composition.html
+ */
+export function buildFhirNoteExport(chart: PatientChart, noteId: string, options?: FhirExportOptions): fhir.Bundle {
+  validatePatientChart(chart);
+  const resolved = resolveOptions(options);
+  const note = chart.notes?.find((n) => n.id === noteId);
+  if (note === undefined) throw new ChartNotFoundError('note');
+  const encounterIndex = note.encounterId === undefined ? -1 : (chart.encounters?.findIndex((e) => e.id === note.encounterId) ?? -1);
+  const encounter = chart.encounters?.[encounterIndex];
+  const included = new Set<string>(encounter !== undefined ? [encounter.id] : []);
+  const ctx = createBundleContext(chart, buildIdPlan(chart, resolved.directory), indexDirectory(resolved.directory), included);
+  const resources: fhir.FhirResource[] = [mapPatient(chart.patient, ctx), mapComposition(note, ctx), mapDocumentReference(note, ctx)];
+  if (encounter !== undefined) pushEncounterGroup(resources, encounter, encounterIndex, ctx, false);
+  for (const r of ctx.drainDirectory()) resources.push(r as fhir.FhirResource);
+  return assembleBundle('collection', resources, resolved);
+}

@@ -1,0 +1,64 @@
+import type * as fhir from 'fhir/r4';
+import type { PatientChart } from '../model/chart.js';
+import { validatePatientChart } from '../validation/chart.js';
+import { assembleBundle, createBundleContext, indexDirectory, newestFirst } from './internal/bundle.js';
+import { instrumentScores, pushAssessmentGroup, pushEncounterGroup, pushPatientGroup } from './internal/groups.js';
+import { buildIdPlan } from './internal/id-plan.js';
+import { limitsObject, resolveLimit, resolveOptions } from './internal/options.js';
+import { mapComposition } from './composition.js';
+import { mapDocumentReference } from './document-reference.js';
+import { mapHistoryCondition } from './history-condition.js';
+import type { FhirPatientBundleOptions } from './options.js';
+
+/**
+ * Build the `exportFhirPatientBundle` response: a `collection` Bundle of the Patient (first), its
+ * Coverages and payer Organizations, the newest encounters (each with its Conditions and Procedures),
+ * the newest notes (Composition + DocumentReference), the newest assessments (QuestionnaireResponse +
+ * Questionnaire when the instrument has item definitions), the newest medical-history Conditions, and
+ * the directory records all of these reference (Practitioners, Locations, Organizations).
+ *
+ * Each limit caps its own kind, newest first. A reference to a record the Bundle does not hold (a note's
+ * encounter beyond the encounter limit, an id the directory lacks) is a logical reference
+ * (`identifier.value` = chart id, `display` when known), never a dangling literal one.
+ *
+ * @param chart - the patient's chart (checked first; nothing invalid is emitted)
+ * @param options - {@link FhirExportOptions} plus `limits`
+ * @returns the Bundle
+ * @throws {ChartValidationError} when the chart (or `options.directory`) fails the chart check
+ * @throws {InvalidArgumentError} when an option or limit is malformed (a limit must be a non-negative integer)
+ * @throws {MappingError} when a value does not fit FHIR (e.g. a diagnosis rank beyond positiveInt)
+ * @example buildFhirPatientBundle(chart, { limits: { encounters: 5, notes: 5 }, now: '2026-03-01T15:00:00Z' }).type // 'collection'
+ * @see https://hl7.org/fhir/R4/bundle.html
+ */
+export function buildFhirPatientBundle(chart: PatientChart, options?: FhirPatientBundleOptions): fhir.Bundle {
+  validatePatientChart(chart);
+  const resolved = resolveOptions(options);
+  const limits = limitsObject(options?.limits);
+  const encounterLimit = resolveLimit(limits['encounters'], 'limits.encounters');
+  const noteLimit = resolveLimit(limits['notes'], 'limits.notes');
+  const assessmentLimit = resolveLimit(limits['assessments'], 'limits.assessments');
+  const historyLimit = resolveLimit(limits['medicalHistory'], 'limits.medicalHistory');
+
+  const encounters = newestFirst(chart.encounters, encounterLimit, (e) => [e.period?.start]);
+  const notes = newestFirst(chart.notes, noteLimit, (n) => [n.authored]);
+  const assessments = newestFirst(chart.assessments, assessmentLimit, (a) => [a.authored]);
+  const history = newestFirst(chart.medicalHistory, historyLimit, (h) => [h.recordedDate, h.onset]);
+
+  const included = new Set<string>();
+  for (const e of encounters) included.add(e.id);
+  const ctx = createBundleContext(chart, buildIdPlan(chart, resolved.directory), indexDirectory(resolved.directory), included);
+  const positions = new Map<object, number>();
+  chart.encounters?.forEach((e, i) => positions.set(e, i));
+  const resources: fhir.FhirResource[] = [];
+  pushPatientGroup(resources, chart, ctx);
+  for (const e of encounters) pushEncounterGroup(resources, e, positions.get(e) ?? 0, ctx, true);
+  for (const n of notes) resources.push(mapComposition(n, ctx), mapDocumentReference(n, ctx));
+  if (assessments.length > 0) {
+    const scores = instrumentScores(chart);
+    const questionnaires = new Set<string>();
+    for (const a of assessments) pushAssessmentGroup(resources, a, ctx, scores, questionnaires);
+  }
+  for (const h of history) resources.push(mapHistoryCondition(h, ctx));
+  for (const r of ctx.drainDirectory()) resources.push(r as fhir.FhirResource);
+  return assembleBundle('collection', resources, resolved);
+}
