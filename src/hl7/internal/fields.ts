@@ -1,0 +1,170 @@
+/**
+ * Builders of HL7 v2.5.1 composite data types (CE, CX, HD, XPN, XAD, XTN, XCN) from chart values. Every
+ * text value is escaped with the standard delimiters; every result fits its field's maximum length (free
+ * text shortened, identifiers and codes never: they raise a MappingError naming the field).
+ */
+import type { IssuePath } from '../../errors.js';
+import { CODE_SYSTEMS, type Address, type Coding, type HumanName, type Identifier, type Telecom } from '../../model/common.js';
+import type { Directory, DirectoryPractitioner } from '../../model/directory.js';
+import { escapeHl7 as esc } from '../encoding.js';
+import { HL7_NAME_TYPE, hl7AddressType, hl7TelecomCodes } from '../tables.js';
+import { fitCompositeOrThrow, fitId, joinTrimmed } from './fit.js';
+
+/** Maximum length of one repetition of a CE, CX, XPN, XAD, XTN or XCN field in the segments we emit. */
+export const COMPOSITE_MAX = 250;
+
+/**
+ * HD (hierarchic designator) for an identifier system, as the subcomponents of a component:
+ * `urn:oid:X` → `&X&ISO`, `urn:uuid:X` → `&X&UUID`, any other URI → `&URI&URI` (HD-2 universal id, HD-3 type,
+ * table 0301). The mapping is exact both ways.
+ * @see HL7 v2.5.1 HD data type; CX-4 assigning authority
+ */
+export function hdForSystem(system: string): string {
+  if (system.startsWith('urn:oid:')) return `&${esc(system.slice(8))}&ISO`;
+  if (system.startsWith('urn:uuid:')) return `&${esc(system.slice(9))}&UUID`;
+  return `&${esc(system)}&URI`;
+}
+
+/**
+ * CE from a coding: `code^display^system` with the HL7 coding-system name of table 0396 (`I10`, `SCT`, `LN`…).
+ * A display that does not fit is shortened; a code that does not fit is a MappingError.
+ */
+export function ceFromCoding(coding: Coding, path: IssuePath, target: string, text?: string): string {
+  const display = text ?? coding.display ?? '';
+  return fitCompositeOrThrow([esc(coding.code), esc(display), CODE_SYSTEMS[coding.system].hl7], [1], COMPOSITE_MAX, path, target);
+}
+
+/**
+ * CX from an identifier: `value^^^assigning authority^type` (CX-1, CX-4 HD, CX-5 table 0203).
+ * @see HL7 v2.5.1 CX data type
+ */
+export function cxFromIdentifier(identifier: Identifier, path: IssuePath, target: string): string {
+  return fitCompositeOrThrow([esc(identifier.value), '', '', hdForSystem(identifier.system), identifier.type ?? ''], [], COMPOSITE_MAX, path, target);
+}
+
+function nonEmpty(values: readonly string[] | undefined): string[] {
+  return values === undefined ? [] : values.filter((v) => v !== '');
+}
+
+/**
+ * The name parts of an XPN or XCN: family (FN-1), first given name, further given names joined by a space,
+ * suffixes and prefixes joined by a space, and the name type (table 0200). A name with only `text` sends
+ * that text as the family name (XPN has no free-text component, lossy).
+ */
+function nameParts(name: HumanName): { family: string; given: string; middle: string; suffix: string; prefix: string; type: string } {
+  const given = nonEmpty(name.given);
+  const hasParts = (name.family ?? '') !== '' || given.length > 0;
+  const family = hasParts ? (name.family ?? '') : (name.text ?? '');
+  return {
+    family: esc(family),
+    given: esc(given[0] ?? ''),
+    middle: esc(given.slice(1).join(' ')),
+    suffix: esc(nonEmpty(name.suffix).join(' ')),
+    prefix: esc(nonEmpty(name.prefix).join(' ')),
+    type: name.use === undefined ? '' : HL7_NAME_TYPE[name.use],
+  };
+}
+
+/**
+ * XPN from a name: `family^given^further given^suffix^prefix^^type`. Parts that do not fit 250 characters
+ * are shortened, longest first.
+ * @see HL7 v2.5.1 XPN data type; PID-5
+ */
+export function xpnFromName(name: HumanName, path: IssuePath, target: string): string {
+  const p = nameParts(name);
+  return fitCompositeOrThrow([p.family, p.given, p.middle, p.suffix, p.prefix, '', p.type], [0, 1, 2, 3, 4], COMPOSITE_MAX, path, target);
+}
+
+/**
+ * XAD from an address: `street^other lines^city^state^postal code^country^type^^district` (XAD-1 SAD-1 the
+ * first line, XAD-2 the further lines joined by `, `, XAD-9 county). Parts that do not fit are shortened.
+ * @see HL7 v2.5.1 XAD data type; PID-11
+ */
+export function xadFromAddress(address: Address, path: IssuePath, target: string): string {
+  const lines = nonEmpty(address.lines);
+  const parts = [
+    esc(lines[0] ?? ''),
+    esc(lines.slice(1).join(', ')),
+    esc(address.city ?? ''),
+    esc(address.state ?? ''),
+    esc(address.postalCode ?? ''),
+    esc(address.country ?? ''),
+    hl7AddressType(address.use, address.type),
+    '',
+    esc(address.district ?? ''),
+  ];
+  return fitCompositeOrThrow(parts, [0, 1, 2, 3, 4, 5, 8], COMPOSITE_MAX, path, target);
+}
+
+/**
+ * XTN from a telecom: a phone, fax, pager or SMS number goes to XTN-1 as written (`[NNN] …` free form; the
+ * structured XTN-5…8 need parsed digits the chart does not have); an e-mail address or URL goes to XTN-4.
+ * XTN-2 use and XTN-3 equipment come from tables 0201 / 0202.
+ * @see HL7 v2.5.1 XTN data type; PID-13, PID-14
+ */
+export function xtnFromTelecom(telecom: Telecom, path: IssuePath, target: string): string {
+  const { use, equipment } = hl7TelecomCodes(telecom.system, telecom.use);
+  const value = esc(telecom.value);
+  const internet = equipment === 'Internet';
+  return fitCompositeOrThrow([internet ? '' : value, use, equipment, internet ? value : ''], [], COMPOSITE_MAX, path, target);
+}
+
+/** Directory look-ups by id. */
+export interface DirectoryIndex {
+  readonly practitioners: ReadonlyMap<string, DirectoryPractitioner>;
+  readonly locations: ReadonlyMap<string, NonNullable<Directory['locations']>[number]>;
+  readonly organizations: ReadonlyMap<string, NonNullable<Directory['organizations']>[number]>;
+}
+
+/** Index a directory (or nothing) for look-ups by id. */
+export function indexDirectory(directory: Directory | undefined): DirectoryIndex {
+  return {
+    practitioners: new Map((directory?.practitioners ?? []).map((p) => [p.id, p])),
+    locations: new Map((directory?.locations ?? []).map((l) => [l.id, l])),
+    organizations: new Map((directory?.organizations ?? []).map((o) => [o.id, o])),
+  };
+}
+
+/**
+ * XCN for a practitioner referenced by id. When the directory has the practitioner: XCN-1 its first
+ * identifier's value (with XCN-9 assigning authority and XCN-13 identifier type) or, without identifiers, its
+ * chart id; XCN-2…6 and XCN-10 from its first name. Otherwise only the id, in XCN-1 (the reference stays
+ * resolvable by id, as the contract says for references to records not present).
+ * @see HL7 v2.5.1 XCN data type
+ */
+export function xcnForPractitioner(practitionerId: string, dir: DirectoryIndex, path: IssuePath, target: string): string {
+  const practitioner = dir.practitioners.get(practitionerId);
+  if (practitioner === undefined) {
+    return fitCompositeOrThrow([fitId(practitionerId, COMPOSITE_MAX)], [], COMPOSITE_MAX, path, target);
+  }
+  const identifier = practitioner.identifiers?.[0];
+  const name = practitioner.names[0];
+  const n = name === undefined ? undefined : nameParts(name);
+  const parts = [
+    identifier === undefined ? fitId(practitioner.id, 100) : esc(identifier.value),
+    n?.family ?? '',
+    n?.given ?? '',
+    n?.middle ?? '',
+    n?.suffix ?? '',
+    n?.prefix ?? '',
+    '',
+    '',
+    identifier === undefined ? '' : hdForSystem(identifier.system),
+    n?.type ?? '',
+    '',
+    '',
+    identifier?.type ?? '',
+  ];
+  return fitCompositeOrThrow(parts, [1, 2, 3, 4, 5], COMPOSITE_MAX, path, target);
+}
+
+/** Join repetitions with `~` (empty repetitions are the caller's choice; none here are empty). */
+export function repeat(values: readonly string[]): string {
+  return values.join('~');
+}
+
+/** A segment: id and fields joined by `|`, trailing empty fields dropped. */
+export function segment(id: string, fields: readonly string[]): string {
+  const body = joinTrimmed(fields, '|');
+  return body === '' ? id : `${id}|${body}`;
+}

@@ -1,0 +1,117 @@
+/**
+ * Length handling for encoded HL7 values. Lengths are measured on the escaped text, as sent (a `&` in a
+ * name becomes the 3 characters `\T\`), in UTF-16 code units.
+ *
+ * - Free text (names, descriptions, titles) is truncated at a character boundary that splits neither an
+ *   escape sequence nor a surrogate pair.
+ * - Identifiers and codes are never truncated: a chart id that does not fit becomes a derived id
+ *   ({@link fitId}); a business identifier or code that does not fit is a MappingError.
+ */
+import { MappingError, type IssuePath } from '../../errors.js';
+import { escapeHl7 } from '../encoding.js';
+
+/**
+ * Cut escaped text to at most `max` code units without splitting an escape sequence (escaped text holds
+ * the escape character only in pairs that open and close a sequence) or a surrogate pair.
+ */
+export function truncateEscaped(escaped: string, max: number): string {
+  if (escaped.length <= max) return escaped;
+  if (max <= 0) return '';
+  let cut = max;
+  let open = -1;
+  for (let i = 0; i < cut; i++) {
+    if (escaped.charCodeAt(i) === 0x5c) open = open < 0 ? i : -1;
+  }
+  if (open >= 0) cut = open; // the cut falls inside a sequence: drop the whole sequence
+  const before = escaped.charCodeAt(cut - 1);
+  if (cut > 0 && before >= 0xd800 && before <= 0xdbff) cut -= 1; // do not split a surrogate pair
+  return escaped.slice(0, cut);
+}
+
+/**
+ * Join components with a separator, dropping trailing empty ones (HL7 sends no trailing delimiters).
+ */
+export function joinTrimmed(parts: readonly string[], sep: string): string {
+  let end = parts.length;
+  while (end > 0 && parts[end - 1] === '') end--;
+  if (end === 0) return '';
+  let out = parts[0] as string;
+  for (let i = 1; i < end; i++) out += sep + (parts[i] as string);
+  return out;
+}
+
+/**
+ * Build a composite (components joined by `^`) that fits `max`, shortening the free-text components listed in
+ * `textParts` (indexes, longest first) when needed.
+ * @returns the composite, or undefined when it cannot fit even with every text component emptied
+ */
+export function fitComposite(parts: string[], textParts: readonly number[], max: number): string | undefined {
+  let value = joinTrimmed(parts, '^');
+  if (value.length <= max) return value;
+  const order = [...textParts].sort((a, b) => (parts[b] as string).length - (parts[a] as string).length);
+  for (const k of order) {
+    const over = value.length - max;
+    const current = parts[k] as string;
+    parts[k] = truncateEscaped(current, Math.max(0, current.length - over));
+    value = joinTrimmed(parts, '^');
+    if (value.length <= max) return value;
+  }
+  return undefined;
+}
+
+/** Like {@link fitComposite}, but a composite that cannot fit is a MappingError naming the target field. */
+export function fitCompositeOrThrow(
+  parts: string[],
+  textParts: readonly number[],
+  max: number,
+  path: IssuePath,
+  target: string,
+): string {
+  const value = fitComposite(parts, textParts, max);
+  if (value === undefined) {
+    throw new MappingError(path, target, `the identifier or code is longer than the ${max} characters ${target} allows after escaping`);
+  }
+  return value;
+}
+
+/** FNV-1a 64-bit over the UTF-8 bytes of `text`, as 16 lower-case hex digits. */
+export function hash64(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let h = 0xcbf29ce484222325n;
+  const prime = 0x100000001b3n;
+  for (const b of bytes) h = BigInt.asUintN(64, (h ^ BigInt(b)) * prime);
+  return h.toString(16).padStart(16, '0');
+}
+
+/**
+ * Encode a chart id (1–128 characters) for a field of at most `max` characters. An id that fits after
+ * escaping is sent as is; a longer one becomes its escaped prefix, `-`, and the 16 hex digits of the
+ * FNV-1a 64-bit hash of the full id, exactly `max` characters at most. The same id always gives the same
+ * value, and ids that differ stay different (up to a 64-bit hash collision).
+ * @example fitId('f47ac10b-58cc-4372-a567-0e02b2c3d479', 30) // 'f47ac10b-58cc-1b5e3f0a9d2c4e71' (shape)
+ */
+export function fitId(id: string, max: number): string {
+  const escaped = escapeHl7(id);
+  if (escaped.length <= max) return escaped;
+  return `${truncateEscaped(escaped, max - 17)}-${hash64(id)}`;
+}
+
+/**
+ * Format a finite number as HL7 NM: optional sign, digits, optional decimal point and digits; never an
+ * exponent (JavaScript writes 1e21 and 1e-7 that way).
+ */
+export function formatNm(n: number): string {
+  if (Object.is(n, -0)) return '0';
+  const s = String(n);
+  const e = s.indexOf('e');
+  if (e < 0) return s;
+  const sign = s.startsWith('-') ? '-' : '';
+  const mantissa = s.slice(sign.length, e);
+  const exp = Number(s.slice(e + 1));
+  const dot = mantissa.indexOf('.');
+  const digits = dot < 0 ? mantissa : mantissa.slice(0, dot) + mantissa.slice(dot + 1);
+  const intLen = (dot < 0 ? mantissa.length : dot) + exp;
+  if (intLen <= 0) return `${sign}0.${'0'.repeat(-intLen)}${digits}`;
+  if (intLen >= digits.length) return sign + digits + '0'.repeat(intLen - digits.length);
+  return `${sign}${digits.slice(0, intLen)}.${digits.slice(intLen)}`;
+}

@@ -1,0 +1,212 @@
+/**
+ * ADR^A19 (patient query response), structure ADR_A19: the longitudinal patient summary.
+ */
+import { InvalidArgumentError, type IssuePath } from '../../errors.js';
+import type { Assessment } from '../../model/assessment.js';
+import type { PatientChart } from '../../model/chart.js';
+import type { Encounter } from '../../model/encounter.js';
+import type { MedicalHistoryEntry } from '../../model/history.js';
+import type { ClinicalNote } from '../../model/note.js';
+import { isoSortKey } from '../../internal/iso.js';
+import { escapeHl7 } from '../encoding.js';
+import { ceFromCoding, COMPOSITE_MAX } from '../internal/fields.js';
+import { fitCompositeOrThrow, fitId } from '../internal/fit.js';
+import { buildDg1, buildHistoryDg1 } from '../segments/dg1.js';
+import { buildMsa } from '../segments/msa.js';
+import { buildAnswerObx, buildInterpretationObx, buildNoteObx, buildScoreObx, OBX_SUB_ID_MAX } from '../segments/obx.js';
+import { buildPid } from '../segments/pid.js';
+import { buildPr1 } from '../segments/pr1.js';
+import { buildPv1, buildPv1NotApplicable, buildPv1Reference } from '../segments/pv1.js';
+import { buildQrd, QRD_QUERY_ID_MAX } from '../segments/qrd.js';
+import { coverageSegments } from './adt-a31.js';
+import { assembleMessage, prepareMessage, type Hl7MessageOptions } from './common.js';
+
+/** Options of {@link buildAdrA19}. */
+export interface Hl7SummaryOptions extends Hl7MessageOptions {
+  /**
+   * The most records to include, newest first, counting encounters, notes, assessments and medical-history
+   * entries together (diagnoses and procedures ride with their encounter). QRD-7 carries it. Default: all.
+   */
+  limit?: number;
+  /**
+   * QRD-4 query id (at most 10 characters after escaping), also MSA-2. Default: the last 10 characters of
+   * the message control id for QRD-4, the control id for MSA-2.
+   */
+  queryId?: string;
+}
+
+/** One record of the summary, with what ordering and grouping need. */
+type SummaryRecord =
+  | { kind: 'encounter'; key: number; index: number; value: Encounter }
+  | { kind: 'note'; key: number; index: number; value: ClinicalNote }
+  | { kind: 'assessment'; key: number; index: number; value: Assessment }
+  | { kind: 'history'; key: number; index: number; value: MedicalHistoryEntry };
+
+/**
+ * Every record of the chart, newest first: encounters by `period.start`, notes and assessments by
+ * `authored`, medical-history entries by `recordedDate` then `onset`. Records without a date come last;
+ * ties keep the order encounters, notes, assessments, history, each in chart order.
+ */
+export function summaryRecords(chart: PatientChart): SummaryRecord[] {
+  const all: SummaryRecord[] = [
+    ...(chart.encounters ?? []).map((value, index): SummaryRecord => ({ kind: 'encounter', key: isoSortKey(value.period?.start), index, value })),
+    ...(chart.notes ?? []).map((value, index): SummaryRecord => ({ kind: 'note', key: isoSortKey(value.authored), index, value })),
+    ...(chart.assessments ?? []).map((value, index): SummaryRecord => ({ kind: 'assessment', key: isoSortKey(value.authored), index, value })),
+    ...(chart.medicalHistory ?? []).map(
+      (value, index): SummaryRecord => ({ kind: 'history', key: isoSortKey(value.recordedDate ?? value.onset), index, value }),
+    ),
+  ];
+  // Array.prototype.sort is stable, so equal keys keep the order above.
+  return all.sort((a, b) => (a.key === b.key ? 0 : a.key > b.key ? -1 : 1));
+}
+
+/** One QUERY_RESPONSE group: a visit and what rides with it. */
+interface Group {
+  /** The encounter record, an encounter id known only by reference, or nothing (records without encounter). */
+  readonly visit: { kind: 'encounter'; record: SummaryRecord & { kind: 'encounter' } } | { kind: 'reference'; id: string } | { kind: 'none' };
+  readonly observations: (SummaryRecord & { kind: 'note' | 'assessment' })[];
+  readonly history: (SummaryRecord & { kind: 'history' })[];
+}
+
+function checkLimit(limit: unknown): number | undefined {
+  if (limit === undefined) return undefined;
+  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0) {
+    throw new InvalidArgumentError('options.limit', 'must be a non-negative integer');
+  }
+  return limit;
+}
+
+/** Drop leading characters until the text holds no cut escape sequence (an odd number of backslashes). */
+function tailOfEscaped(escaped: string, max: number): string {
+  let s = escaped.slice(-max);
+  while ((s.match(/\\/g)?.length ?? 0) % 2 === 1) s = s.slice(1);
+  return s;
+}
+
+/**
+ * Build an ADR^A19 message (MSH-9 `ADR^A19^ADR_A19`), the longitudinal summary:
+ * MSH MSA QRD { PID PV1 [OBX…] [DG1…] [PR1…] [IN1…] }.
+ *
+ * - MSA-1 `AA`, MSA-2 the query id (or the control id); QRD as documented on {@link buildQrd}.
+ * - One QUERY_RESPONSE group per encounter, newest first (PV1 of the encounter, its diagnoses as DG1, its
+ *   procedures as PR1); a group per encounter that records refer to but that is not included (limit) or not
+ *   in the chart (PV1 class U with the id as visit number); then one group for records without encounter
+ *   (`PV1|n|N`, medical-history entries as DG1). Every group repeats the PID (PID-1 / PV1-1 number the groups).
+ * - Notes ride as OBX TX (as in MDM^T02), assessments as their answer OBX (as in ORU^R01), with the
+ *   instrument in OBX-17 (observation method) and the score interpretation as an ST OBX (QUERY_RESPONSE
+ *   allows no NTE). OBX-4 (sub-id) holds the note or assessment id, so the OBX of one record can be told
+ *   apart (ids longer than 20 characters after escaping in the derived form).
+ * - Coverages (IN1) ride in the first group only.
+ * - The segment order within a group is the standard's (OBX before DG1 before PR1 before IN1), which differs
+ *   from the order written in the design table.
+ *
+ * @param chart - the patient's chart; checked with `validatePatientChart` first
+ * @param options - header values, clock, control id (must begin with `ADR`), line ending, directory, `limit`,
+ *   `queryId`
+ * @returns the message text, every segment ended by `\r` (or the `lineEnding` option)
+ * @throws ChartValidationError when the chart (or `options.directory`) is invalid
+ * @throws InvalidArgumentError when an option is invalid (`limit` not a non-negative integer, `queryId` too long)
+ * @throws MappingError when a procedure has no date for PR1-5, or an identifier or code does not fit its field
+ * @see HL7 v2.5.1 chapter 3, ADR^A19 / ADR_A19
+ * @example buildAdrA19(chart, { limit: 10, queryId: 'Q1', now: '2026-03-01T10:30:00-05:00' })
+ */
+export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): string {
+  const p = prepareMessage(chart, options, 'ADR');
+  const limit = checkLimit(options?.limit);
+  let queryId: string;
+  if (options?.queryId === undefined) {
+    queryId = tailOfEscaped(p.controlId, QRD_QUERY_ID_MAX);
+  } else {
+    if (typeof options.queryId !== 'string' || options.queryId === '') throw new InvalidArgumentError('options.queryId', 'must be a non-empty string');
+    queryId = escapeHl7(options.queryId);
+    if (queryId.length > QRD_QUERY_ID_MAX) throw new InvalidArgumentError('options.queryId', `must fit QRD-4's ${QRD_QUERY_ID_MAX} characters after escaping`);
+  }
+  const c = p.chart;
+  const records = summaryRecords(c);
+  const selected = limit === undefined ? records : records.slice(0, limit);
+
+  // Group the selected records: encounters first (newest first), then referenced-only encounters, then the rest.
+  const encounterGroups = new Map<string, Group>();
+  const referenceGroups = new Map<string, Group>();
+  const none: Group = { visit: { kind: 'none' }, observations: [], history: [] };
+  for (const r of selected) {
+    if (r.kind === 'encounter') encounterGroups.set(r.value.id, { visit: { kind: 'encounter', record: r }, observations: [], history: [] });
+  }
+  for (const r of selected) {
+    if (r.kind === 'encounter') continue;
+    if (r.kind === 'history') {
+      none.history.push(r);
+      continue;
+    }
+    const encounterId = r.value.encounterId;
+    if (encounterId === undefined) {
+      none.observations.push(r);
+      continue;
+    }
+    let group = encounterGroups.get(encounterId) ?? referenceGroups.get(encounterId);
+    if (group === undefined) {
+      group = { visit: { kind: 'reference', id: encounterId }, observations: [], history: [] };
+      referenceGroups.set(encounterId, group);
+    }
+    group.observations.push(r);
+  }
+  const groups = [...encounterGroups.values(), ...referenceGroups.values()];
+  if (none.observations.length > 0 || none.history.length > 0 || groups.length === 0) groups.push(none);
+
+  const segments = [buildMsa(options?.queryId === undefined ? p.controlId : queryId), buildQrd(p.now, queryId, limit, selected.length, c.patient)];
+  const coverages = coverageSegments(c.patient.coverages);
+  groups.forEach((g, gi) => {
+    const setId = gi + 1;
+    segments.push(buildPid(c.patient, setId));
+    const visit = g.visit;
+    if (visit.kind === 'encounter') segments.push(buildPv1(visit.record.value, p.dir, setId, ['encounters', visit.record.index]));
+    else if (visit.kind === 'reference') segments.push(buildPv1Reference(visit.id, setId));
+    else segments.push(buildPv1NotApplicable(setId));
+
+    let obx = 1;
+    for (const r of g.observations) {
+      if (r.kind === 'note') {
+        const path: IssuePath = ['notes', r.index];
+        const notes = buildNoteObx(r.value, obx, p.dir, path, fitId(r.value.id, OBX_SUB_ID_MAX));
+        obx += notes.length;
+        segments.push(...notes);
+      } else {
+        obx = pushAssessment(segments, r.value, obx, p.dir, ['assessments', r.index]);
+      }
+    }
+    let dg1 = 1;
+    if (visit.kind === 'encounter') {
+      const e = visit.record.value;
+      (e.diagnoses ?? []).forEach((d, i) => segments.push(buildDg1(dg1++, d, ['encounters', visit.record.index, 'diagnoses', i])));
+      (e.procedures ?? []).forEach((pr, i) =>
+        segments.push(buildPr1(i + 1, pr, e, p.dir, ['encounters', visit.record.index, 'procedures', i])),
+      );
+    }
+    for (const h of g.history) segments.push(buildHistoryDg1(dg1++, h.value, ['medicalHistory', h.index]));
+    if (gi === 0) segments.push(...coverages);
+  });
+  return assembleMessage(p, ['ADR', 'A19', 'ADR_A19'], segments);
+}
+
+/** Push an assessment's OBX (answers, score, interpretation) and return the next OBX set id. */
+function pushAssessment(segments: string[], a: Assessment, firstSetId: number, dir: Parameters<typeof buildAnswerObx>[4], path: IssuePath): number {
+  const subId = fitId(a.id, OBX_SUB_ID_MAX);
+  const instrument = a.instrument;
+  const method =
+    instrument.code === undefined
+      ? fitCompositeOrThrow([fitId(instrument.id, 100), escapeHl7(instrument.title), 'L'], [1], COMPOSITE_MAX, [...path, 'instrument', 'id'], 'OBX-17')
+      : ceFromCoding(instrument.code, [...path, 'instrument', 'code'], 'OBX-17', instrument.title);
+  const items = new Map((instrument.items ?? []).map((item) => [item.linkId, item]));
+  let setId = firstSetId;
+  a.answers.forEach((answer, i) => {
+    segments.push(buildAnswerObx(setId++, answer, items.get(answer.linkId), a, dir, [...path, 'answers', i], subId, method));
+  });
+  const score = buildScoreObx(setId, a, dir, path, subId, method);
+  if (score !== '') {
+    segments.push(score);
+    setId++;
+    const interpretation = a.score?.interpretation;
+    if (interpretation !== undefined && interpretation !== '') segments.push(buildInterpretationObx(setId++, interpretation, a, dir, path, subId, method));
+  }
+  return setId;
+}

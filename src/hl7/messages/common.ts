@@ -1,0 +1,187 @@
+/**
+ * What every HL7 message builder shares: the options, the chart check, the header and the assembly of
+ * segments into message text.
+ */
+import { InvalidArgumentError } from '../../errors.js';
+import type { PatientChart } from '../../model/chart.js';
+import type { Directory } from '../../model/directory.js';
+import { validateDirectory, validatePatientChart } from '../../validation/chart.js';
+import { formatHl7Instant } from '../datetime.js';
+import { escapeHl7 } from '../encoding.js';
+import { indexDirectory, type DirectoryIndex } from '../internal/fields.js';
+import { buildMsh } from '../segments/msh.js';
+
+/**
+ * Options of every HL7 message builder.
+ * @see HL7 v2.5.1 MSH-3 … MSH-11
+ */
+export interface Hl7MessageOptions {
+  /** MSH-3 sending application, sent as HD-1 (escaped). Default: empty. @example 'CHART-EXPORT' */
+  sendingApplication?: string;
+  /** MSH-4 sending facility, sent as HD-1 (escaped). Default: empty. @example 'RIVERSIDE' */
+  sendingFacility?: string;
+  /** MSH-5 receiving application, sent as HD-1 (escaped). Default: empty. */
+  receivingApplication?: string;
+  /** MSH-6 receiving facility, sent as HD-1 (escaped). Default: empty. */
+  receivingFacility?: string;
+  /** MSH-11 processing id (table 0103): `P` production (default), `T` training, `D` debugging. */
+  processingId?: 'P' | 'T' | 'D';
+  /**
+   * The export time for MSH-7, EVN-2 and QRD-1: an ISO 8601 date-time with seconds and offset. Sent with
+   * seconds and its own offset, without fraction. Default: the current time in UTC (`+0000`).
+   * @example '2026-03-01T09:30:00-05:00'
+   */
+  now?: string;
+  /**
+   * MSH-10 message control id: at most 20 characters after escaping, beginning with the message code
+   * (`ADT`, `ADR`, `MDM`, `ORU`). Default: generated, unique across calls (see {@link generateControlId}).
+   */
+  controlId?: string;
+  /**
+   * Segment terminator. `'\r'` (default) is the standard's. `'\n'` is for display only and not conformant:
+   * many receivers split segments only on CR.
+   */
+  lineEnding?: '\r' | '\n';
+  /** Practitioners, locations and organizations the chart refers to by id. Checked before use. */
+  directory?: Directory;
+}
+
+/** The 36 digits of base 36, upper case. */
+const BASE36 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+let controlIdCounter = Math.floor(Math.random() * 36 ** 4);
+
+function randomBase36(length: number): string {
+  const bytes = new Uint8Array(length);
+  const cryptoObj = (globalThis as { crypto?: { getRandomValues?: (a: Uint8Array) => Uint8Array } }).crypto;
+  if (typeof cryptoObj?.getRandomValues === 'function') cryptoObj.getRandomValues(bytes);
+  else for (let i = 0; i < length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  let out = '';
+  // 252 = 7 × 36: bytes at or above it would bias the digits; re-draw them from Math.random.
+  for (const b of bytes) out += BASE36[b < 252 ? b % 36 : Math.floor(Math.random() * 36)];
+  return out;
+}
+
+/**
+ * Generate an MSH-10 message control id: the 3-letter message code, the current time in milliseconds in
+ * base 36 (8 characters), a per-process counter in base 36 (4 characters) and 5 random base-36 characters:
+ * exactly 20 characters of `[0-9A-Z]`, nothing to escape. Two calls in one process never repeat (the counter
+ * changes on every call and wraps only after 1 679 616 calls, by which time the clock has moved on); calls in
+ * different processes collide only if time, counter and 25 random bits all agree.
+ *
+ * @param messageCode - `ADT`, `ADR`, `MDM` or `ORU`
+ * @returns a 20-character control id beginning with `messageCode`
+ * @example generateControlId('MDM') // 'MDMMI4Z2K7Q0A3F9X2KD' (shape)
+ */
+export function generateControlId(messageCode: string): string {
+  controlIdCounter = (controlIdCounter + 1) % 36 ** 4;
+  const time = Date.now().toString(36).toUpperCase().padStart(8, '0').slice(-8);
+  const counter = controlIdCounter.toString(36).toUpperCase().padStart(4, '0');
+  return messageCode + time + counter + randomBase36(20 - messageCode.length - 12);
+}
+
+/** A checked chart, options turned into header values, and the directory index. */
+export interface PreparedMessage {
+  readonly chart: PatientChart;
+  readonly dir: DirectoryIndex;
+  /** MSH-7 / EVN-2 / QRD-1 value. */
+  readonly now: string;
+  /** MSH-10 value, encoded. */
+  readonly controlId: string;
+  readonly lineEnding: '\r' | '\n';
+  readonly header: {
+    readonly sendingApplication: string;
+    readonly sendingFacility: string;
+    readonly receivingApplication: string;
+    readonly receivingFacility: string;
+    readonly processingId: string;
+  };
+}
+
+/** HD field maximum length (MSH-3 … MSH-6). */
+const HD_MAX = 227;
+/** MSH-10 maximum length (ST, 20). */
+const CONTROL_ID_MAX = 20;
+
+function hdOption(options: Hl7MessageOptions, key: 'sendingApplication' | 'sendingFacility' | 'receivingApplication' | 'receivingFacility'): string {
+  const value: unknown = options[key];
+  if (value === undefined) return '';
+  if (typeof value !== 'string') throw new InvalidArgumentError(`options.${key}`, 'must be a string');
+  const encoded = escapeHl7(value);
+  if (encoded.length > HD_MAX) throw new InvalidArgumentError(`options.${key}`, `must fit ${HD_MAX} characters after escaping`);
+  return encoded;
+}
+
+/**
+ * Check the chart and the options (the chart first, so nothing invalid is ever emitted), and turn the
+ * options into header values.
+ * @throws ChartValidationError for an invalid chart or directory; InvalidArgumentError for a bad option
+ */
+export function prepareMessage(chart: unknown, options: Hl7MessageOptions | undefined, messageCode: string): PreparedMessage {
+  const checked = validatePatientChart(chart);
+  const o: Hl7MessageOptions = options ?? {};
+  if (typeof o !== 'object' || o === null) throw new InvalidArgumentError('options', 'must be an object');
+  const directory = o.directory === undefined ? undefined : validateDirectory(o.directory);
+  const processingId: unknown = o.processingId ?? 'P';
+  if (processingId !== 'P' && processingId !== 'T' && processingId !== 'D') {
+    throw new InvalidArgumentError('options.processingId', "must be 'P', 'T' or 'D'");
+  }
+  const lineEnding: unknown = o.lineEnding ?? '\r';
+  if (lineEnding !== '\r' && lineEnding !== '\n') throw new InvalidArgumentError('options.lineEnding', "must be '\\r' or '\\n'");
+  let now: string;
+  try {
+    now = formatHl7Instant(o.now ?? new Date().toISOString());
+  } catch (cause) {
+    throw new InvalidArgumentError('options.now', 'must be an ISO 8601 date-time with seconds and offset', { cause });
+  }
+  let controlId: string;
+  if (o.controlId === undefined) {
+    controlId = generateControlId(messageCode);
+  } else {
+    if (typeof o.controlId !== 'string' || !o.controlId.startsWith(messageCode)) {
+      throw new InvalidArgumentError('options.controlId', `must be a string beginning with ${messageCode}`);
+    }
+    controlId = escapeHl7(o.controlId);
+    if (controlId.length > CONTROL_ID_MAX) {
+      throw new InvalidArgumentError('options.controlId', `must fit MSH-10's ${CONTROL_ID_MAX} characters after escaping`);
+    }
+  }
+  return {
+    chart: checked,
+    dir: indexDirectory(directory),
+    now,
+    controlId,
+    lineEnding,
+    header: {
+      sendingApplication: hdOption(o, 'sendingApplication'),
+      sendingFacility: hdOption(o, 'sendingFacility'),
+      receivingApplication: hdOption(o, 'receivingApplication'),
+      receivingFacility: hdOption(o, 'receivingFacility'),
+      processingId,
+    },
+  };
+}
+
+// eslint-disable-next-line no-control-regex
+const NON_ASCII_RE = /[^\u0000-\u007f]/;
+
+/**
+ * Put the message together: MSH (with MSH-18 `UNICODE UTF-8` exactly when some text is not ASCII), then
+ * the segments, each followed by the line ending (the last one too).
+ */
+export function assembleMessage(p: PreparedMessage, messageType: readonly [string, string, string], segments: readonly string[]): string {
+  const le = p.lineEnding;
+  let body = '';
+  for (const s of segments) body += s + le;
+  const h = p.header;
+  const nonAscii =
+    NON_ASCII_RE.test(body) ||
+    NON_ASCII_RE.test(h.sendingApplication + h.sendingFacility + h.receivingApplication + h.receivingFacility + p.controlId);
+  const msh = buildMsh({
+    ...h,
+    dateTime: p.now,
+    messageType,
+    controlId: p.controlId,
+    ...(nonAscii ? { characterSet: 'UNICODE UTF-8' } : {}),
+  });
+  return msh + le + body;
+}

@@ -1,0 +1,160 @@
+/**
+ * A small HL7 v2.x reader: segments, fields, repetitions, components, subcomponents, unescaped. It exists
+ * so consumers and tests can check round trips; it is not an intake interface (no batches, no MLLP
+ * sessions, no acknowledgments).
+ */
+import { Hl7ParseError } from '../errors.js';
+import { checkHl7Delimiters, unescapeHl7, type Hl7Delimiters } from './encoding.js';
+
+/** A component: its subcomponents' unescaped text (at least one, possibly empty). */
+export type Hl7Component = readonly string[];
+/** A repetition of a field: its components, component 1 at index 0. */
+export type Hl7Repetition = readonly Hl7Component[];
+/** A field: its repetitions (at least one; an empty field is one empty repetition). */
+export type Hl7Field = readonly Hl7Repetition[];
+
+/** One segment of a parsed message. */
+export interface Hl7Segment {
+  /** Segment id, e.g. `PID`. */
+  readonly id: string;
+  /**
+   * Fields indexed by HL7 field number: `fields[5]` is `PID-5`. `fields[0]` holds the segment id. In MSH,
+   * `fields[1]` is the field separator (MSH-1) and `fields[2]` the encoding characters (MSH-2), both as
+   * written, neither split nor unescaped.
+   */
+  readonly fields: readonly Hl7Field[];
+  /** The segment as received, without terminator (escaped; used for length checks). */
+  readonly raw: string;
+}
+
+/** A parsed message. */
+export interface Hl7Message {
+  /** The delimiters read from MSH-1 and MSH-2. */
+  readonly delimiters: Hl7Delimiters;
+  /** The segments in order. */
+  readonly segments: readonly Hl7Segment[];
+}
+
+const SEGMENT_ID_RE = /^[A-Z][A-Z0-9]{2}$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
+
+/**
+ * The position of a value in HL7 notation: `PID-5`, `PID-5.1`, `PID-3.4.2`; a repetition after the first is
+ * written in parentheses, `PID-5(2).1`.
+ */
+export function hl7Position(segmentId: string, field: number, repetition = 1, component?: number, subcomponent?: number): string {
+  let out = `${segmentId}-${field}`;
+  if (repetition > 1) out += `(${repetition})`;
+  if (component !== undefined) out += `.${component}`;
+  if (subcomponent !== undefined) out += `.${subcomponent}`;
+  return out;
+}
+
+function parseField(
+  text: string,
+  d: Hl7Delimiters,
+  segmentIndex: number,
+  segmentId: string,
+  fieldNumber: number,
+): Hl7Field {
+  return text.split(d.repetition).map((rep, r) =>
+    rep.split(d.component).map((comp, c) =>
+      comp.split(d.subcomponent).map((sub, s) => {
+        if (CONTROL_RE.test(sub)) {
+          // A raw control character (other than tab) is not HL7 text; escaped ones (\X00\) are fine.
+          // The message never repeats the value: it may be patient data.
+          throw new Hl7ParseError(segmentIndex, hl7Position(segmentId, fieldNumber, r + 1, c + 1, s + 1), 'raw control character in a value');
+        }
+        return unescapeHl7(sub, d);
+      }),
+    ),
+  );
+}
+
+/**
+ * Parse HL7 v2.x message text.
+ *
+ * - Delimiters come from the message: MSH-1 and MSH-2 (4 characters, or 5 with the v2.7 truncation
+ *   character, which is accepted and then unescaped from `\P\`).
+ * - Segments end with CR, LF or CRLF (any mix); empty lines are skipped. A leading byte-order mark and MLLP
+ *   framing characters (VT before, FS after) are ignored.
+ * - Every value is unescaped with {@link unescapeHl7} (so `\.br\` becomes a line feed and `\X…\` UTF-8 bytes).
+ *
+ * @param text - the message text
+ * @returns the segments with their fields, repetitions, components and subcomponents
+ * @throws Hl7ParseError naming the segment index (0-based) and the position (`MSH-2`, `PID-5.1`) when the
+ *   text does not start with MSH, the delimiters are invalid, a segment id is malformed, a second MSH starts
+ *   another message, or a value holds a raw control character other than tab
+ * @see HL7 v2.5.1 chapter 2, 2.5 "Message construction rules"
+ * @example parseHl7Message('MSH|^~\\&|A|B|||20260301||ADT^A31^ADT_A05|1|P|2.5.1\rPID|1||42^^^&1.2&ISO\r').segments[1]?.fields[3]?.[0]?.[3] // ['', '1.2', 'ISO']
+ */
+export function parseHl7Message(text: string): Hl7Message {
+  if (typeof text !== 'string') throw new Hl7ParseError(-1, undefined, 'the message must be a string');
+  let body = text;
+  if (body.charCodeAt(0) === 0xfeff) body = body.slice(1);
+  if (body.charCodeAt(0) === 0x0b) body = body.slice(1);
+  body = body.replace(/\x1c\r?$/, '');
+  if (!body.startsWith('MSH')) throw new Hl7ParseError(0, 'MSH', 'the message must begin with an MSH segment');
+  const field = body.charAt(3);
+  const lineEnd = body.search(/[\r\n]/);
+  const firstLine = lineEnd < 0 ? body : body.slice(0, lineEnd);
+  const afterSep = firstLine.indexOf(field, 4);
+  const encoding = afterSep < 0 ? firstLine.slice(4) : firstLine.slice(4, afterSep);
+  if (encoding.length !== 4 && encoding.length !== 5) {
+    throw new Hl7ParseError(0, 'MSH-2', 'the encoding characters must be 4 characters (5 with the v2.7 truncation character)');
+  }
+  const delimiters: Hl7Delimiters = {
+    field,
+    component: encoding.charAt(0),
+    repetition: encoding.charAt(1),
+    escape: encoding.charAt(2),
+    subcomponent: encoding.charAt(3),
+    ...(encoding.length === 5 ? { truncation: encoding.charAt(4) } : {}),
+  };
+  try {
+    checkHl7Delimiters(delimiters);
+  } catch (cause) {
+    throw new Hl7ParseError(0, 'MSH-2', 'the field separator and encoding characters must be distinct printable characters other than letters and digits', { cause });
+  }
+
+  const lines = body.split(/\r\n|\r|\n/);
+  const segments: Hl7Segment[] = [];
+  for (const line of lines) {
+    if (line === '') continue;
+    const index = segments.length;
+    const id = line.slice(0, 3);
+    if (!SEGMENT_ID_RE.test(id) || (line.length > 3 && line.charAt(3) !== field)) {
+      throw new Hl7ParseError(index, undefined, 'a segment must begin with a 3-character id (upper-case letter, then letters or digits) and the field separator');
+    }
+    if (id === 'MSH' && index > 0) throw new Hl7ParseError(index, 'MSH', 'a second MSH segment begins another message; batches are not supported');
+    const fields: Hl7Field[] = [[[[id]]]];
+    if (line.length > 3) {
+      const parts = line.slice(4).split(field);
+      if (id === 'MSH') {
+        // MSH-1 is the field separator itself, so the first part after it is MSH-2 and the rest shift by one.
+        fields.push([[[field]]], [[[parts[0] ?? '']]]);
+        for (let i = 1; i < parts.length; i++) fields.push(parseField(parts[i] as string, delimiters, index, id, i + 2));
+      } else {
+        for (let i = 0; i < parts.length; i++) fields.push(parseField(parts[i] as string, delimiters, index, id, i + 1));
+      }
+    }
+    segments.push({ id, fields, raw: line });
+  }
+  return { delimiters, segments };
+}
+
+/**
+ * Read one value of a parsed segment by HL7 numbers (all 1-based).
+ *
+ * @param segment - the segment
+ * @param field - field number (`5` for PID-5)
+ * @param component - component number, default 1
+ * @param subcomponent - subcomponent number, default 1
+ * @param repetition - repetition number, default 1
+ * @returns the unescaped value, or `''` when absent
+ * @example getHl7Value(pid, 5, 2) // given name, PID-5.2
+ */
+export function getHl7Value(segment: Hl7Segment, field: number, component = 1, subcomponent = 1, repetition = 1): string {
+  return segment.fields[field]?.[repetition - 1]?.[component - 1]?.[subcomponent - 1] ?? '';
+}

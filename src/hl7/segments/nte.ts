@@ -1,0 +1,24 @@
+/**
+ * NTE, notes and comments (HL7 v2.5.1 chapter 2, 2.14.10).
+ */
+import { escapeHl7 } from '../encoding.js';
+import { segment } from '../internal/fields.js';
+import { truncateEscaped } from '../internal/fit.js';
+
+/** NTE-3 maximum length (FT, 65536). */
+const NTE3_MAX = 65536;
+
+/**
+ * Build an NTE segment whose NTE-3 comment repeats once per line of `text` (LF or CRLF separate lines; a
+ * lone CR is sent as `\X0D\`). A comment longer than 65 536 characters after escaping is shortened (lossy).
+ *
+ * @param setId - NTE-1
+ * @param text - the comment
+ * @returns the segment text without terminator
+ * @see HL7 v2.5.1 NTE-1, NTE-3
+ * @example buildNte(1, 'Moderate depression') // 'NTE|1||Moderate depression'
+ */
+export function buildNte(setId: number, text: string): string {
+  const lines = text.split(/\r\n|\n/).map((l) => escapeHl7(l));
+  return segment('NTE', [String(setId), '', truncateEscaped(lines.join('~'), NTE3_MAX)]);
+}

@@ -1,0 +1,267 @@
+/**
+ * OBX, observation / result (HL7 v2.5.1 chapter 7, 7.4.2): a note's text (value type TX), an assessment
+ * answer (NM, ST, TX, CE, DT, TS) or an assessment score (NM).
+ */
+import { MappingError, type IssuePath } from '../../errors.js';
+import type { Assessment, AssessmentAnswer, AssessmentItemDefinition } from '../../model/assessment.js';
+import { CODE_SYSTEMS, type Coding } from '../../model/common.js';
+import type { ClinicalNote } from '../../model/note.js';
+import { formatHl7DateTime } from '../datetime.js';
+import { escapeHl7 } from '../encoding.js';
+import { ceFromCoding, COMPOSITE_MAX, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
+import { fitCompositeOrThrow, fitId, formatNm, truncateEscaped } from '../internal/fit.js';
+import { HL7_ANSWER_RESULT_STATUS, HL7_NOTE_RESULT_STATUS, LOINC_NOTE_TYPE } from '../tables.js';
+
+/** OBX-5 maximum length (99 999), applied to the whole field, all repetitions together. */
+export const OBX5_MAX = 99_999;
+/** OBX-4 maximum length (ST, 20). */
+export const OBX_SUB_ID_MAX = 20;
+/** The longest string answer sent as ST (the ST data type is meant for values under 200 characters). */
+const ST_MAX = 199;
+/** The item code used for an assessment's total score when the chart gives none. */
+export const TOTAL_SCORE_LINK_ID = 'total-score';
+/** The local item code of the OBX carrying a score interpretation in ADR^A19. */
+export const INTERPRETATION_LINK_ID = 'total-score-interpretation';
+
+/** Split text into lines (LF or CRLF end a line; a lone CR stays inside its line) and escape each. */
+export function escapedLines(text: string): string[] {
+  return text.split(/\r\n|\n/).map((line) => escapeHl7(line));
+}
+
+/**
+ * Pack escaped lines into OBX-5 values: repetitions joined by `~`, each value at most {@link OBX5_MAX}
+ * characters. A single line longer than that is cut at character boundaries that split no escape sequence
+ * (readers see the pieces as separate lines).
+ */
+export function packLines(lines: readonly string[], max = OBX5_MAX): string[][] {
+  const chunks: string[][] = [];
+  let current: string[] = [];
+  let size = -1; // length of current joined by '~'
+  const flush = (): void => {
+    chunks.push(current);
+    current = [];
+    size = -1;
+  };
+  for (let line of lines) {
+    while (line.length > max) {
+      if (current.length > 0) flush();
+      const piece = truncateEscaped(line, max);
+      chunks.push([piece]);
+      line = line.slice(piece.length);
+    }
+    if (current.length > 0 && size + 1 + line.length > max) flush();
+    current.push(line);
+    size += 1 + line.length;
+  }
+  if (current.length > 0 || chunks.length === 0) chunks.push(current);
+  return chunks;
+}
+
+/** The common tail of an OBX: OBX-11 status, OBX-14 observation date/time, OBX-16 responsible observer. */
+function tail(
+  fields: string[],
+  status: string,
+  authored: string,
+  authorId: string | undefined,
+  dir: DirectoryIndex,
+  path: IssuePath,
+  method = '',
+): void {
+  fields[10] = status;
+  fields[16] = method;
+  fields[13] = formatHl7DateTime(authored);
+  if (authorId !== undefined) fields[15] = xcnForPractitioner(authorId, dir, [...path, 'authorId'], 'OBX-16');
+}
+
+/**
+ * Build the OBX segments carrying a note's text.
+ *
+ * - OBX-2 `TX`; OBX-3 the LOINC document type with the note's title as text (`11506-3^<title>^LN`; the title
+ *   has no other v2.5.1 slot); OBX-4 the sub-id given (empty in MDM^T02, the note id in ADR^A19).
+ * - OBX-5 repeats once per line (LF and CRLF both end a line, so CRLF reads back as LF; a lone CR stays as
+ *   `\X0D\`); when the escaped text exceeds OBX-5's 99 999 characters it continues in further OBX segments
+ *   with the same OBX-3 and OBX-4 and the next set ids. Readers join all repetitions of all of them with
+ *   line breaks.
+ * - OBX-11 status (table 0085: final F, preliminary P, amended C, entered-in-error W); OBX-14 authored;
+ *   OBX-16 the author.
+ *
+ * @param note - the note (already validated)
+ * @param firstSetId - OBX-1 of the first segment
+ * @param dir - directory index for the author
+ * @param path - path of the note in the input, for MappingError
+ * @param subId - OBX-4 (already encoded), or ''
+ * @returns one or more segments without terminators
+ * @throws MappingError when the author's identifier does not fit 250 characters after escaping
+ * @see HL7 v2.5.1 OBX-1 … OBX-16
+ * @example buildNoteObx(note, 1, dir) // ['OBX|1|TX|11506-3^Progress note^LN||Subjective: low mood~Plan: follow up||||||F|||20260301101500-0500||prac-001^Okafor^Adaeze']
+ */
+export function buildNoteObx(note: ClinicalNote, firstSetId: number, dir: DirectoryIndex, path: IssuePath = [], subId = ''): string[] {
+  const [loinc] = LOINC_NOTE_TYPE[note.type];
+  const obx3 = fitCompositeOrThrow([loinc, escapeHl7(note.title), 'LN'], [1], COMPOSITE_MAX, [...path, 'title'], 'OBX-3');
+  const base = new Array<string>(17).fill('');
+  base[1] = 'TX';
+  base[2] = obx3;
+  base[3] = subId;
+  tail(base, HL7_NOTE_RESULT_STATUS[note.status], note.authored, note.authorId, dir, path);
+  return packLines(escapedLines(note.text)).map((chunk, i) => {
+    const fields = [...base];
+    fields[0] = String(firstSetId + i);
+    fields[4] = chunk.join('~');
+    return segment('OBX', fields);
+  });
+}
+
+/**
+ * OBX-3 for an assessment item: the item code (from the answer, else the item definition) with the question
+ * text, and the linkId as alternate identifier in the local system `L` (`code^text^LN^linkId^^L`); an item
+ * without a code is identified by its linkId alone (`linkId^text^L`).
+ */
+function itemIdentifier(linkId: string, code: Coding | undefined, text: string, path: IssuePath): string {
+  const link = fitId(linkId, 100);
+  const parts = code === undefined ? [link, escapeHl7(text), 'L'] : [escapeHl7(code.code), escapeHl7(text), CODE_SYSTEMS[code.system].hl7, link, '', 'L'];
+  return fitCompositeOrThrow(parts, [1], COMPOSITE_MAX, path, 'OBX-3');
+}
+
+/** OBX-2 value type and OBX-5 value of an answer. */
+function answerValue(answer: AssessmentAnswer, valuePath: IssuePath): [string, string] {
+  const v = answer.value;
+  switch (v.type) {
+    case 'integer':
+    case 'decimal':
+      return ['NM', formatNm(v.value)];
+    case 'boolean':
+      return ['CE', v.value ? 'Y^Yes^HL70136' : 'N^No^HL70136'];
+    case 'coding':
+      return ['CE', ceFromCoding(v.value, valuePath, 'OBX-5')];
+    case 'date':
+      return ['DT', formatHl7DateTime(v.value)];
+    case 'dateTime':
+      return ['TS', formatHl7DateTime(v.value)];
+    case 'string': {
+      const single = escapeHl7(v.value);
+      if (!/[\r\n]/.test(v.value) && single.length <= ST_MAX) return ['ST', single];
+      const text = escapedLines(v.value).join('~');
+      if (text.length > OBX5_MAX) {
+        throw new MappingError(valuePath, 'OBX-5', `the answer is longer than the ${OBX5_MAX} characters OBX-5 allows after escaping`);
+      }
+      return ['TX', text];
+    }
+  }
+}
+
+/**
+ * Build the OBX segment of one assessment answer.
+ *
+ * - OBX-2 / OBX-5 by answer type: integer and decimal → NM (plain digits, never an exponent); string → ST
+ *   (one line, at most 199 characters after escaping) else TX with one repetition per line; coding → CE
+ *   (the option's score is not carried); boolean → CE `Y^Yes^HL70136` / `N^No^HL70136` (v2.5.1 has no boolean
+ *   type); date → DT; dateTime → TS (precision and offset kept).
+ * - OBX-3 item code and question text, with the linkId as alternate local code (see above); OBX-4 the
+ *   sub-id given; OBX-11 status (table 0085, from the assessment status); OBX-14 authored; OBX-16 author.
+ *
+ * @param setId - OBX-1
+ * @param answer - the answer (already validated)
+ * @param item - its item definition, when the instrument has one
+ * @param assessment - the assessment
+ * @param dir - directory index for the author
+ * @param path - path of the answer in the input, for MappingError
+ * @param subId - OBX-4 (already encoded), or ''
+ * @param method - OBX-17 observation method (already encoded CE), or '': the instrument, in ADR^A19
+ * @returns the segment text without terminator
+ * @throws MappingError when a code or identifier does not fit its field after escaping
+ * @see HL7 v2.5.1 OBX-1 … OBX-16
+ * @example buildAnswerObx(1, answer, item, assessment, dir) // 'OBX|1|CE|44250-9^Little interest or pleasure in doing things^LN^phq9-1^^L||LA6569-3^Several days^LN||||||F|||…'
+ */
+export function buildAnswerObx(
+  setId: number,
+  answer: AssessmentAnswer,
+  item: AssessmentItemDefinition | undefined,
+  assessment: Assessment,
+  dir: DirectoryIndex,
+  path: IssuePath = [],
+  subId = '',
+  method = '',
+): string {
+  const fields = new Array<string>(17).fill('');
+  const [type, value] = answerValue(answer, [...path, 'value', 'value']);
+  fields[0] = String(setId);
+  fields[1] = type;
+  fields[2] = itemIdentifier(answer.linkId, answer.code ?? item?.code, answer.text ?? item?.text ?? '', [...path, 'linkId']);
+  fields[3] = subId;
+  fields[4] = value;
+  tail(fields, HL7_ANSWER_RESULT_STATUS[assessment.status], assessment.authored, assessment.authorId, dir, path, method);
+  return segment('OBX', fields);
+}
+
+/**
+ * Build the OBX segment of an assessment's total score: OBX-2 `NM`, OBX-3 the score code (with alternate
+ * local code `total-score`) or `total-score^Total score^L`, OBX-5 the score. The interpretation goes to an
+ * NTE after it (see the message builders).
+ *
+ * @param setId - OBX-1
+ * @param assessment - the scored assessment
+ * @param dir - directory index for the author
+ * @param path - path of the assessment in the input, for MappingError
+ * @param subId - OBX-4 (already encoded), or ''
+ * @param method - OBX-17 observation method (already encoded CE), or ''
+ * @returns the segment text without terminator, or '' when the assessment has no score
+ * @throws MappingError when the score code does not fit OBX-3 after escaping
+ * @see HL7 v2.5.1 OBX-2, OBX-3, OBX-5
+ * @example buildScoreObx(10, assessment, dir) // 'OBX|10|NM|44261-6^…^LN^total-score^^L||12||||||F|||…'
+ */
+export function buildScoreObx(
+  setId: number,
+  assessment: Assessment,
+  dir: DirectoryIndex,
+  path: IssuePath = [],
+  subId = '',
+  method = '',
+): string {
+  const score = assessment.score;
+  if (score === undefined) return '';
+  const fields = new Array<string>(17).fill('');
+  fields[0] = String(setId);
+  fields[1] = 'NM';
+  fields[2] = itemIdentifier(TOTAL_SCORE_LINK_ID, score.code, score.code?.display ?? 'Total score', [...path, 'score', 'code']);
+  fields[3] = subId;
+  fields[4] = formatNm(score.value);
+  tail(fields, HL7_ANSWER_RESULT_STATUS[assessment.status], assessment.authored, assessment.authorId, dir, path, method);
+  return segment('OBX', fields);
+}
+
+/**
+ * Build the OBX that carries a score interpretation where no NTE may follow (ADR^A19's QUERY_RESPONSE
+ * allows OBX but not NTE): OBX-2 `ST` (or `TX` with one repetition per line), OBX-3
+ * `total-score-interpretation^Score interpretation^L` (a local code), OBX-5 the interpretation.
+ *
+ * @param setId - OBX-1
+ * @param interpretation - the text
+ * @param assessment - the assessment
+ * @param dir - directory index for the author
+ * @param path - path of the assessment in the input, for MappingError
+ * @param subId - OBX-4 (already encoded), or ''
+ * @param method - OBX-17 (already encoded CE), or ''
+ * @returns the segment text without terminator
+ * @throws MappingError when the text exceeds OBX-5 after escaping
+ * @see HL7 v2.5.1 OBX-2, OBX-3, OBX-5
+ * @example buildInterpretationObx(11, 'Moderate depression', assessment, dir) // 'OBX|11|ST|total-score-interpretation^Score interpretation^L||Moderate depression||||||F|||…'
+ */
+export function buildInterpretationObx(
+  setId: number,
+  interpretation: string,
+  assessment: Assessment,
+  dir: DirectoryIndex,
+  path: IssuePath = [],
+  subId = '',
+  method = '',
+): string {
+  const fields = new Array<string>(17).fill('');
+  const [type, value] = answerValue({ linkId: INTERPRETATION_LINK_ID, value: { type: 'string', value: interpretation } }, [...path, 'score', 'interpretation']);
+  fields[0] = String(setId);
+  fields[1] = type;
+  fields[2] = `${INTERPRETATION_LINK_ID}^Score interpretation^L`;
+  fields[3] = subId;
+  fields[4] = value;
+  tail(fields, HL7_ANSWER_RESULT_STATUS[assessment.status], assessment.authored, assessment.authorId, dir, path, method);
+  return segment('OBX', fields);
+}

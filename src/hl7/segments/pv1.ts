@@ -1,0 +1,83 @@
+/**
+ * PV1, patient visit (HL7 v2.5.1 chapter 3, 3.4.3), from a chart encounter.
+ */
+import type { IssuePath } from '../../errors.js';
+import type { Encounter, ParticipantRole } from '../../model/encounter.js';
+import { formatHl7DateTime } from '../datetime.js';
+import { escapeHl7 } from '../encoding.js';
+import { COMPOSITE_MAX, repeat, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
+import { fitComposite, fitCompositeOrThrow, fitId } from '../internal/fit.js';
+import { HL7_PATIENT_CLASS } from '../tables.js';
+
+/** PV1-3 maximum length (PL, 80). */
+const PL_MAX = 80;
+
+/** The PV1 field (7, 8, 9, 17 or 52) that carries each participant role. */
+const ROLE_FIELD: Readonly<Record<ParticipantRole, number>> = { ATND: 7, REF: 8, CON: 9, ADM: 17, PPRF: 52, SPRF: 52, PART: 52 };
+
+/**
+ * PV1 for a message without a visit (ADT^A31, a note or assessment without an encounter): `PV1|<set id>|N`,
+ * patient class N "not applicable", since PV1 is required in those structures.
+ */
+export function buildPv1NotApplicable(setId = 1): string {
+  return `PV1|${setId}|N`;
+}
+
+/**
+ * PV1 for an encounter that the chart refers to but does not hold: patient class `U` (unknown) and the
+ * encounter id as visit number (PV1-19, CX-5 `VN`), so the reference stays resolvable by id.
+ */
+export function buildPv1Reference(encounterId: string, setId = 1): string {
+  return segment('PV1', [String(setId), 'U', ...new Array<string>(16).fill(''), `${fitId(encounterId, COMPOSITE_MAX - 6)}^^^^VN`]);
+}
+
+/** PL for the encounter's location: the directory's name (PL-1), organization (PL-4 HD-1) and description (PL-9), or the id. */
+function location(locationId: string, dir: DirectoryIndex): string {
+  const loc = dir.locations.get(locationId);
+  if (loc === undefined) return fitId(locationId, PL_MAX);
+  const org = loc.organizationId === undefined ? undefined : dir.organizations.get(loc.organizationId);
+  const parts = [escapeHl7(loc.name), '', '', org === undefined ? '' : escapeHl7(org.name), '', '', '', '', escapeHl7(loc.description ?? '')];
+  // Every part is free text, so the location always fits once shortened.
+  return fitComposite(parts, [0, 3, 8], PL_MAX) ?? '';
+}
+
+/**
+ * Build the PV1 segment of an encounter.
+ *
+ * - PV1-2 patient class (required, table 0004; see the class map for what is lost).
+ * - PV1-3 assigned location PL (80): the directory location's name in PL-1, its organization's name in
+ *   PL-4, its description in PL-9, shortened to fit; a location not in the directory is sent by id.
+ * - PV1-7 attending (ATND), PV1-8 referring (REF), PV1-9 consulting (CON), PV1-17 admitting (ADM),
+ *   PV1-52 other providers (PPRF, SPRF, PART; the role itself is lost): XCN per participant.
+ * - PV1-19 visit number: the encounter id (CX-1) with CX-5 `VN`.
+ * - PV1-44 admit date/time = period.start, PV1-45 discharge date/time = period.end (precision kept).
+ * - Not carried (no v2.5.1 PV1 field): encounter status (a valued PV1-45 implies finished), type (PV1-4 is
+ *   table 0007 admission type, not a visit type code) and reason for visit.
+ *
+ * @param encounter - the encounter (already validated)
+ * @param dir - directory index for practitioners and locations
+ * @param setId - PV1-1
+ * @param path - path of the encounter in the input, for MappingError
+ * @returns the segment text without terminator
+ * @throws MappingError when a practitioner identifier does not fit 250 characters after escaping
+ * @see HL7 v2.5.1 PV1-1 … PV1-52
+ * @example buildPv1(encounter, dir) // 'PV1|1|O|Riverside Clinic^^^Riverside Behavioral Health|||||||…|enc-0001^^^^VN|…'
+ */
+export function buildPv1(encounter: Encounter, dir: DirectoryIndex, setId = 1, path: IssuePath = []): string {
+  const fields = new Array<string>(52).fill('');
+  fields[0] = String(setId);
+  fields[1] = HL7_PATIENT_CLASS[encounter.class];
+  if (encounter.locationId !== undefined) fields[2] = location(encounter.locationId, dir);
+  const byField = new Map<number, string[]>();
+  (encounter.participants ?? []).forEach((p, i) => {
+    const n = ROLE_FIELD[p.role];
+    const list = byField.get(n) ?? [];
+    list.push(xcnForPractitioner(p.practitionerId, dir, [...path, 'participants', i, 'practitionerId'], `PV1-${n}`));
+    byField.set(n, list);
+  });
+  for (const [n, list] of byField) fields[n - 1] = repeat(list);
+  fields[18] = fitCompositeOrThrow([fitId(encounter.id, COMPOSITE_MAX - 6), '', '', '', 'VN'], [], COMPOSITE_MAX, [...path, 'id'], 'PV1-19');
+  if (encounter.period?.start !== undefined) fields[43] = formatHl7DateTime(encounter.period.start);
+  if (encounter.period?.end !== undefined) fields[44] = formatHl7DateTime(encounter.period.end);
+  return segment('PV1', fields);
+}

@@ -1,0 +1,403 @@
+/**
+ * The HL7 v2.5.1 structure check: a message's segment sequence against its abstract message structure
+ * (required, optional and repeating segments and groups, order), plus required fields, repetition, maximum
+ * lengths, date-time and number formats and closed-table codes of the segments this library emits.
+ *
+ * The structure is compiled into a Glushkov automaton (one state per segment position in the grammar), so
+ * groups, optional parts and repeats are matched exactly, ambiguity included (the two `[{ROL}]` of ADT_A01,
+ * the two OBX places of ORU_R01). On a segment that cannot follow, the check first tries to explain it by
+ * missing required segments (reporting those), else reports it as out of order or foreign, skips it and goes
+ * on, so one message yields every problem, not only the first.
+ */
+import { Hl7ParseError } from '../errors.js';
+import { parseHl7DateTime } from './datetime.js';
+import { HL7_EVENT_STRUCTURES, HL7_MESSAGE_STRUCTURES, segmentFields, type FieldDefinition } from './definitions.js';
+import { hl7Position, parseHl7Message, type Hl7Message, type Hl7Segment } from './parser.js';
+
+/** The kinds of problems the check reports. */
+export const HL7_PROBLEM_CODES = [
+  'parse',
+  'message-type',
+  'unsupported-structure',
+  'missing-segment',
+  'unexpected-segment',
+  'segment-order',
+  'required-field',
+  'max-length',
+  'repetition',
+  'unknown-field',
+  'format',
+  'table-value',
+  'value',
+] as const;
+/** One of {@link HL7_PROBLEM_CODES}. */
+export type Hl7ProblemCode = (typeof HL7_PROBLEM_CODES)[number];
+
+/** One problem found by {@link checkHl7Message}. Messages name positions and rules, never values. */
+export interface Hl7Problem {
+  /** What kind of problem it is. */
+  readonly code: Hl7ProblemCode;
+  /**
+   * 0-based index of the segment concerned; for a missing segment, the index of the segment before which it
+   * is missing (the number of segments when it is missing at the end); -1 for the message as a whole.
+   */
+  readonly segmentIndex: number;
+  /** The field position (`PID-5`, `PID-5(2)`, `MSH-9.3`) or segment id (`TXA`) concerned, when there is one. */
+  readonly position: string | undefined;
+  /** A human-readable explanation. */
+  readonly message: string;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Grammar → Glushkov automaton
+// ---------------------------------------------------------------------------------------------------
+
+/** A segment position of a structure: one state of the automaton. */
+interface Position {
+  readonly id: string;
+  /** Names of the enclosing groups, outermost first. */
+  readonly groups: readonly string[];
+}
+
+interface Automaton {
+  readonly name: string;
+  readonly positions: readonly Position[];
+  /** Positions that may come first. */
+  readonly first: ReadonlySet<number>;
+  /** follow[p]: positions that may come after p. */
+  readonly follow: readonly ReadonlySet<number>[];
+  /** Positions a message may end on. */
+  readonly last: ReadonlySet<number>;
+  /** Segment ids anywhere in the structure. */
+  readonly alphabet: ReadonlySet<string>;
+}
+
+interface Fragment {
+  nullable: boolean;
+  first: Set<number>;
+  last: Set<number>;
+}
+
+function compileStructure(name: string, spec: string): Automaton {
+  const tokens = spec.match(/\[|\]|\{|\}|[A-Z][A-Z0-9_]*:|[A-Z][A-Z0-9]{2}/g) ?? [];
+  let t = 0;
+  const positions: Position[] = [];
+  const follow: Set<number>[] = [];
+  const link = (from: Iterable<number>, to: Iterable<number>): void => {
+    const targets = [...to];
+    for (const p of from) for (const q of targets) (follow[p] as Set<number>).add(q);
+  };
+
+  // item := ID | '[' content ']' | '{' content '}' ; content := [NAME:] item+
+  const parseSequence = (end: string | undefined, groups: readonly string[]): Fragment => {
+    const seq: Fragment = { nullable: true, first: new Set(), last: new Set() };
+    while (t < tokens.length && tokens[t] !== end) {
+      const item = parseItem(groups);
+      // Concatenation: the last positions so far are followed by the item's first positions.
+      link(seq.last, item.first);
+      if (seq.nullable) for (const p of item.first) seq.first.add(p);
+      if (item.nullable) for (const p of item.last) seq.last.add(p);
+      else seq.last = new Set(item.last);
+      seq.nullable &&= item.nullable;
+    }
+    return seq;
+  };
+  const parseItem = (groups: readonly string[]): Fragment => {
+    const tok = tokens[t++] as string;
+    if (tok === '[' || tok === '{') {
+      const close = tok === '[' ? ']' : '}';
+      let inner: Fragment;
+      const label = tokens[t];
+      if (label !== undefined && label.endsWith(':')) {
+        t++;
+        inner = parseSequence(close, [...groups, label.slice(0, -1)]);
+      } else if (tokens[t + 1] === close && tokens[t] !== '[' && tokens[t] !== '{') {
+        inner = parseItem(groups);
+      } else {
+        inner = parseSequence(close, groups);
+      }
+      t++; // the closing bracket
+      if (tok === '{') link(inner.last, inner.first);
+      return tok === '[' ? { ...inner, nullable: true } : inner;
+    }
+    const p = positions.length;
+    positions.push({ id: tok, groups });
+    follow.push(new Set());
+    return { nullable: false, first: new Set([p]), last: new Set([p]) };
+  };
+  const root = parseSequence(undefined, []);
+  return {
+    name,
+    positions,
+    first: root.first,
+    follow,
+    last: root.last,
+    alphabet: new Set(positions.map((p) => p.id)),
+  };
+}
+
+const automata = new Map<string, Automaton>();
+
+function automaton(structure: string): Automaton | undefined {
+  const cached = automata.get(structure);
+  if (cached !== undefined) return cached;
+  const spec = HL7_MESSAGE_STRUCTURES[structure];
+  if (spec === undefined) return undefined;
+  const a = compileStructure(structure, spec);
+  automata.set(structure, a);
+  return a;
+}
+
+const START = -1;
+
+function successors(a: Automaton, state: number): ReadonlySet<number> {
+  return state === START ? a.first : (a.follow[state] as ReadonlySet<number>);
+}
+
+function describe(p: Position): string {
+  const group = p.groups.length === 0 ? '' : ` (group ${p.groups.join(' > ')})`;
+  return `${p.id}${group}`;
+}
+
+/**
+ * Shortest sequence of segment positions to insert after one of `states` so that a segment with id
+ * `target` can follow (target undefined: so that the message can end). At most `maxInsert` insertions.
+ */
+function repair(a: Automaton, states: ReadonlySet<number>, target: string | undefined, maxInsert: number): { path: number[]; next: Set<number> } | undefined {
+  const done = (s: number): Set<number> | undefined => {
+    if (target === undefined) return s !== START && a.last.has(s) ? new Set([s]) : undefined;
+    const next = new Set<number>();
+    for (const q of successors(a, s)) if (a.positions[q]?.id === target) next.add(q);
+    return next.size > 0 ? next : undefined;
+  };
+  let frontier: { state: number; path: number[] }[] = [...states].map((state) => ({ state, path: [] }));
+  const seen = new Set<number>(states);
+  for (let depth = 0; depth <= maxInsert; depth++) {
+    for (const f of frontier) {
+      const next = done(f.state);
+      if (next !== undefined) return { path: f.path, next };
+    }
+    const nextFrontier: { state: number; path: number[] }[] = [];
+    for (const f of frontier) {
+      for (const q of successors(a, f.state)) {
+        if (seen.has(q)) continue;
+        seen.add(q);
+        nextFrontier.push({ state: q, path: [...f.path, q] });
+      }
+    }
+    frontier = nextFrontier;
+  }
+  return undefined;
+}
+
+function checkSequence(a: Automaton, segments: readonly Hl7Segment[], problems: Hl7Problem[]): void {
+  let states: ReadonlySet<number> = new Set([START]);
+  segments.forEach((segment, index) => {
+    const id = segment.id;
+    const next = new Set<number>();
+    for (const s of states) for (const q of successors(a, s)) if (a.positions[q]?.id === id) next.add(q);
+    if (next.size > 0) {
+      states = next;
+      return;
+    }
+    const fix = a.alphabet.has(id) ? repair(a, states, id, 4) : undefined;
+    if (fix !== undefined) {
+      for (const q of fix.path) {
+        const p = a.positions[q] as Position;
+        problems.push({
+          code: 'missing-segment',
+          segmentIndex: index,
+          position: p.id,
+          message: `Segment ${describe(p)}, required by ${a.name}, is missing before segment ${index} (${id})`,
+        });
+      }
+      states = fix.next;
+      return;
+    }
+    problems.push(
+      a.alphabet.has(id)
+        ? {
+            code: 'segment-order',
+            segmentIndex: index,
+            position: id,
+            message: `Segment ${id} is out of order or repeats where ${a.name} does not allow it`,
+          }
+        : { code: 'unexpected-segment', segmentIndex: index, position: id, message: `Segment ${id} is not part of ${a.name}` },
+    );
+  });
+  const canEnd = [...states].some((s) => s !== START && a.last.has(s));
+  if (!canEnd) {
+    const fix = repair(a, states, undefined, 8);
+    for (const q of fix?.path ?? []) {
+      const p = a.positions[q] as Position;
+      problems.push({
+        code: 'missing-segment',
+        segmentIndex: segments.length,
+        position: p.id,
+        message: `Segment ${describe(p)}, required by ${a.name}, is missing at the end of the message`,
+      });
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Fields
+// ---------------------------------------------------------------------------------------------------
+
+const SI_RE = /^[1-9][0-9]*$/;
+const NM_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+const DT_RE = /^\d{4}(?:\d{2}(?:\d{2})?)?$/;
+
+/** The raw (escaped) text of each field of a segment, indexed by field number (MSH-1 is the separator). */
+function rawFields(segment: Hl7Segment, fieldSeparator: string): string[] {
+  const raw = segment.raw;
+  if (raw.length <= 3) return [segment.id];
+  const parts = raw.slice(4).split(fieldSeparator);
+  return segment.id === 'MSH' ? [segment.id, fieldSeparator, ...parts] : [segment.id, ...parts];
+}
+
+function checkFieldValue(segment: Hl7Segment, index: number, n: number, def: FieldDefinition, problems: Hl7Problem[]): void {
+  const field = segment.fields[n] ?? [];
+  field.forEach((rep, r) => {
+    const value = rep[0]?.[0] ?? '';
+    if (value === '' || value === '""') return;
+    const position = hl7Position(segment.id, n, r + 1);
+    let ok = true;
+    let rule = '';
+    if (def.type === 'TS') {
+      rule = 'an HL7 DTM date-time';
+      try {
+        parseHl7DateTime(value);
+      } catch {
+        ok = false;
+      }
+    } else if (def.type === 'DT') {
+      rule = 'an HL7 DT date (YYYY[MM[DD]])';
+      try {
+        ok = DT_RE.test(value) && parseHl7DateTime(value) !== '';
+      } catch {
+        ok = false;
+      }
+    } else if (def.type === 'SI') {
+      rule = 'a positive integer (SI)';
+      ok = SI_RE.test(value);
+    } else if (def.type === 'NM') {
+      rule = 'a number (NM)';
+      ok = NM_RE.test(value);
+    }
+    if (!ok) problems.push({ code: 'format', segmentIndex: index, position, message: `${position} must be ${rule}` });
+    if (def.table !== undefined && !def.table.includes(value)) {
+      problems.push({ code: 'table-value', segmentIndex: index, position, message: `${position} holds a code outside its v2.5.1 table` });
+    }
+  });
+}
+
+function checkFields(segment: Hl7Segment, index: number, message: Hl7Message, problems: Hl7Problem[]): void {
+  const defs = segmentFields(segment.id);
+  if (defs === undefined) return;
+  const d = message.delimiters;
+  const raw = rawFields(segment, d.field);
+  for (let n = 1; n < raw.length || n <= defs.length; n++) {
+    const def = defs[n - 1];
+    const text = raw[n] ?? '';
+    if (def === undefined) {
+      if (text !== '') {
+        const position = hl7Position(segment.id, n);
+        problems.push({ code: 'unknown-field', segmentIndex: index, position, message: `${position} does not exist in v2.5.1` });
+      }
+      continue;
+    }
+    const position = hl7Position(segment.id, n);
+    if (text === '') {
+      if (def.required) problems.push({ code: 'required-field', segmentIndex: index, position, message: `${position} is required` });
+      continue;
+    }
+    // MSH-1 and MSH-2 are the delimiters themselves: not split, not escaped.
+    const reps = segment.id === 'MSH' && n <= 2 ? [text] : text.split(d.repetition);
+    if (!def.repeating && reps.length > 1) {
+      problems.push({ code: 'repetition', segmentIndex: index, position, message: `${position} does not repeat` });
+    }
+    reps.forEach((rep, r) => {
+      if (def.maxLength > 0 && rep.length > def.maxLength) {
+        const at = hl7Position(segment.id, n, r + 1);
+        problems.push({
+          code: 'max-length',
+          segmentIndex: index,
+          position: at,
+          message: `${at} is longer than the ${def.maxLength} characters v2.5.1 allows (after escaping)`,
+        });
+      }
+    });
+    if (!(segment.id === 'MSH' && n <= 2)) checkFieldValue(segment, index, n, def, problems);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The check
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * Check a message against HL7 v2.5.1: its segment sequence against the abstract message structure named by
+ * MSH-9.3 (or, without it, by MSH-9.1/9.2 through the v2.5.1 event map) — ADT_A05, ADT_A01, ADR_A19, MDM_T02
+ * and ORU_R01 are known; and, for the segments this library emits (MSH EVN PID PV1 DG1 PR1 IN1 TXA OBR OBX
+ * NTE MSA QRD), required fields, non-repeating fields, maximum lengths (measured as sent, escaped),
+ * TS / DT / SI / NM formats and closed-table codes. Also MSH-9 (three components, consistent with the event
+ * map) and MSH-12 (`2.5.1`). Other segments are checked for position only.
+ *
+ * @param message - message text, or a message parsed by {@link parseHl7Message}
+ * @returns every problem found, in segment order; empty when the message conforms
+ * @see HL7 v2.5.1 chapter 2, 2.12 "Message construction rules"; the abstract message syntax of chapters 3, 7, 9
+ * @example checkHl7Message('MSH|^~\\&|||||20260301||MDM^T02^MDM_T02|MDM1|P|2.5.1\rEVN|T02|20260301\r')
+ *   // [{ code: 'missing-segment', position: 'PID', … }, { code: 'missing-segment', position: 'PV1', … }, …]
+ */
+export function checkHl7Message(message: string | Hl7Message): Hl7Problem[] {
+  let parsed: Hl7Message;
+  if (typeof message === 'string') {
+    try {
+      parsed = parseHl7Message(message);
+    } catch (e) {
+      if (e instanceof Hl7ParseError) return [{ code: 'parse', segmentIndex: e.segmentIndex, position: e.position, message: e.message }];
+      throw e;
+    }
+  } else {
+    parsed = message;
+  }
+  const problems: Hl7Problem[] = [];
+  const msh = parsed.segments[0];
+  if (msh === undefined || msh.id !== 'MSH') {
+    return [{ code: 'missing-segment', segmentIndex: 0, position: 'MSH', message: 'The message must begin with an MSH segment' }];
+  }
+  const type = msh.fields[9]?.[0] ?? [];
+  const code = type[0]?.[0] ?? '';
+  const event = type[1]?.[0] ?? '';
+  const declared = type[2]?.[0] ?? '';
+  if (code !== '' && event === '') problems.push({ code: 'required-field', segmentIndex: 0, position: 'MSH-9.2', message: 'MSH-9.2 (trigger event) is required' });
+  if (code !== '' && declared === '') {
+    problems.push({ code: 'required-field', segmentIndex: 0, position: 'MSH-9.3', message: 'MSH-9.3 (message structure) is required' });
+  }
+  const mapped = HL7_EVENT_STRUCTURES[`${code}^${event}`];
+  if (declared !== '' && mapped !== undefined && declared !== mapped) {
+    problems.push({ code: 'message-type', segmentIndex: 0, position: 'MSH-9.3', message: `MSH-9.3 does not match the v2.5.1 structure of ${code}^${event} (${mapped})` });
+  }
+  const version = msh.fields[12]?.[0]?.[0]?.[0] ?? '';
+  if (version !== '' && version !== '2.5.1') {
+    problems.push({ code: 'value', segmentIndex: 0, position: 'MSH-12', message: 'MSH-12 is not 2.5.1; the check applies v2.5.1 rules' });
+  }
+  const structure = declared !== '' ? declared : mapped;
+  const a = structure === undefined ? undefined : automaton(structure);
+  if (a === undefined) {
+    if (code !== '') {
+      problems.push({
+        code: 'unsupported-structure',
+        segmentIndex: 0,
+        position: 'MSH-9',
+        message: 'The message structure is not one the check knows (ADT_A01, ADT_A05, ADR_A19, MDM_T02, ORU_R01); segment order was not checked',
+      });
+    }
+  } else {
+    checkSequence(a, parsed.segments, problems);
+  }
+  parsed.segments.forEach((segment, index) => checkFields(segment, index, parsed, problems));
+  // Stable: structure problems of a segment come before its field problems.
+  return problems.sort((x, y) => x.segmentIndex - y.segmentIndex);
+}
