@@ -567,6 +567,7 @@ function progressText(name, profile, dxCode, nl, visit, vitals) {
   if (visit % 4 === 1) lines.push(`Scanned intake form saved to C:\\Users\\notes\\${visit}-intake.pdf`);
   if (visit % 5 === 2) lines.push('Vitals (table):\tBP\t128/82\n\tHR\t72');
   if (visit % 7 === 3) lines.push('Patient quote: "I feel like myself again 🙂"');
+  if (visit % 6 === 4) lines.push('Imported from the legacy EHR, where line breaks were stored as \\.br\\ and bars as \\F\\.');
   return lines.join(nl);
 }
 
