@@ -149,11 +149,13 @@ export function buildCurlSamples(origin: string, basePath: string, ids: SampleId
     const expectedStatus = options.expectedStatus ?? 200;
     const repeat = options.repeat ?? 1;
     let command: string;
+    // HL7 v2 ends segments with CR only, which a terminal shows as lines overwriting each other.
+    const display = format === 'hl7' && expectedStatus === 200 ? ` | tr '\\r' '\\n'` : '';
     if (repeat > 1) {
       const counter = Array.from({ length: repeat }, (_, i) => i + 1).join(' ');
       command = `for i in ${counter}; do curl -sS -o /dev/null -w '%{http_code}\\n' ${args.join(' ')}; done`;
     } else {
-      command = `curl -sS ${expectedStatus === 200 ? '' : '-i '}${args.join(' ')}`;
+      command = `curl -sS ${expectedStatus === 200 ? '' : '-i '}${args.join(' ')}${display}`;
     }
     samples.push({ route, description, url, headers, expectedStatus, repeat, command });
   };
