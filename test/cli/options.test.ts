@@ -22,6 +22,7 @@ describe('parseCliOptions', () => {
       CHART_EXPORT_HL7_PROCESSING_ID: 'T',
       CHART_EXPORT_SHUTDOWN_TIMEOUT: '2.5',
       CHART_EXPORT_LOG: '1',
+      CHART_EXPORT_FHIR_STRICT_BUNDLE_TOTAL: 'true',
     };
     expect(parseCliOptions([], env)).toMatchObject({
       port: 9000,
@@ -35,6 +36,7 @@ describe('parseCliOptions', () => {
       processingId: 'T',
       shutdownTimeoutSeconds: 2.5,
       log: true,
+      strictBundleTotal: true,
     });
     expect(parseCliOptions(['--port', '0', '--data', 'cli.json', '--keys=cli-keys.json', '--processing-id', 'D'], env)).toMatchObject({
       port: 0,
@@ -45,7 +47,7 @@ describe('parseCliOptions', () => {
   });
 
   it('should treat an empty or false-like variable as unset', () => {
-    expect(parseCliOptions([], { PORT: '', CHART_EXPORT_DATA: '', CHART_EXPORT_LOG: '0' })).toMatchObject({ port: 8080, dataFile: undefined, log: false });
+    expect(parseCliOptions([], { PORT: '', CHART_EXPORT_DATA: '', CHART_EXPORT_LOG: '0' })).toMatchObject({ port: 8080, dataFile: undefined, log: false, strictBundleTotal: false });
     expect(parseCliOptions([], { CHART_EXPORT_LOG: 'false' }).log).toBe(false);
   });
 
@@ -71,10 +73,10 @@ describe('HELP_TEXT', () => {
   it('should document every option and environment variable the parser reads', () => {
     for (const name of [
       '--data', '--keys', '--port', '--host', '--base-path', '--fhir-base-url', '--sending-application', '--sending-facility',
-      '--processing-id', '--shutdown-timeout', '--log', '--help', '--version',
+      '--processing-id', '--shutdown-timeout', '--strict-bundle-total', '--log', '--help', '--version',
       'CHART_EXPORT_DATA', 'CHART_EXPORT_KEYS', 'PORT', 'CHART_EXPORT_HOST', 'CHART_EXPORT_BASE_PATH', 'CHART_EXPORT_FHIR_BASE_URL',
       'CHART_EXPORT_HL7_SENDING_APPLICATION', 'CHART_EXPORT_HL7_SENDING_FACILITY', 'CHART_EXPORT_HL7_PROCESSING_ID',
-      'CHART_EXPORT_SHUTDOWN_TIMEOUT', 'CHART_EXPORT_LOG',
+      'CHART_EXPORT_SHUTDOWN_TIMEOUT', 'CHART_EXPORT_LOG', 'CHART_EXPORT_FHIR_STRICT_BUNDLE_TOTAL',
     ]) {
       expect(HELP_TEXT).toContain(name);
     }

@@ -79,10 +79,12 @@ interface CheckedKey {
   readonly index: number;
   readonly id: string | undefined;
   readonly partner: string;
-  readonly secret: { readonly kind: 'plain'; readonly key: string } | { readonly kind: 'hash'; readonly hash: string };
+  readonly secret: { readonly kind: 'plain'; readonly key: string } | { readonly kind: 'hash'; readonly hash: string } | undefined;
   readonly scopes: readonly ApiKeyScope[];
   readonly rateLimit: { readonly limit: number; readonly windowSeconds: number } | undefined;
   readonly revoked: boolean;
+  /** False when the entry has problems (reported already); it is then only used for duplicate checks. */
+  readonly ok: boolean;
 }
 
 function checkName(value: unknown, path: IssuePath, issues: KeyFileIssue[], what: string): string | undefined {
@@ -197,8 +199,9 @@ function checkEntry(value: unknown, index: number, issues: KeyFileIssue[]): Chec
   const comment = value['comment'];
   if (comment !== undefined && typeof comment !== 'string') issues.push({ path: [...path, 'comment'], message: 'must be a string' });
 
-  if (issues.length !== before || partner === undefined || secret === undefined) return undefined;
-  return { index, id, partner, secret, scopes, rateLimit, revoked: revoked === true };
+  // An entry with problems still takes part in the duplicate checks, through its secret and id.
+  const ok = issues.length === before && partner !== undefined;
+  return { index, id, partner: partner ?? '', secret, scopes, rateLimit, revoked: revoked === true, ok };
 }
 
 /**
@@ -249,7 +252,7 @@ export async function parseKeyFile(text: string | Uint8Array): Promise<InMemoryK
 
   // Hash the plain keys now, so duplicates are found across both spellings and only hashes go further.
   const hashed = await Promise.all(
-    checked.map(async (k) => (k === undefined ? undefined : k.secret.kind === 'hash' ? k.secret.hash : await hashApiKey(k.secret.key))),
+    checked.map(async (k) => (k?.secret === undefined ? undefined : k.secret.kind === 'hash' ? k.secret.hash : await hashApiKey(k.secret.key))),
   );
 
   const perPartner = new Map<string, number>();
@@ -257,23 +260,31 @@ export async function parseKeyFile(text: string | Uint8Array): Promise<InMemoryK
   const hashes = new Map<string, number>();
   const entries: InMemoryKeyEntry[] = [];
   checked.forEach((k, i) => {
+    if (k === undefined) return;
+    let keyId: string | undefined = k.id;
+    if (k.partner !== '') {
+      const n = (perPartner.get(k.partner) ?? 0) + 1;
+      perPartner.set(k.partner, n);
+      keyId ??= `${k.partner}-${n}`;
+    }
+    if (keyId !== undefined) {
+      const sameId = ids.get(keyId);
+      if (sameId !== undefined) {
+        issues.push({ path: k.id === undefined ? ['keys', i] : ['keys', i, 'id'], message: `has the same id as keys[${sameId}] (ids must be unique)` });
+      } else {
+        ids.set(keyId, i);
+      }
+    }
     const keyHash = hashed[i];
-    if (k === undefined || keyHash === undefined) return;
-    const n = (perPartner.get(k.partner) ?? 0) + 1;
-    perPartner.set(k.partner, n);
-    const keyId = k.id ?? `${k.partner}-${n}`;
-    const sameId = ids.get(keyId);
-    if (sameId !== undefined) {
-      issues.push({ path: k.id === undefined ? ['keys', i] : ['keys', i, 'id'], message: `has the same id as keys[${sameId}] (ids must be unique)` });
-    } else {
-      ids.set(keyId, i);
+    if (keyHash !== undefined) {
+      const sameKey = hashes.get(keyHash);
+      if (sameKey !== undefined) {
+        issues.push({ path: ['keys', i], message: `is the same key as keys[${sameKey}] (keys must be unique)` });
+      } else {
+        hashes.set(keyHash, i);
+      }
     }
-    const sameKey = hashes.get(keyHash);
-    if (sameKey !== undefined) {
-      issues.push({ path: ['keys', i], message: `is the same key as keys[${sameKey}] (keys must be unique)` });
-    } else {
-      hashes.set(keyHash, i);
-    }
+    if (!k.ok || keyHash === undefined || keyId === undefined) return;
     entries.push({
       keyHash,
       keyId,

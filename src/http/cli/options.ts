@@ -22,6 +22,8 @@ export interface CliOptions {
   readonly basePath: string;
   /** Absolute base of FHIR `fullUrl`s, when set. */
   readonly fhirBaseUrl: string | undefined;
+  /** Omit `Bundle.total` on `collection` Bundles (R4 invariant bdl-1). */
+  readonly strictBundleTotal: boolean;
   /** HL7 MSH-3. */
   readonly sendingApplication: string | undefined;
   /** HL7 MSH-4. */
@@ -69,7 +71,11 @@ Options (each also settable by the environment variable after it; the option win
                                                                                       CHART_EXPORT_HOST
   --base-path PATH            Serve the routes under a prefix, e.g. /chart-export.    CHART_EXPORT_BASE_PATH
   --fhir-base-url URL         Absolute base of FHIR Bundle entry fullUrls, e.g. https://example.org/fhir.
-                              Default: relative fullUrls (Patient/123).               CHART_EXPORT_FHIR_BASE_URL
+                              Default: relative fullUrls (Patient/123), as the interface contract shows.
+                                                                                      CHART_EXPORT_FHIR_BASE_URL
+  --strict-bundle-total       Omit Bundle.total on collection Bundles (R4 invariant bdl-1). With
+                              --fhir-base-url, every FHIR body is strictly R4-valid. Default: total is sent,
+                              as the interface contract shows.   CHART_EXPORT_FHIR_STRICT_BUNDLE_TOTAL=1
   --sending-application NAME  HL7 MSH-3 sending application.         CHART_EXPORT_HL7_SENDING_APPLICATION
   --sending-facility NAME     HL7 MSH-4 sending facility.               CHART_EXPORT_HL7_SENDING_FACILITY
   --processing-id P|T|D       HL7 MSH-11 processing id (production, training, debugging). Default: P.
@@ -101,6 +107,11 @@ export type CliEnvironment = Readonly<Record<string, string | undefined>>;
 function fromEnv(env: CliEnvironment, name: string): string | undefined {
   const value = env[name];
   return value === undefined || value === '' ? undefined : value;
+}
+
+/** A boolean variable: set and not `0` or `false`. */
+function flag(value: string | undefined): boolean {
+  return value !== undefined && value !== '0' && value.toLowerCase() !== 'false';
 }
 
 function text(value: string | undefined, what: string, max: number): string | undefined {
@@ -138,6 +149,7 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
         'sending-facility': { type: 'string' },
         'processing-id': { type: 'string' },
         'shutdown-timeout': { type: 'string' },
+        'strict-bundle-total': { type: 'boolean' },
         log: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -195,8 +207,8 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
     shutdownTimeoutSeconds = Number(timeoutText);
   }
 
-  const logEnv = fromEnv(env, 'CHART_EXPORT_LOG');
-  const log = values['log'] === true || (logEnv !== undefined && logEnv !== '0' && logEnv.toLowerCase() !== 'false');
+  const log = values['log'] === true || flag(fromEnv(env, 'CHART_EXPORT_LOG'));
+  const strictBundleTotal = values['strict-bundle-total'] === true || flag(fromEnv(env, 'CHART_EXPORT_FHIR_STRICT_BUNDLE_TOTAL'));
 
   return {
     help: values['help'] === true,
@@ -207,6 +219,7 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
     port,
     basePath,
     fhirBaseUrl,
+    strictBundleTotal,
     sendingApplication: text(
       str('sending-application') ?? fromEnv(env, 'CHART_EXPORT_HL7_SENDING_APPLICATION'),
       '--sending-application / CHART_EXPORT_HL7_SENDING_APPLICATION',

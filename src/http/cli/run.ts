@@ -181,7 +181,10 @@ function handlerOptions(options: CliOptions, document: ChartDocument, keys: Load
     },
   };
   if (options.basePath !== '') result.basePath = options.basePath;
-  if (options.fhirBaseUrl !== undefined) result.fhir = { baseUrl: options.fhirBaseUrl };
+  const fhir: { baseUrl?: string; strictBundleTotal?: boolean } = {};
+  if (options.fhirBaseUrl !== undefined) fhir.baseUrl = options.fhirBaseUrl;
+  if (options.strictBundleTotal) fhir.strictBundleTotal = true;
+  result.fhir = fhir;
   if (options.log) result.observer = (o: ExportObservation) => io.err(formatObservation(o));
   return result;
 }
