@@ -29,6 +29,7 @@ import {
   arbPeriod,
   arbText,
   isValidChartText,
+  realisticPatientChart,
 } from './index.js';
 
 const paths = (issues: readonly ChartIssue[]): string[] => issues.map((i) => `${formatIssuePath(i.path)}: ${i.message}`);
@@ -250,6 +251,42 @@ describe('arbPatientChart', () => {
       { numRuns: 100 },
     );
     expect(outside).toBeGreaterThan(10);
+  });
+});
+
+describe('arbPatientChart({ mappable: true })', () => {
+  it('should keep ranks and orders in 32 bits, codes short, procedures dated and organizations without home uses', () => {
+    fc.assert(
+      fc.property(arbPatientChart({ mappable: true }), ({ chart, directory }) => {
+        expect(paths(checkPatientChart(chart))).toEqual([]);
+        for (const c of chart.patient.coverages ?? []) expect(c.order ?? 1).toBeLessThanOrEqual(2147483647);
+        for (const e of chart.encounters ?? []) {
+          for (const d of e.diagnoses ?? []) {
+            expect(d.rank ?? 1).toBeLessThanOrEqual(2147483647);
+            expect(d.code.code.length).toBeLessThanOrEqual(80);
+          }
+          for (const p of e.procedures ?? []) {
+            expect(p.code.code.length).toBeLessThanOrEqual(80);
+            const start = typeof p.performed === 'object' ? p.performed.start : p.performed;
+            expect(start ?? e.period?.start).toBeDefined();
+          }
+        }
+        for (const o of directory.organizations ?? []) {
+          expect((o.addresses ?? []).some((a) => a.use === 'home')).toBe(false);
+          expect((o.telecoms ?? []).some((t) => t.use === 'home')).toBe(false);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('realisticPatientChart', () => {
+  it('should give a demo patient with the directory it refers to', () => {
+    const { chart, directory } = realisticPatientChart(0);
+    expect(chart.patient.id).toBe('pat-0001');
+    expect(paths(checkChartDocument({ patients: [chart], directory }))).toEqual([]);
+    expect(() => realisticPatientChart(99)).toThrow(RangeError);
   });
 });
 

@@ -111,14 +111,25 @@ export const arbHostileCode: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.constantFrom('|', '^', '\\F\\', '\\X0D\\', 'a b', 'F32.1 ', 'x'.repeat(256)).map((c) => c.trim()), weight: 2 },
 );
 
-/** A real code of one system with its display, or a hostile code. */
-function arbCodeOf(system: CodeSystem, mode: TextMode): fc.Arbitrary<Coding> {
+/** Shorten a code to `max` UTF-16 units on a code-point boundary, keeping the FHIR code shape. */
+function shortenCode(code: string, max: number): string {
+  if (code.length <= max) return code;
+  let out = '';
+  for (const cp of code) {
+    if (out.length + cp.length > max) break;
+    out += cp;
+  }
+  return out.trimEnd() || 'X';
+}
+
+/** A real code of one system with its display, or a hostile code of at most `maxCodeLength` units. */
+function arbCodeOf(system: CodeSystem, mode: TextMode, maxCodeLength: number): fc.Arbitrary<Coding> {
   const table = CODE_TABLES[system];
   const real = fc.constantFrom(...table).map(([code, display]): Coding => ({ system, code, display }));
   const realNoDisplay = fc.constantFrom(...table).map(([code]): Coding => ({ system, code }));
   if (mode === 'realistic') return fc.oneof({ arbitrary: real, weight: 5 }, { arbitrary: realNoDisplay, weight: 1 });
   const hostile = fc
-    .record({ code: arbHostileCode, display: opt(textFor(mode)) })
+    .record({ code: maxCodeLength >= 256 ? arbHostileCode : arbHostileCode.map((c) => shortenCode(c, maxCodeLength)), display: opt(textFor(mode)) })
     .map((r): Coding => compact({ system, code: r.code, display: r.display }));
   if (mode === 'hostile') return fc.oneof({ arbitrary: hostile, weight: 3 }, { arbitrary: real, weight: 1 });
   return fc.oneof({ arbitrary: real, weight: 4 }, { arbitrary: realNoDisplay, weight: 1 }, { arbitrary: hostile, weight: 2 });
@@ -129,13 +140,14 @@ function arbCodeOf(system: CodeSystem, mode: TextMode): fc.Arbitrary<Coding> {
  * hostile code (delimiters, emoji, single inner spaces, 256 characters) with hostile or missing display.
  * @param systems - allowed code-system keys
  * @param mode - realistic, hostile, or mixed (default)
+ * @param maxCodeLength - longest hostile code (default 256, the contract's limit)
  */
-export function arbCoding(systems: readonly CodeSystem[] = ALL_SYSTEMS, mode: TextMode = 'mixed'): fc.Arbitrary<Coding> {
-  return memo(`coding|${systems.join(',')}|${mode}`, () => buildCoding(systems, mode));
+export function arbCoding(systems: readonly CodeSystem[] = ALL_SYSTEMS, mode: TextMode = 'mixed', maxCodeLength = 256): fc.Arbitrary<Coding> {
+  return memo(`coding|${systems.join(',')}|${mode}|${maxCodeLength}`, () => buildCoding(systems, mode, maxCodeLength));
 }
 
-function buildCoding(systems: readonly CodeSystem[] = ALL_SYSTEMS, mode: TextMode = 'mixed'): fc.Arbitrary<Coding> {
-  return fc.constantFrom(...systems).chain((system) => arbCodeOf(system, mode));
+function buildCoding(systems: readonly CodeSystem[], mode: TextMode, maxCodeLength: number): fc.Arbitrary<Coding> {
+  return fc.constantFrom(...systems).chain((system) => arbCodeOf(system, mode, maxCodeLength));
 }
 
 /** Realistic identifier systems. */

@@ -30,6 +30,8 @@ export interface DirectoryOptions {
   minLocations?: number;
   /** Maximum locations (default 3). */
   maxLocations?: number;
+  /** No `home` address or contact point on organizations (FHIR org-2/org-3); codes ≤ 80 characters. Default false. */
+  mappable?: boolean;
 }
 
 const ORG_NAMES = ['Riverside Behavioral Health', 'St. Mary’s Hospital', 'Lakeview Family Practice & Counseling', 'Clínica San José', 'Prairie Home Health'];
@@ -40,11 +42,16 @@ function name(mode: TextMode, pool: readonly string[]): fc.Arbitrary<string> {
 }
 
 /** An organization without `partOfId` (set by {@link arbDirectory}, which knows the other organizations). */
-export function arbOrganization(mode: TextMode = 'mixed', idMode: TextMode = mode): fc.Arbitrary<DirectoryOrganization> {
-  return memo(`org|${mode}|${idMode}`, () => buildOrganization(mode, idMode));
+export function arbOrganization(mode: TextMode = 'mixed', idMode: TextMode = mode, mappable = false): fc.Arbitrary<DirectoryOrganization> {
+  return memo(`org|${mode}|${idMode}|${mappable}`, () => buildOrganization(mode, idMode, mappable));
 }
 
-function buildOrganization(mode: TextMode = 'mixed', idMode: TextMode = mode): fc.Arbitrary<DirectoryOrganization> {
+/** Organizations never use `home` in FHIR (org-2, org-3): make such uses `work`. */
+function noHome<T extends { use?: string }>(x: T): T {
+  return x.use === 'home' ? { ...x, use: 'work' } : x;
+}
+
+function buildOrganization(mode: TextMode, idMode: TextMode, mappable: boolean): fc.Arbitrary<DirectoryOrganization> {
   return fc
     .record({
       id: arbIdFor(idMode),
@@ -54,15 +61,20 @@ function buildOrganization(mode: TextMode = 'mixed', idMode: TextMode = mode): f
       telecoms: optArray(arbTelecom(mode), 2),
       addresses: optArray(arbAddress(mode), 2),
     })
-    .map((r): DirectoryOrganization => compact(r));
+    .map((r): DirectoryOrganization => {
+      const org: DirectoryOrganization = compact(r);
+      if (mappable && org.addresses !== undefined) org.addresses = org.addresses.map(noHome);
+      if (mappable && org.telecoms !== undefined) org.telecoms = org.telecoms.map(noHome);
+      return org;
+    });
 }
 
 /** A practitioner: 1–2 names, usually an NPI, qualifications as codes. */
-export function arbPractitioner(mode: TextMode = 'mixed', idMode: TextMode = mode): fc.Arbitrary<DirectoryPractitioner> {
-  return memo(`prac|${mode}|${idMode}`, () => buildPractitioner(mode, idMode));
+export function arbPractitioner(mode: TextMode = 'mixed', idMode: TextMode = mode, mappable = false): fc.Arbitrary<DirectoryPractitioner> {
+  return memo(`prac|${mode}|${idMode}|${mappable}`, () => buildPractitioner(mode, idMode, mappable));
 }
 
-function buildPractitioner(mode: TextMode = 'mixed', idMode: TextMode = mode): fc.Arbitrary<DirectoryPractitioner> {
+function buildPractitioner(mode: TextMode, idMode: TextMode, mappable: boolean): fc.Arbitrary<DirectoryPractitioner> {
   return fc
     .record({
       id: arbIdFor(idMode),
@@ -71,7 +83,7 @@ function buildPractitioner(mode: TextMode = 'mixed', idMode: TextMode = mode): f
       identifiers: opt(fc.array(fc.oneof({ arbitrary: arbNpiIdentifier, weight: 3 }, { arbitrary: arbIdentifier(mode), weight: 1 }), { minLength: 1, maxLength: 2 }), 5),
       telecoms: optArray(arbTelecom(mode), 2),
       qualifications: optArray(
-        fc.record({ code: arbCoding(['snomed-ct'], mode), display: opt(name(mode, ['MD', 'PhD, Clinical Psychology', 'LCSW', 'PMHNP-BC'])) }).map((q) => compact(q)),
+        fc.record({ code: arbCoding(['snomed-ct'], mode, mappable ? 80 : 256), display: opt(name(mode, ['MD', 'PhD, Clinical Psychology', 'LCSW', 'PMHNP-BC'])) }).map((q) => compact(q)),
         2,
       ),
     })
@@ -106,11 +118,11 @@ export function arbDirectory(opts: DirectoryOptions = {}): fc.Arbitrary<Director
   const idMode = opts.ids ?? mode;
   return fc
     .record({
-      organizations: fc.uniqueArray(fc.tuple(arbOrganization(mode, idMode), fc.option(fc.nat(), { nil: undefined })), {
+      organizations: fc.uniqueArray(fc.tuple(arbOrganization(mode, idMode, opts.mappable === true), fc.option(fc.nat(), { nil: undefined })), {
         maxLength: opts.maxOrganizations ?? 3,
         selector: ([o]) => o.id,
       }),
-      practitioners: fc.uniqueArray(arbPractitioner(mode, idMode), {
+      practitioners: fc.uniqueArray(arbPractitioner(mode, idMode, opts.mappable === true), {
         minLength: opts.minPractitioners ?? 0,
         maxLength: Math.max(opts.maxPractitioners ?? 4, opts.minPractitioners ?? 0),
         selector: (p) => p.id,

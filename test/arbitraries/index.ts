@@ -68,6 +68,7 @@ export {
   arbInstrument,
   arbMedicalHistoryEntry,
   arbNote,
+  arbPositive,
   arbProcedure,
   arbRef,
 } from './records.js';
@@ -96,3 +97,4 @@ export {
   arbBrokenPatientChart,
   arbInvalidIsoDateTime,
 } from './invalid.js';
+export { demoChartDocument, realisticPatientChart } from './fixtures.js';

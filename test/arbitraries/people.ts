@@ -172,6 +172,8 @@ export interface PatientOptions {
   years?: YearRange;
   /** Maximum number of coverages (default 3). */
   maxCoverages?: number;
+  /** Keep `order` within the FHIR positiveInt range (see `RecordOptions.mappable`). Default false. */
+  mappable?: boolean;
 }
 
 /** A coverage (order is set by {@link arbPatient} when in a list). */
@@ -193,7 +195,7 @@ function buildCoverage(opts: PatientOptions = {}): fc.Arbitrary<Coverage> {
       group: opt(fc.record({ id: arbIdFor(idMode), name: opt(planName) }).map((r) => compact(r))),
       relationship: opt(fc.constantFrom(...SUBSCRIBER_RELATIONSHIPS)),
       period: opt(arbPeriod({ dateOnly: true, years: opts.years ?? (mode === 'realistic' ? 'realistic' : 'mixed') })),
-      order: opt(fc.oneof({ arbitrary: fc.integer({ min: 1, max: 3 }), weight: 10 }, { arbitrary: fc.constantFrom(2147483647, Number.MAX_SAFE_INTEGER), weight: 1 })),
+      order: opt(fc.oneof({ arbitrary: fc.integer({ min: 1, max: 3 }), weight: 10 }, { arbitrary: opts.mappable === true ? fc.constant(2147483647) : fc.constantFrom(2147483647, Number.MAX_SAFE_INTEGER), weight: 1 })),
     })
     .map((r): Coverage => compact(r));
 }

@@ -55,7 +55,17 @@ export interface RecordOptions {
   encounterIds?: readonly string[];
   /** Also produce references to ids that are not in the given pools. Default false. */
   danglingReferences?: boolean;
+  /**
+   * Leave out values that are valid under the contract but that the builders reject with a MappingError
+   * today: ranks and orders beyond 2147483647 (FHIR positiveInt), codes longer than 80 characters (HL7
+   * DG1-3/PR1-3 after escaping), procedures with no date when their encounter has no start (HL7 PR1-5),
+   * organization addresses and contact points of use `home` (FHIR org-2/org-3). Default false.
+   */
+  mappable?: boolean;
 }
+
+/** The longest code a coding may have. */
+const codeMax = (opts: { mappable?: boolean }): number => (opts.mappable === true ? 80 : 256);
 
 /**
  * An arbitrary reference into `pool`, or `undefined` when no reference can be made.
@@ -72,15 +82,24 @@ export function arbRef(pool: readonly string[] | undefined, dangling: boolean, i
   return dangling ? fc.oneof({ arbitrary: present, weight: 2 }, { arbitrary: missing, weight: 1 }) : present;
 }
 
-/** A positive rank or order: small mostly, sometimes beyond 32 bits (still a safe integer). */
-const arbPositive: fc.Arbitrary<number> = fc.oneof(
+/** A positive rank or order: small mostly, sometimes 2147483647, and (unless mappable) beyond 32 bits. */
+const arbPositiveAny: fc.Arbitrary<number> = fc.oneof(
   { arbitrary: fc.integer({ min: 1, max: 5 }), weight: 20 },
   { arbitrary: fc.constantFrom(2147483647, 2147483648, Number.MAX_SAFE_INTEGER), weight: 1 },
 );
+const arbPositiveInt32: fc.Arbitrary<number> = fc.oneof({ arbitrary: fc.integer({ min: 1, max: 5 }), weight: 20 }, { arbitrary: fc.constant(2147483647), weight: 1 });
+
+/**
+ * A positive safe integer for `rank` / `order`.
+ * @param mappable - stay within the FHIR positiveInt range
+ */
+export function arbPositive(mappable = false): fc.Arbitrary<number> {
+  return mappable ? arbPositiveInt32 : arbPositiveAny;
+}
 
 /** A diagnosis (ICD-10-CM or SNOMED CT). The id is optional. */
 export function arbDiagnosis(opts: RecordOptions = {}): fc.Arbitrary<Diagnosis> {
-  return memo(`diagnosis|${opts.text}|${opts.ids}|${opts.years}`, () => buildDiagnosis(opts));
+  return memo(`diagnosis|${opts.text}|${opts.ids}|${opts.years}|${opts.mappable}`, () => buildDiagnosis(opts));
 }
 
 function buildDiagnosis(opts: RecordOptions = {}): fc.Arbitrary<Diagnosis> {
@@ -89,8 +108,8 @@ function buildDiagnosis(opts: RecordOptions = {}): fc.Arbitrary<Diagnosis> {
   return fc
     .record({
       id: opt(arbIdFor(opts.ids ?? mode), 4),
-      code: arbCoding(['icd-10-cm', 'snomed-ct'], mode),
-      rank: opt(arbPositive),
+      code: arbCoding(['icd-10-cm', 'snomed-ct'], mode, codeMax(opts)),
+      rank: opt(arbPositive(opts.mappable)),
       use: opt(fc.constantFrom(...DIAGNOSIS_USES)),
       onset: opt(arbIsoDateTime({ years }), 2),
       recordedDate: opt(arbIsoDateTime({ years }), 2),
@@ -106,7 +125,7 @@ export function arbProcedure(opts: RecordOptions = {}): fc.Arbitrary<Procedure> 
   return fc
     .record({
       id: opt(arbIdFor(idMode), 4),
-      code: arbCoding(['cpt', 'snomed-ct', 'icd-10-pcs'], mode),
+      code: arbCoding(['cpt', 'snomed-ct', 'icd-10-pcs'], mode, codeMax(opts)),
       status: fc.constantFrom(...PROCEDURE_STATUSES),
       performed: opt(fc.oneof(arbIsoDateTime({ years, leapSecond: false }), arbPeriod({ years }))),
       performerId: opt(arbRef(opts.practitionerIds, opts.danglingReferences === true, idMode)),
@@ -140,15 +159,26 @@ export function arbEncounter(opts: EncounterOptions = {}): fc.Arbitrary<Encounte
       id: arbIdFor(idMode),
       status: fc.constantFrom(...ENCOUNTER_STATUSES),
       class: fc.constantFrom(...ENCOUNTER_CLASSES),
-      type: opt(arbCoding(['snomed-ct', 'cpt'], mode)),
+      type: opt(arbCoding(['snomed-ct', 'cpt'], mode, codeMax(opts))),
       period: opt(arbPeriod({ years: opts.years ?? (mode === 'realistic' ? 'realistic' : 'mixed') }), 6),
       locationId: opt(arbRef(opts.locationIds, dangling, idMode)),
       participants: prac === undefined ? fc.constant(undefined) : optArray(fc.record({ role: fc.constantFrom(...PARTICIPANT_ROLES), practitionerId: prac }), 3),
       reason: opt(textFor(mode)),
       diagnoses: opt(fc.uniqueArray(arbDiagnosis(opts), { maxLength: opts.maxDiagnoses ?? 3, selector: byIdIfAny })),
       procedures: opt(fc.uniqueArray(arbProcedure(opts), { maxLength: opts.maxProcedures ?? 2, selector: byIdIfAny })),
+      fallbackDate: arbIsoDateTimeFull({ years: opts.years ?? (mode === 'realistic' ? 'realistic' : 'mixed'), leapSecond: false }),
     })
-    .map((r): Encounter => compact(r));
+    .map(({ fallbackDate, ...r }): Encounter => {
+      const encounter: Encounter = compact(r);
+      // HL7 PR1-5 needs a date: the procedure's own, else the encounter's start.
+      if (opts.mappable === true && encounter.period?.start === undefined && encounter.procedures !== undefined) {
+        encounter.procedures = encounter.procedures.map((p) => {
+          const start = typeof p.performed === 'object' ? p.performed.start : p.performed;
+          return start === undefined ? { ...p, performed: fallbackDate } : p;
+        });
+      }
+      return encounter;
+    });
 }
 
 /** Options of {@link arbNote}. */
@@ -203,32 +233,32 @@ export function arbNote(opts: NoteOptions = {}): fc.Arbitrary<ClinicalNote> {
 // ---------------------------------------------------------------------------------------------------
 
 /** An answer option (coding, optional finite score). */
-function arbAnswerOption(mode: TextMode): fc.Arbitrary<AnswerOption> {
-  return memo(`option|${mode}`, () => buildAnswerOption(mode));
+function arbAnswerOption(mode: TextMode, maxCodeLength = 256): fc.Arbitrary<AnswerOption> {
+  return memo(`option|${mode}|${maxCodeLength}`, () => buildAnswerOption(mode, maxCodeLength));
 }
 
-function buildAnswerOption(mode: TextMode): fc.Arbitrary<AnswerOption> {
+function buildAnswerOption(mode: TextMode, maxCodeLength: number): fc.Arbitrary<AnswerOption> {
   return fc
     .record({
-      coding: arbCoding(undefined, mode),
+      coding: arbCoding(undefined, mode, maxCodeLength),
       score: opt(fc.oneof({ arbitrary: fc.integer({ min: 0, max: 4 }), weight: 4 }, { arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }), weight: 1 })),
     })
     .map(({ coding, score }): AnswerOption => (score === undefined ? coding : { ...coding, score }));
 }
 
 /** A random item definition (choice items carry 0–5 options with unique codes). */
-function arbItemDefinition(mode: TextMode, idMode: TextMode): fc.Arbitrary<AssessmentItemDefinition> {
-  return memo(`item|${mode}|${idMode}`, () => buildItemDefinition(mode, idMode));
+function arbItemDefinition(mode: TextMode, idMode: TextMode, maxCodeLength = 256): fc.Arbitrary<AssessmentItemDefinition> {
+  return memo(`item|${mode}|${idMode}|${maxCodeLength}`, () => buildItemDefinition(mode, idMode, maxCodeLength));
 }
 
-function buildItemDefinition(mode: TextMode, idMode: TextMode): fc.Arbitrary<AssessmentItemDefinition> {
+function buildItemDefinition(mode: TextMode, idMode: TextMode, maxCodeLength: number): fc.Arbitrary<AssessmentItemDefinition> {
   return fc
     .record({
       linkId: arbIdFor(idMode),
       text: textFor(mode, true),
-      code: opt(arbCoding(undefined, mode)),
+      code: opt(arbCoding(undefined, mode, maxCodeLength)),
       type: fc.constantFrom(...ASSESSMENT_ITEM_TYPES),
-      options: fc.uniqueArray(arbAnswerOption(mode), { maxLength: 5, selector: (o) => `${o.system}|${o.code}` }),
+      options: fc.uniqueArray(arbAnswerOption(mode, maxCodeLength), { maxLength: 5, selector: (o) => `${o.system}|${o.code}` }),
       keepOptions: fc.boolean(),
     })
     .map(({ options, keepOptions, ...r }): AssessmentItemDefinition => {
@@ -251,11 +281,11 @@ const arbDecimal: fc.Arbitrary<number> = fc.oneof(
 );
 
 /** A value that fits an item type (choice items pick one of their options when they have any). */
-function arbValueFor(item: AssessmentItemDefinition, mode: TextMode, years: YearRange): fc.Arbitrary<AnswerValue> {
+function arbValueFor(item: AssessmentItemDefinition, mode: TextMode, years: YearRange, maxCodeLength: number): fc.Arbitrary<AnswerValue> {
   switch (item.type) {
     case 'choice': {
       const options = item.options ?? [];
-      const pick = options.length > 0 ? fc.constantFrom(...options) : arbAnswerOption(mode);
+      const pick = options.length > 0 ? fc.constantFrom(...options) : arbAnswerOption(mode, maxCodeLength);
       return pick.map((value) => ({ type: 'coding' as const, value }));
     }
     case 'string':
@@ -275,8 +305,8 @@ function arbValueFor(item: AssessmentItemDefinition, mode: TextMode, years: Year
 }
 
 /** A free answer value of any type (for instruments without definitions). */
-function arbAnyValue(mode: TextMode, years: YearRange): fc.Arbitrary<AnswerValue> {
-  return fc.constantFrom<AssessmentItemType>(...ASSESSMENT_ITEM_TYPES).chain((type) => arbValueFor({ linkId: 'x', text: 'x', type }, mode, years));
+function arbAnyValue(mode: TextMode, years: YearRange, maxCodeLength: number): fc.Arbitrary<AnswerValue> {
+  return fc.constantFrom<AssessmentItemType>(...ASSESSMENT_ITEM_TYPES).chain((type) => arbValueFor({ linkId: 'x', text: 'x', type }, mode, years, maxCodeLength));
 }
 
 /** Options of {@link arbAssessment}. */
@@ -294,18 +324,18 @@ export interface AssessmentOptions extends RecordOptions {
  * @param opts - text/id mode, maxItems, withDefinitions
  */
 export function arbInstrument(opts: AssessmentOptions = {}): fc.Arbitrary<AssessmentInstrument> {
-  return memo(`instrument|${opts.text}|${opts.ids}|${opts.maxItems}|${opts.withDefinitions}`, () => buildInstrument(opts));
+  return memo(`instrument|${opts.text}|${opts.ids}|${opts.maxItems}|${opts.withDefinitions}|${opts.mappable}`, () => buildInstrument(opts));
 }
 
 function buildInstrument(opts: AssessmentOptions = {}): fc.Arbitrary<AssessmentInstrument> {
   const mode = opts.text ?? 'mixed';
   const idMode = opts.ids ?? mode;
-  const items = fc.uniqueArray(arbItemDefinition(mode, idMode), { minLength: 1, maxLength: opts.maxItems ?? 8, selector: (i) => i.linkId });
+  const items = fc.uniqueArray(arbItemDefinition(mode, idMode, codeMax(opts)), { minLength: 1, maxLength: opts.maxItems ?? 8, selector: (i) => i.linkId });
   return fc
     .record({
       id: arbIdFor(idMode),
       title: textFor(mode, true),
-      code: opt(arbCoding(['loinc', 'snomed-ct'], mode)),
+      code: opt(arbCoding(['loinc', 'snomed-ct'], mode, codeMax(opts))),
       url: opt(fc.constantFrom('http://example.org/Questionnaire/q1', 'urn:uuid:0f3c8a8e-2b5c-4c1e-9a77-0b1d2e3f4a5b', 'https://example.org/q?a=1&b=2|3'), 2),
       items: opts.withDefinitions === true ? items : opts.withDefinitions === false ? fc.constant(undefined) : opt(items, 4),
     })
@@ -362,7 +392,7 @@ function arbAnswers(instrument: AssessmentInstrument, opts: AssessmentOptions): 
         ...subset.map((item) =>
           fc
             .record({
-              value: arbValueFor(item, mode, years),
+              value: arbValueFor(item, mode, years, codeMax(opts)),
               override: defined && mode !== 'realistic' ? rare(textFor(mode)) : fc.constant(undefined),
             })
             .map(({ value, override }): AssessmentAnswer => {
@@ -376,7 +406,7 @@ function arbAnswers(instrument: AssessmentInstrument, opts: AssessmentOptions): 
   }
   return fc.uniqueArray(
     fc
-      .record({ linkId: arbIdFor(idMode), text: opt(textFor(mode)), code: opt(arbCoding(undefined, mode)), value: arbAnyValue(mode, years) })
+      .record({ linkId: arbIdFor(idMode), text: opt(textFor(mode)), code: opt(arbCoding(undefined, mode, codeMax(opts))), value: arbAnyValue(mode, years, codeMax(opts)) })
       .map((r): AssessmentAnswer => compact(r)),
     { maxLength: opts.maxItems ?? 8, selector: (a) => a.linkId },
   );
@@ -406,7 +436,7 @@ export function arbAssessment(opts: AssessmentOptions = {}): fc.Arbitrary<Assess
         encounterId: opt(arbRef(opts.encounterIds, dangling, idMode)),
         answers: arbAnswers(instrument, opts),
         freeScore: opt(
-          fc.record({ value: arbDecimal, code: opt(arbCoding(['loinc'], mode)), interpretation: opt(textFor(mode)) }).map((s) => compact(s)),
+          fc.record({ value: arbDecimal, code: opt(arbCoding(['loinc'], mode, codeMax(opts))), interpretation: opt(textFor(mode)) }).map((s) => compact(s)),
           2,
         ),
       })
@@ -432,7 +462,7 @@ export function arbAssessment(opts: AssessmentOptions = {}): fc.Arbitrary<Assess
  * abatement after the onset most of the time.
  */
 export function arbMedicalHistoryEntry(opts: RecordOptions = {}): fc.Arbitrary<MedicalHistoryEntry> {
-  return memo(`history|${opts.text}|${opts.ids}|${opts.years}`, () => buildMedicalHistoryEntry(opts));
+  return memo(`history|${opts.text}|${opts.ids}|${opts.years}|${opts.mappable}`, () => buildMedicalHistoryEntry(opts));
 }
 
 function buildMedicalHistoryEntry(opts: RecordOptions = {}): fc.Arbitrary<MedicalHistoryEntry> {
@@ -441,7 +471,7 @@ function buildMedicalHistoryEntry(opts: RecordOptions = {}): fc.Arbitrary<Medica
   return fc
     .record({
       id: arbIdFor(opts.ids ?? mode),
-      code: arbCoding(['icd-10-cm', 'snomed-ct'], mode),
+      code: arbCoding(['icd-10-cm', 'snomed-ct'], mode, codeMax(opts)),
       clinicalStatus: fc.constantFrom(...CLINICAL_STATUSES),
       verificationStatus: opt(fc.constantFrom(...VERIFICATION_STATUSES)),
       dates: arbOrderedPair({ years }),
