@@ -18,7 +18,7 @@ const cli: Options = {
 
 // Keep this entry list equal to the "exports" map of package.json.
 export default defineConfig([{
-  entry: { index: 'src/index.ts' },
+  entry: { index: 'src/index.ts', 'http/index': 'src/http/index.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

@@ -740,7 +740,7 @@ describe('createExportHandler options', () => {
 
   it('should serve FHIR with the configured base URL and clock', async () => {
     const call = await serve('fetch', await fixtureOptions({ fhir: { baseUrl: 'https://example.org/fhir', strictBundleTotal: true } }));
-    const bundle = expectFhir(await call(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }));
+    const bundle = expectFhir(await call(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }), true);
     expect(bundle['timestamp']).toBe('2026-03-02T12:00:30.000Z');
     expect(bundle['total']).toBeUndefined();
     expect((bundle['entry'] as unknown as { fullUrl: string }[])[0]?.fullUrl).toBe('https://example.org/fhir/Patient/pat-0001');
