@@ -1,7 +1,6 @@
 import type * as fhir from 'fhir/r4';
 import type { ClinicalNote } from '../model/note.js';
 import type { Patient } from '../model/patient.js';
-import { parseIsoDateTime } from '../internal/iso.js';
 import { CONFIDENTIALITY_DISPLAY, NOTE_TYPE_LOINC, SYSTEM } from './internal/codings.js';
 import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
@@ -24,8 +23,9 @@ export function mapDocumentReference(note: ClinicalNote, ctx: MapContext): fhir.
     type: { coding: [{ system: SYSTEM.loinc, code: loinc.code, display: loinc.display }] },
     subject: ctx.patientRef(),
   } as fhir.DocumentReference;
-  // DocumentReference.date is an instant: only a full date-time fits; the attachment keeps any precision.
-  if (parseIsoDateTime(note.authored)?.precision === 'second') out.date = note.authored;
+  // DocumentReference.date is an instant: only a full date-time fits (a checked date-time is the only
+  // form longer than YYYY-MM-DD); the attachment's creation keeps any precision.
+  if (note.authored.length > 10) out.date = note.authored;
   if (note.authorId !== undefined) out.author = [ctx.practitionerRef(note.authorId)];
   const titled = hasText(note.title);
   if (titled) out.description = note.title;

@@ -56,6 +56,8 @@ export function indexDirectory(directory: Directory | undefined): DirectoryIndex
   };
 }
 
+type DirectoryKind = 'Practitioner' | 'Location' | 'Organization';
+
 /** A Bundle context plus the directory resources its references asked for. */
 export interface BundleContext extends MapContext {
   /** Map every directory record referenced so far (and what those reference), in order of first reference. */
@@ -79,15 +81,18 @@ export function createBundleContext(
   for (const e of chart.encounters ?? []) encountersById.set(e.id, e);
   const patientReference = `Patient/${ids.patient}`;
   // Directory records to include, in order of first reference; a queue so that what they reference follows.
-  const queue: { kind: 'Practitioner' | 'Location' | 'Organization'; id: string }[] = [];
-  const queued = new Set<string>();
-  const need = (kind: 'Practitioner' | 'Location' | 'Organization', chartId: string): fhir.Reference => {
-    const key = `${kind}/${chartId}`;
-    if (!queued.has(key)) {
-      queued.add(key);
+  const queue: { kind: DirectoryKind; id: string }[] = [];
+  // Per kind: chart id → its `Type/id` reference text, once the record is queued.
+  const queued: Record<DirectoryKind, Map<string, string>> = { Practitioner: new Map(), Location: new Map(), Organization: new Map() };
+  const need = (kind: DirectoryKind, chartId: string): fhir.Reference => {
+    const seen = queued[kind];
+    let reference = seen.get(chartId);
+    if (reference === undefined) {
+      reference = `${kind}/${mapChartId(chartId)}`;
+      seen.set(chartId, reference);
       queue.push({ kind, id: chartId });
     }
-    return literalRef(kind, mapChartId(chartId));
+    return { reference };
   };
   let drained = 0;
   const ctx: BundleContext = {
@@ -95,7 +100,7 @@ export function createBundleContext(
     patientRef: () => ({ reference: patientReference }),
     localRef: literalRef,
     encounterRef: (chartId) => {
-      if (includedEncounters.has(chartId)) return literalRef('Encounter', mapChartId(chartId));
+      if (includedEncounters.has(chartId)) return { reference: `Encounter/${mapChartId(chartId)}` };
       const encounter = encountersById.get(chartId);
       return logicalRef('Encounter', chartId, encounter !== undefined ? encounterDisplay(encounter) : undefined);
     },
@@ -109,7 +114,7 @@ export function createBundleContext(
       const out: fhir.Resource[] = [];
       // The queue grows while it is drained: a Location adds its Organization, an Organization its parent.
       for (; drained < queue.length; drained++) {
-        const { kind, id } = queue[drained] as { kind: 'Practitioner' | 'Location' | 'Organization'; id: string };
+        const { kind, id } = queue[drained] as { kind: DirectoryKind; id: string };
         if (kind === 'Practitioner') out.push(mapPractitioner(directory.practitioners.get(id) as DirectoryPractitioner));
         else if (kind === 'Location') out.push(mapLocation(directory.locations.get(id) as DirectoryLocation, ctx));
         else out.push(mapOrganization(directory.organizations.get(id) as DirectoryOrganization, ctx));
@@ -160,9 +165,13 @@ export function assembleBundle(type: 'collection' | 'searchset', resources: read
   }
   for (let i = 0; i < resources.length; i++) {
     const resource = resources[i] as fhir.FhirResource;
-    const path = `${resource.resourceType}/${resource.id as string}`;
-    hash?.update(path);
-    const fullUrl = prefix + path;
+    const id = resource.id as string;
+    if (hash !== undefined) {
+      // Type and id fed apart: both are flat strings, while their concatenation would be a rope to flatten.
+      hash.update(resource.resourceType);
+      hash.update(id);
+    }
+    const fullUrl = `${prefix}${resource.resourceType}/${id}`;
     entries[i] = type === 'searchset' ? { fullUrl, resource, search: { mode: 'match' } } : { fullUrl, resource };
   }
   const bundle: fhir.Bundle = {

@@ -63,8 +63,17 @@ export function derivedIdMaterial(kind: string, parentChartId: string, childId: 
  */
 export function instrumentCanonical(instrument: AssessmentInstrument): string {
   if (instrument.url !== undefined && instrument.url !== '') return instrument.url;
-  return `urn:uuid:${hexToUuidV8(sha256Hex128(`chart-export:instrument\u001f${instrument.id}`))}`;
+  let url = CANONICALS.get(instrument.id);
+  if (url === undefined) {
+    url = `urn:uuid:${hexToUuidV8(sha256Hex128(`chart-export:instrument\u001f${instrument.id}`))}`;
+    if (CANONICALS.size >= 1000) CANONICALS.clear();
+    CANONICALS.set(instrument.id, url);
+  }
+  return url;
 }
+
+/** Derived canonical URLs by instrument id: every response of an instrument needs the same one. */
+const CANONICALS = new Map<string, string>();
 
 /** The Questionnaire URL a response points at: only when the instrument has a url or item definitions. */
 export function responseQuestionnaireUrl(instrument: AssessmentInstrument): string | undefined {
