@@ -94,12 +94,16 @@ describe('arbId', () => {
 describe('invalid material', () => {
   it('should give forbidden control characters and invalid text that the text rule rejects', () => {
     expect(FORBIDDEN_CONTROL_CHARS).toHaveLength(29);
-    fc.assert(fc.property(arbForbiddenControlChar, (c) => {
+    fc.assert(
+      fc.property(arbForbiddenControlChar, (c) => {
         expect(isValidChartText(c)).toBe(false);
-      }));
-    fc.assert(fc.property(arbInvalidText, (s) => {
+      }),
+    );
+    fc.assert(
+      fc.property(arbInvalidText, (s) => {
         expect(isValidChartText(s)).toBe(false);
-      }));
+      }),
+    );
   });
 
   it('should give ids the chart check rejects at the id path', () => {
@@ -130,12 +134,16 @@ describe('arbIsoDateTime', () => {
   });
 
   it('should give dates only from arbIsoDate and full date-times from arbIsoDateTimeFull', () => {
-    fc.assert(fc.property(arbIsoDate(), (s) => {
+    fc.assert(
+      fc.property(arbIsoDate(), (s) => {
         expect(parseIsoDateTime(s)?.precision).not.toBe('second');
-      }));
-    fc.assert(fc.property(arbIsoDateTimeFull(), (s) => {
+      }),
+    );
+    fc.assert(
+      fc.property(arbIsoDateTimeFull(), (s) => {
         expect(parseIsoDateTime(s)?.precision).toBe('second');
-      }));
+      }),
+    );
   });
 });
 
@@ -149,9 +157,12 @@ describe('arbPeriod', () => {
       }),
       { numRuns: 2000 },
     );
-    fc.assert(fc.property(arbOrderedPair(), ([a, b]) => {
+    fc.assert(
+      fc.property(arbOrderedPair(), ([a, b]) => {
         expect(isoSortKey(b)).toBeGreaterThanOrEqual(isoSortKey(a));
-      }), { numRuns: 500 });
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
@@ -168,9 +179,12 @@ describe('arbCoding', () => {
   });
 
   it('should produce identifiers with absolute-URI systems', () => {
-    fc.assert(fc.property(arbIdentifier(), (i) => {
+    fc.assert(
+      fc.property(arbIdentifier(), (i) => {
         expect(/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(i.system)).toBe(true);
-      }), { numRuns: 500 });
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
@@ -197,9 +211,12 @@ describe('arbAssessment', () => {
 
 describe('arbDirectory', () => {
   it('should pass checkDirectory', () => {
-    fc.assert(fc.property(arbDirectory(), (d) => {
+    fc.assert(
+      fc.property(arbDirectory(), (d) => {
         expect(paths(checkDirectory(d))).toEqual([]);
-      }), { numRuns: 200 });
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
@@ -223,9 +240,12 @@ describe('arbPatientChart', () => {
         { numRuns: 100 },
       );
     }
-    fc.assert(fc.property(arbPatientChart({ longNotes: true, minNotes: 1 }), ({ chart }) => {
+    fc.assert(
+      fc.property(arbPatientChart({ longNotes: true, minNotes: 1 }), ({ chart }) => {
         expect(paths(checkPatientChart(chart))).toEqual([]);
-      }), { numRuns: 10 });
+      }),
+      { numRuns: 10 },
+    );
   });
 
   it('should honour the size options', () => {
@@ -292,9 +312,12 @@ describe('realisticPatientChart', () => {
 
 describe('arbChartDocument', () => {
   it('should generate documents that pass checkChartDocument', () => {
-    fc.assert(fc.property(arbChartDocument(), (doc) => {
+    fc.assert(
+      fc.property(arbChartDocument(), (doc) => {
         expect(paths(checkChartDocument(doc))).toEqual([]);
-      }), { numRuns: 100 });
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('should reference only the directory it carries', () => {

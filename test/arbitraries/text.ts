@@ -136,6 +136,10 @@ export const HOSTILE_FRAGMENTS: readonly string[] = [
   '\u007F',
   '\u0085',
   '\uFFFD',
+  // noncharacters: valid chart text, but U+FFFE and U+FFFF may not appear in XML
+  '\uFFFE',
+  '\uFFFF',
+  '\u{10FFFF}',
 ];
 
 /** Realistic clinical and administrative phrases. */
