@@ -5,6 +5,8 @@ describe('parseCliOptions', () => {
   it('should default to the demo chart on 127.0.0.1:8080', () => {
     const o = parseCliOptions([], {});
     expect(o).toMatchObject({ help: false, dataFile: undefined, keysFile: undefined, host: DEFAULT_HOST, port: DEFAULT_PORT, basePath: '', log: false });
+    expect(o.sendingApplication).toBe('CHART-EXPORT');
+    expect(o.sendingFacility).toBeUndefined();
     expect(DEFAULT_PORT).toBe(8080);
     expect(DEFAULT_HOST).toBe('127.0.0.1');
   });

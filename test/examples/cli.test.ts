@@ -170,7 +170,9 @@ describe('chart-export command (dist/http/cli.js)', () => {
       expect(requests.filter((r) => r.expectedStatus !== 200).map((r) => r.expectedStatus)).toEqual([401, 403, 429]);
       for (const r of requests) {
         if (r.expectedStatus === 200) {
-          await expectValidExport(r.url, r.headers);
+          const { route, body } = await expectValidExport(r.url, r.headers);
+          // MSH-3 defaults to the service's name; MSH-4 stays empty unless configured.
+          if (route.startsWith('exportHl7')) expect(body.split('|').slice(2, 4)).toEqual(['CHART-EXPORT', '']);
         } else if (r.expectedStatus !== 429) {
           expect((await fetch(r.url, { headers: r.headers })).status, r.comment).toBe(r.expectedStatus);
         } else {

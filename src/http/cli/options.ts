@@ -25,7 +25,7 @@ export interface CliOptions {
   /** Omit `Bundle.total` on `collection` Bundles (R4 invariant bdl-1). */
   readonly strictBundleTotal: boolean;
   /** HL7 MSH-3. */
-  readonly sendingApplication: string | undefined;
+  readonly sendingApplication: string;
   /** HL7 MSH-4. */
   readonly sendingFacility: string | undefined;
   /** HL7 MSH-11. */
@@ -45,6 +45,8 @@ export class UsageError extends Error {
 export const DEFAULT_PORT = 8080;
 /** Default interface: loopback only. */
 export const DEFAULT_HOST = '127.0.0.1';
+/** Default HL7 MSH-3 of the service: partners route messages by it. */
+export const DEFAULT_SENDING_APPLICATION = 'CHART-EXPORT';
 /** Default grace period of a shutdown, in seconds. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_SECONDS = 10;
 
@@ -76,7 +78,8 @@ Options (each also settable by the environment variable after it; the option win
   --strict-bundle-total       Omit Bundle.total on collection Bundles (R4 invariant bdl-1). With
                               --fhir-base-url, every FHIR body is strictly R4-valid. Default: total is sent,
                               as the interface contract shows.   CHART_EXPORT_FHIR_STRICT_BUNDLE_TOTAL=1
-  --sending-application NAME  HL7 MSH-3 sending application.         CHART_EXPORT_HL7_SENDING_APPLICATION
+  --sending-application NAME  HL7 MSH-3 sending application. Default: CHART-EXPORT.
+                                                                     CHART_EXPORT_HL7_SENDING_APPLICATION
   --sending-facility NAME     HL7 MSH-4 sending facility.               CHART_EXPORT_HL7_SENDING_FACILITY
   --processing-id P|T|D       HL7 MSH-11 processing id (production, training, debugging). Default: P.
                                                                            CHART_EXPORT_HL7_PROCESSING_ID
@@ -220,11 +223,12 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
     basePath,
     fhirBaseUrl,
     strictBundleTotal,
-    sendingApplication: text(
-      str('sending-application') ?? fromEnv(env, 'CHART_EXPORT_HL7_SENDING_APPLICATION'),
-      '--sending-application / CHART_EXPORT_HL7_SENDING_APPLICATION',
-      227,
-    ),
+    sendingApplication:
+      text(
+        str('sending-application') ?? fromEnv(env, 'CHART_EXPORT_HL7_SENDING_APPLICATION'),
+        '--sending-application / CHART_EXPORT_HL7_SENDING_APPLICATION',
+        227,
+      ) ?? DEFAULT_SENDING_APPLICATION,
     sendingFacility: text(
       str('sending-facility') ?? fromEnv(env, 'CHART_EXPORT_HL7_SENDING_FACILITY'),
       '--sending-facility / CHART_EXPORT_HL7_SENDING_FACILITY',

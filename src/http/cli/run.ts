@@ -163,8 +163,9 @@ export async function loadKeys(file: string | undefined, demoData: boolean): Pro
 }
 
 function handlerOptions(options: CliOptions, document: ChartDocument, keys: LoadedKeys, io: CliIo): ExportHandlerOptions {
-  const hl7: { sendingApplication?: string; sendingFacility?: string; processingId?: 'P' | 'T' | 'D' } = {};
-  if (options.sendingApplication !== undefined) hl7.sendingApplication = options.sendingApplication;
+  const hl7: { sendingApplication?: string; sendingFacility?: string; processingId?: 'P' | 'T' | 'D' } = {
+    sendingApplication: options.sendingApplication,
+  };
   if (options.sendingFacility !== undefined) hl7.sendingFacility = options.sendingFacility;
   if (options.processingId !== undefined) hl7.processingId = options.processingId;
   const result: {
