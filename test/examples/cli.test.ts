@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -301,6 +301,42 @@ describe('chart-export command (dist/http/cli.js)', () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it('should finish a request in flight on SIGTERM, then exit 0; and cut one still open after the timeout, exit 1', async () => {
+    /** Open a connection and send a request's head without the blank line that ends it: in flight, not done. */
+    const openRequest = async (origin: string): Promise<{ socket: Socket; received: () => string }> => {
+      const { hostname, port } = new URL(origin);
+      const socket = connect(Number(port), hostname);
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      let received = '';
+      socket.setEncoding('utf8').on('data', (d: string) => (received += d));
+      socket.on('error', () => undefined);
+      socket.write('GET /exportHl7PatientAdt?patientId=pat-0001 HTTP/1.1\r\nHost: localhost\r\nx-api-key: demo-key-hl7\r\n');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return { socket, received: () => received };
+    };
+
+    // Completed during the grace period: answered, clean exit.
+    const first = await startCli(['--port', '0', '--shutdown-timeout', '5']);
+    const inFlight = await openRequest(first.origin);
+    const stopping = first.stop('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await fetch(`${first.origin}/publicFhirDirectory?resourceType=Location`).catch(() => undefined))?.status).toBeUndefined(); // no new connections
+    inFlight.socket.write('\r\n');
+    const stopped = await stopping;
+    expect(inFlight.received()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(stopped.code).toBe(0);
+    expect(first.stderr()).toContain('chart-export: stopped.');
+
+    // Never completed: cut when the grace period ends.
+    const second = await startCli(['--port', '0', '--shutdown-timeout', '0.5']);
+    const stalled = await openRequest(second.origin);
+    const cut = await second.stop('SIGTERM');
+    expect(cut.code).toBe(1);
+    expect(cut.ms).toBeGreaterThanOrEqual(450);
+    expect(second.stderr()).toContain('requests still in flight after the timeout were cut');
+    stalled.socket.destroy();
   });
 
   it('should serve under a base path', async () => {
