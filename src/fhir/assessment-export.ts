@@ -22,7 +22,8 @@ import type { FhirExportOptions } from './options.js';
  * @throws {ChartValidationError} when the chart (or `options.directory`) fails the chart check
  * @throws {ChartNotFoundError} (`recordType` `assessment`) when the chart has no such assessment
  * @throws {InvalidArgumentError} when an option is malformed
- * @throws {MappingError} when a value does not fit FHIR
+ * @throws {MappingError} when two records of one FHIR type map to the same FHIR id (only a chart id crafted
+ *   to equal another id's hashed form can do that)
  * @example buildFhirAssessmentExport(chart, 'asmt-0001', { now: '2026-03-01T15:00:00Z' }).entry?.[1]?.resource?.resourceType // 'QuestionnaireResponse'
  * @see https://hl7.org/fhir/R4/questionnaireresponse.html
  */
@@ -31,14 +32,12 @@ export function buildFhirAssessmentExport(chart: PatientChart, assessmentId: str
   const resolved = resolveOptions(options);
   const assessment = chart.assessments?.find((a) => a.id === assessmentId);
   if (assessment === undefined) throw new ChartNotFoundError('assessment');
-  const encounterIndex =
-    assessment.encounterId === undefined ? -1 : (chart.encounters?.findIndex((e) => e.id === assessment.encounterId) ?? -1);
-  const encounter = chart.encounters?.[encounterIndex];
+  const encounter = assessment.encounterId === undefined ? undefined : chart.encounters?.find((e) => e.id === assessment.encounterId);
   const included = new Set<string>(encounter !== undefined ? [encounter.id] : []);
   const ctx = createBundleContext(chart, buildIdPlan(chart, resolved.directory), indexDirectory(resolved.directory), included);
   const resources: fhir.FhirResource[] = [mapPatient(chart.patient, ctx)];
   pushAssessmentGroup(resources, assessment, ctx, instrumentScores(chart), new Set());
-  if (encounter !== undefined) pushEncounterGroup(resources, encounter, encounterIndex, ctx, false);
+  if (encounter !== undefined) pushEncounterGroup(resources, encounter, ctx, false);
   for (const r of ctx.drainDirectory()) resources.push(r as fhir.FhirResource);
   return assembleBundle('collection', resources, resolved);
 }

@@ -1,5 +1,4 @@
 import type * as fhir from 'fhir/r4';
-import { MappingError, type IssuePath } from '../errors.js';
 import type { Coverage, Patient } from '../model/patient.js';
 import { SUBSCRIBER_RELATIONSHIP_DISPLAY, SYSTEM } from './internal/codings.js';
 import { FHIR_INTEGER_MAX, toPeriod } from './internal/datatypes.js';
@@ -17,8 +16,8 @@ function coverageClass(code: 'plan' | 'group', display: string, part: { id: stri
   return out;
 }
 
-/** Coverage mapping with a given context; `path` locates the coverage for errors. */
-export function mapCoverage(coverage: Coverage, ctx: MapContext, path: IssuePath): fhir.Coverage {
+/** Coverage mapping with a given context. */
+export function mapCoverage(coverage: Coverage, ctx: MapContext): fhir.Coverage {
   // Keys in R4 element order: status, subscriber, subscriberId, beneficiary, relationship, period, payor, class, order.
   const out: fhir.Coverage = { resourceType: 'Coverage', id: ctx.ids.coverage(coverage), status: coverage.status } as fhir.Coverage;
   const relationship = coverage.relationship ?? 'self';
@@ -35,12 +34,8 @@ export function mapCoverage(coverage: Coverage, ctx: MapContext, path: IssuePath
   if (coverage.group !== undefined) classes.push(coverageClass('group', 'Group', coverage.group));
   if (coverage.plan !== undefined) classes.push(coverageClass('plan', 'Plan', coverage.plan));
   if (classes.length > 0) out.class = classes;
-  if (coverage.order !== undefined) {
-    if (coverage.order > FHIR_INTEGER_MAX) {
-      throw new MappingError([...path, 'order'], 'Coverage.order', 'exceeds the FHIR positiveInt range (2147483647)');
-    }
-    out.order = coverage.order;
-  }
+  // positiveInt is 32-bit: a larger order cannot be carried and is left out.
+  if (coverage.order !== undefined && coverage.order <= FHIR_INTEGER_MAX) out.order = coverage.order;
   return out;
 }
 
@@ -49,17 +44,17 @@ export function mapCoverage(coverage: Coverage, ctx: MapContext, path: IssuePath
  *
  * The id is derived from the patient's and the coverage's ids (`<patient id>-<coverage id>`, or the
  * hashed form). `payor` references the payer Organization (`toFhirPayerOrganization`); `subscriber` is the
- * patient when the relationship is `self` (the default); plan and group become `class` entries.
+ * patient when the relationship is `self` (the default); plan and group become `class` entries; an `order` beyond FHIR's positiveInt maximum
+ * (2147483647) is left out.
  *
  * @param coverage - the chart coverage
  * @param patient - the patient it belongs to (the beneficiary)
  * @returns the Coverage
  * @throws {ChartValidationError} when the input fails the chart check (paths start at `coverage` or `patient`)
- * @throws {MappingError} when `order` exceeds FHIR's positiveInt range
  * @example toFhirCoverage(patient.coverages[0], patient).payor // [{ reference: 'Organization/payer-acme' }]
  * @see https://hl7.org/fhir/R4/coverage.html
  */
 export function toFhirCoverage(coverage: Coverage, patient: Patient): fhir.Coverage {
   assertValidChartParts({ patient: { ...patient, coverages: [coverage] } }, [[['patient', 'coverages', 0], ['coverage']]]);
-  return mapCoverage(coverage, standaloneContext(patient.id), ['coverage']);
+  return mapCoverage(coverage, standaloneContext(patient.id));
 }

@@ -21,19 +21,19 @@ import type { FhirExportOptions } from './options.js';
  * @throws {ChartValidationError} when the chart (or `options.directory`) fails the chart check
  * @throws {ChartNotFoundError} (`recordType` `encounter`) when the chart has no such encounter
  * @throws {InvalidArgumentError} when an option is malformed
- * @throws {MappingError} when a value does not fit FHIR
+ * @throws {MappingError} when two records of one FHIR type map to the same FHIR id (only a chart id crafted
+ *   to equal another id's hashed form can do that)
  * @example buildFhirEncounterExport(chart, 'enc-0001', { now: '2026-03-01T15:00:00Z' }).entry?.[1]?.resource?.resourceType // 'Encounter'
  * @see https://hl7.org/fhir/R4/encounter.html
  */
 export function buildFhirEncounterExport(chart: PatientChart, encounterId: string, options?: FhirExportOptions): fhir.Bundle {
   validatePatientChart(chart);
   const resolved = resolveOptions(options);
-  const index = chart.encounters?.findIndex((e) => e.id === encounterId) ?? -1;
-  const encounter = chart.encounters?.[index];
+  const encounter = chart.encounters?.find((e) => e.id === encounterId);
   if (encounter === undefined) throw new ChartNotFoundError('encounter');
   const ctx = createBundleContext(chart, buildIdPlan(chart, resolved.directory), indexDirectory(resolved.directory), new Set([encounter.id]));
   const resources: fhir.FhirResource[] = [mapPatient(chart.patient, ctx)];
-  pushEncounterGroup(resources, encounter, index, ctx, true);
+  pushEncounterGroup(resources, encounter, ctx, true);
   for (const r of ctx.drainDirectory()) resources.push(r as fhir.FhirResource);
   return assembleBundle('collection', resources, resolved);
 }

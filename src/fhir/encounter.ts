@@ -1,5 +1,4 @@
 import type * as fhir from 'fhir/r4';
-import { MappingError, type IssuePath } from '../errors.js';
 import type { Encounter } from '../model/encounter.js';
 import type { Patient } from '../model/patient.js';
 import { DIAGNOSIS_ROLE_DISPLAY, ENCOUNTER_CLASS_DISPLAY, PARTICIPANT_ROLE_DISPLAY, SYSTEM, toConcept } from './internal/codings.js';
@@ -9,8 +8,8 @@ import { standaloneContext } from './internal/context.js';
 import { hasText } from './internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
 
-/** Encounter mapping with a given context; `path` locates the encounter for errors. */
-export function mapEncounter(encounter: Encounter, ctx: MapContext, path: IssuePath): fhir.Encounter {
+/** Encounter mapping with a given context. */
+export function mapEncounter(encounter: Encounter, ctx: MapContext): fhir.Encounter {
   const out: fhir.Encounter = {
     resourceType: 'Encounter',
     id: ctx.ids.encounter(encounter),
@@ -36,12 +35,8 @@ export function mapEncounter(encounter: Encounter, ctx: MapContext, path: IssueP
       if (dx.use !== undefined) {
         d.use = { coding: [{ system: SYSTEM.diagnosisRole, code: dx.use, display: DIAGNOSIS_ROLE_DISPLAY[dx.use] }] };
       }
-      if (dx.rank !== undefined) {
-        if (dx.rank > FHIR_INTEGER_MAX) {
-          throw new MappingError([...path, 'diagnoses', i, 'rank'], 'Encounter.diagnosis.rank', 'exceeds the FHIR positiveInt range (2147483647)');
-        }
-        d.rank = dx.rank;
-      }
+      // positiveInt is 32-bit: a larger rank cannot be carried and is left out (the array order remains).
+      if (dx.rank !== undefined && dx.rank <= FHIR_INTEGER_MAX) d.rank = dx.rank;
       return d;
     });
   }
@@ -54,18 +49,18 @@ export function mapEncounter(encounter: Encounter, ctx: MapContext, path: IssueP
  *
  * `class` is a v3 ActCode coding; participants carry their v3 ParticipationType role and reference
  * their Practitioner; each diagnosis becomes `diagnosis[]` referencing the Condition that
- * `toFhirEncounterCondition` creates, with its diagnosis-role `use` and `rank`; the reason is
+ * `toFhirEncounterCondition` creates, with its diagnosis-role `use` and `rank` (a rank beyond FHIR's
+ * positiveInt maximum 2147483647 is left out); the reason is
  * `reasonCode.text`; the location references its Location. Dates are copied as given.
  *
  * @param encounter - the chart encounter
  * @param patient - the patient it belongs to
  * @returns the Encounter; its id is `toFhirId(encounter.id)`
  * @throws {ChartValidationError} when the input fails the chart check (paths start at `encounter` or `patient`)
- * @throws {MappingError} when a diagnosis rank exceeds FHIR's positiveInt range
  * @example toFhirEncounter(chart.encounters[0], chart.patient).class.code // 'AMB'
  * @see https://hl7.org/fhir/R4/encounter.html
  */
 export function toFhirEncounter(encounter: Encounter, patient: Patient): fhir.Encounter {
   assertValidChartParts({ patient, encounters: [encounter] }, [[['encounters', 0], ['encounter']]]);
-  return mapEncounter(encounter, standaloneContext(patient.id), ['encounter']);
+  return mapEncounter(encounter, standaloneContext(patient.id));
 }

@@ -24,7 +24,8 @@ import type { FhirExportOptions } from './options.js';
  * @throws {ChartValidationError} when the chart (or `options.directory`) fails the chart check
  * @throws {ChartNotFoundError} (`recordType` `note`) when the chart has no such note
  * @throws {InvalidArgumentError} when an option is malformed
- * @throws {MappingError} when a value does not fit FHIR
+ * @throws {MappingError} when two records of one FHIR type map to the same FHIR id (only a chart id crafted
+ *   to equal another id's hashed form can do that)
  * @example buildFhirNoteExport(chart, 'note-0001', { now: '2026-03-01T15:00:00Z' }).entry?.map((e) => e.resource?.resourceType)
  * @see https://hl7.org/fhir/R4/composition.html
  */
@@ -33,12 +34,11 @@ export function buildFhirNoteExport(chart: PatientChart, noteId: string, options
   const resolved = resolveOptions(options);
   const note = chart.notes?.find((n) => n.id === noteId);
   if (note === undefined) throw new ChartNotFoundError('note');
-  const encounterIndex = note.encounterId === undefined ? -1 : (chart.encounters?.findIndex((e) => e.id === note.encounterId) ?? -1);
-  const encounter = chart.encounters?.[encounterIndex];
+  const encounter = note.encounterId === undefined ? undefined : chart.encounters?.find((e) => e.id === note.encounterId);
   const included = new Set<string>(encounter !== undefined ? [encounter.id] : []);
   const ctx = createBundleContext(chart, buildIdPlan(chart, resolved.directory), indexDirectory(resolved.directory), included);
   const resources: fhir.FhirResource[] = [mapPatient(chart.patient, ctx), mapComposition(note, ctx), mapDocumentReference(note, ctx)];
-  if (encounter !== undefined) pushEncounterGroup(resources, encounter, encounterIndex, ctx, false);
+  if (encounter !== undefined) pushEncounterGroup(resources, encounter, ctx, false);
   for (const r of ctx.drainDirectory()) resources.push(r as fhir.FhirResource);
   return assembleBundle('collection', resources, resolved);
 }

@@ -26,7 +26,8 @@ import type { FhirPatientBundleOptions } from './options.js';
  * @returns the Bundle
  * @throws {ChartValidationError} when the chart (or `options.directory`) fails the chart check
  * @throws {InvalidArgumentError} when an option or limit is malformed (a limit must be a non-negative integer)
- * @throws {MappingError} when a value does not fit FHIR (e.g. a diagnosis rank beyond positiveInt)
+ * @throws {MappingError} when two records of one FHIR type map to the same FHIR id (only a chart id crafted
+ *   to equal another id's hashed form can do that)
  * @example buildFhirPatientBundle(chart, { limits: { encounters: 5, notes: 5 }, now: '2026-03-01T15:00:00Z' }).type // 'collection'
  * @see https://hl7.org/fhir/R4/bundle.html
  */
@@ -47,11 +48,9 @@ export function buildFhirPatientBundle(chart: PatientChart, options?: FhirPatien
   const included = new Set<string>();
   for (const e of encounters) included.add(e.id);
   const ctx = createBundleContext(chart, buildIdPlan(chart, resolved.directory), indexDirectory(resolved.directory), included);
-  const positions = new Map<object, number>();
-  chart.encounters?.forEach((e, i) => positions.set(e, i));
   const resources: fhir.FhirResource[] = [];
   pushPatientGroup(resources, chart, ctx);
-  for (const e of encounters) pushEncounterGroup(resources, e, positions.get(e) ?? 0, ctx, true);
+  for (const e of encounters) pushEncounterGroup(resources, e, ctx, true);
   for (const n of notes) resources.push(mapComposition(n, ctx), mapDocumentReference(n, ctx));
   if (assessments.length > 0) {
     const scores = instrumentScores(chart);

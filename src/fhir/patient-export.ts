@@ -16,7 +16,8 @@ import type { FhirExportOptions } from './options.js';
  * @returns the Bundle; the Patient is the first entry and every reference resolves to an entry
  * @throws {ChartValidationError} when the chart (or `options.directory`) fails the chart check
  * @throws {InvalidArgumentError} when an option is malformed
- * @throws {MappingError} when a value does not fit FHIR (e.g. a coverage order beyond positiveInt)
+ * @throws {MappingError} when two records of one FHIR type map to the same FHIR id (only a chart id crafted
+ *   to equal another id's hashed form can do that)
  * @example buildFhirPatientExport(chart, { now: '2026-03-01T15:00:00Z' }).entry?.[0]?.resource?.resourceType // 'Patient'
  * @see https://hl7.org/fhir/R4/bundle.html
  */

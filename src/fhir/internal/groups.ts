@@ -20,7 +20,7 @@ export function pushPatientGroup(out: fhir.FhirResource[], chart: PatientChart, 
   out.push(mapPatient(chart.patient, ctx));
   const coverages = chart.patient.coverages;
   if (coverages === undefined || coverages.length === 0) return;
-  coverages.forEach((c, i) => out.push(mapCoverage(c, ctx, ['patient', 'coverages', i])));
+  for (const c of coverages) out.push(mapCoverage(c, ctx));
   const payers = new Set<string>();
   for (const c of coverages) {
     if (payers.has(c.payer.id)) continue;
@@ -30,8 +30,8 @@ export function pushPatientGroup(out: fhir.FhirResource[], chart: PatientChart, 
 }
 
 /** An Encounter, its Conditions and (optionally) its Procedures. */
-export function pushEncounterGroup(out: fhir.FhirResource[], encounter: Encounter, index: number, ctx: MapContext, withProcedures: boolean): void {
-  out.push(mapEncounter(encounter, ctx, ['encounters', index]));
+export function pushEncounterGroup(out: fhir.FhirResource[], encounter: Encounter, ctx: MapContext, withProcedures: boolean): void {
+  out.push(mapEncounter(encounter, ctx));
   encounter.diagnoses?.forEach((dx, i) => out.push(mapEncounterCondition(encounter, i, dx, ctx)));
   if (withProcedures) encounter.procedures?.forEach((p, i) => out.push(mapProcedure(encounter, i, p, ctx)));
 }
