@@ -416,7 +416,16 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         const directory: Directory = {};
         if (resourceType === 'Organization') directory.organizations = [...(await dataSource.listOrganizations(limit))];
         else if (resourceType === 'Practitioner') directory.practitioners = [...(await dataSource.listPractitioners(limit))];
-        else directory.locations = [...(await dataSource.listLocations(limit))];
+        else {
+          directory.locations = [...(await dataSource.listLocations(limit))];
+          // The managing organizations are not entries of a Location searchset, but with them at hand the
+          // builder gives each logical reference its display name.
+          const ids = [...new Set(directory.locations.flatMap((l) => (l.organizationId === undefined ? [] : [l.organizationId])))];
+          const organizations = (await Promise.all(ids.map((id) => dataSource.getOrganization(id)))).filter(
+            (o): o is DirectoryOrganization => o !== undefined,
+          );
+          if (organizations.length > 0) directory.organizations = organizations;
+        }
         return json(buildFhirDirectoryBundle(directory, resourceType, { ...fhirOptions(undefined), limit }));
       }
       case 'exportFhirPatient':

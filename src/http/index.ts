@@ -40,7 +40,16 @@ export {
   hashApiKey,
   timingSafeEqual,
 } from './key-store.js';
-export type { ApiKeyScope, ApiKeyRateLimit, ApiKeyRecord, KeyStore, InMemoryKeyEntry, InMemoryKeyStore } from './key-store.js';
+export type {
+  ApiKeyScope,
+  ApiKeyRateLimit,
+  ApiKeyRecord,
+  KeyStore,
+  InMemoryKeyEntry,
+  InMemoryKeyStore,
+  InMemoryKeyStoreOptions,
+  Sha256Digest,
+} from './key-store.js';
 
 // Rate limiting
 export { createFixedWindowRateLimiter } from './rate-limiter.js';

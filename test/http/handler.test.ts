@@ -554,6 +554,13 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       expect(countByType(zero, 'Organization')).toBe(0);
     });
 
+    it('should name the managing organization of each directory Location', async () => {
+      const bundle = expectFhir(await call('/publicFhirDirectory?resourceType=Location'));
+      const refs = (bundle.entry ?? []).map((e) => (e.resource as { managingOrganization?: { display?: string } }).managingOrganization?.display);
+      expect(refs).toEqual(['Riverside Behavioral Health', 'Lakeside Family Practice']);
+      expect(countByType(bundle, 'Organization')).toBe(0);
+    });
+
     it('should use the documented defaults without a limits option', async () => {
       const all = expectFhir(await call('/publicFhirDirectory?resourceType=Organization'));
       expect(countByType(all, 'Organization')).toBe(3);
