@@ -730,6 +730,19 @@ describe('createExportHandler options', () => {
     for (const o of bad) expect(() => createExportHandler({ ...base, ...o }), JSON.stringify(o)).toThrow(InvalidArgumentError);
   });
 
+  it('should never echo a request id with CR/LF, other characters or beyond 128 characters, whatever delivers it', async () => {
+    // Neither fetch's Headers nor node:http lets CR/LF through, so ask the shared core directly.
+    const handler = createExportHandler(await fixtureOptions());
+    const core = (handler as unknown as Record<symbol, { handle: (call: unknown) => Promise<{ headers: Record<string, string>; body: string }> }>)[
+      Symbol.for('chart-export.http.core')
+    ]!;
+    for (const hostile of ['a\r\nSet-Cookie: x=1', 'a\nb', 'a\rb', 'x'.repeat(129), 'a b', '\u0000', 'é']) {
+      const res = await core.handle({ method: 'GET', pathname: '/nowhere', search: '', header: (n: string) => (n === 'x-request-id' ? hostile : undefined), remoteAddress: undefined });
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.body).not.toContain(hostile);
+    }
+  });
+
   it('should default a limit to the documented default clamped by a lower maximum', async () => {
     const call = await serve('fetch', await fixtureOptions({ limits: { directory: { max: 2 } } }));
     const bundle = expectFhir(await call('/publicFhirDirectory?resourceType=Organization'));

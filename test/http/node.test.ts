@@ -137,6 +137,10 @@ describe('toNodeListener', () => {
     expect(twoKeys).toMatch(/^HTTP\/1\.1 401/);
     const star = await raw('OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(star).toMatch(/^HTTP\/1\.1 404/);
+    // A bare CR inside a header value never reaches the listener: node:http refuses the request itself.
+    const cr = await raw(`GET /exportFhirPatient?patientId=${P} HTTP/1.1\r\nHost: x\r\nx-request-id: a\rSet-Cookie: y\r\n\r\n`);
+    expect(cr).toMatch(/^HTTP\/1\.1 400/);
+    expect(cr).not.toMatch(/Set-Cookie/i);
   });
 });
 

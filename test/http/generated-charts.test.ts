@@ -1,0 +1,59 @@
+/**
+ * End to end over generated chart documents (hostile ids and text included): every route, asked for
+ * records that exist, answers 200 with a body that passes the R4 validator (FHIR) or the v2.5.1 structure
+ * check (HL7). Ids travel percent-encoded in the query string, as a partner would send them.
+ */
+import fc from 'fast-check';
+import { it } from 'vitest';
+import type { ChartDocument } from '../../src/index.js';
+import { createInMemoryDataSource } from '../../src/http/index.js';
+import { arbChartDocument } from '../arbitraries/index.js';
+import { expectFhir, expectHl7 } from './support/bodies.js';
+import { KEYS } from './support/fixture.js';
+import { describeMatrix, fixtureOptions, serve, type Mode } from './support/harness.js';
+
+const q = encodeURIComponent;
+const BOTH = { 'x-api-key': KEYS.both };
+
+/** The requests of one document: every route once per patient, on the patient's first record of each kind. */
+function requestsFor(doc: ChartDocument): { path: string; format: 'fhir' | 'hl7'; type?: string }[] {
+  const out: { path: string; format: 'fhir' | 'hl7'; type?: string }[] = [];
+  for (const t of ['Organization', 'Practitioner', 'Location']) out.push({ path: `/publicFhirDirectory?resourceType=${t}`, format: 'fhir' });
+  for (const chart of doc.patients) {
+    const p = `patientId=${q(chart.patient.id)}`;
+    out.push({ path: `/exportFhirPatient?${p}`, format: 'fhir' }, { path: `/exportHl7PatientAdt?${p}`, format: 'hl7', type: 'ADT^A31^ADT_A05' });
+    out.push({ path: `/exportFhirPatientBundle?${p}&noteLimit=2`, format: 'fhir' }, { path: `/exportHl7PatientSummary?${p}&limit=4`, format: 'hl7', type: 'ADR^A19^ADR_A19' });
+    const enc = chart.encounters?.[0];
+    if (enc !== undefined) {
+      out.push({ path: `/exportFhirEncounter?${p}&encounterId=${q(enc.id)}`, format: 'fhir' });
+      out.push({ path: `/exportHl7Encounter?${p}&encounterId=${q(enc.id)}`, format: 'hl7', type: 'ADT^A08^ADT_A01' });
+    }
+    const note = chart.notes?.[0];
+    if (note !== undefined) {
+      out.push({ path: `/exportFhirNote?${p}&noteId=${q(note.id)}`, format: 'fhir' });
+      out.push({ path: `/exportHl7Note?${p}&noteId=${q(note.id)}`, format: 'hl7', type: 'MDM^T02^MDM_T02' });
+    }
+    const asmt = chart.assessments?.[0];
+    if (asmt !== undefined) {
+      out.push({ path: `/exportFhirAssessment?${p}&assessmentId=${q(asmt.id)}`, format: 'fhir' });
+      out.push({ path: `/exportHl7Assessment?${p}&assessmentId=${q(asmt.id)}`, format: 'hl7', type: 'ORU^R01^ORU_R01' });
+    }
+  }
+  return out;
+}
+
+describeMatrix('every route over generated chart documents', (mode: Mode) => {
+  it('should answer 200 with a valid body for every record that exists', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbChartDocument({ mappable: true, maxPatients: 2 }), async (doc) => {
+        const call = await serve(mode, await fixtureOptions({ dataSource: createInMemoryDataSource(doc) }));
+        for (const r of requestsFor(doc)) {
+          const res = await call(r.path, { headers: BOTH });
+          if (r.format === 'fhir') expectFhir(res);
+          else expectHl7(res, r.type as string);
+        }
+      }),
+      { numRuns: mode === 'fetch' ? 30 : 10, endOnFailure: true },
+    );
+  });
+});
