@@ -13,7 +13,7 @@ import { ceFromCoding, COMPOSITE_MAX } from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId } from '../internal/fit.js';
 import { buildDg1, buildHistoryDg1 } from '../segments/dg1.js';
 import { buildMsa } from '../segments/msa.js';
-import { buildAnswerObx, buildInterpretationObx, buildNoteObx, buildScoreObx, OBX_SUB_ID_MAX } from '../segments/obx.js';
+import { buildAnswerObx, buildInterpretationObx, buildNoteObx, buildPanelObx, buildScoreObx, OBX_SUB_ID_MAX } from '../segments/obx.js';
 import { buildPid } from '../segments/pid.js';
 import { buildPr1 } from '../segments/pr1.js';
 import { buildPv1, buildPv1NotApplicable, buildPv1Reference } from '../segments/pv1.js';
@@ -92,10 +92,11 @@ function tailOfEscaped(escaped: string, max: number): string {
  *   procedures as PR1); a group per encounter that records refer to but that is not included (limit) or not
  *   in the chart (PV1 class U with the id as visit number); then one group for records without encounter
  *   (`PV1|n|N`, medical-history entries as DG1). Every group repeats the PID (PID-1 / PV1-1 number the groups).
- * - Notes ride as OBX TX (as in MDM^T02), assessments as their answer OBX (as in ORU^R01), with the
- *   instrument in OBX-17 (observation method) and the score interpretation as an ST OBX (QUERY_RESPONSE
- *   allows no NTE). OBX-4 (sub-id) holds the note or assessment id, so the OBX of one record can be told
- *   apart (ids longer than 20 characters after escaping in the derived form).
+ * - Notes ride as OBX TX (as in MDM^T02). An assessment rides as a value-less OBX whose OBX-3 is the
+ *   instrument (in place of ORU's OBR-4), then its answer OBX (as in ORU^R01, with the instrument also in
+ *   OBX-17, observation method), the score, and the score interpretation as an ST OBX (QUERY_RESPONSE allows
+ *   no NTE). OBX-4 (sub-id) holds the note or assessment id, so the OBX of one record can be told apart (ids
+ *   longer than 20 characters after escaping in the derived form).
  * - Coverages (IN1) ride in the first group only.
  * - The segment order within a group is the standard's (OBX before DG1 before PR1 before IN1), which differs
  *   from the order written in the design table.
@@ -198,6 +199,7 @@ function pushAssessment(segments: string[], a: Assessment, firstSetId: number, d
       : ceFromCoding(instrument.code, [...path, 'instrument', 'code'], 'OBX-17', instrument.title);
   const items = new Map((instrument.items ?? []).map((item) => [item.linkId, item]));
   let setId = firstSetId;
+  segments.push(buildPanelObx(setId++, method, a, dir, path, subId));
   a.answers.forEach((answer, i) => {
     segments.push(buildAnswerObx(setId++, answer, items.get(answer.linkId), a, dir, [...path, 'answers', i], subId, method));
   });

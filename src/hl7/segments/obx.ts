@@ -265,3 +265,29 @@ export function buildInterpretationObx(
   tail(fields, HL7_ANSWER_RESULT_STATUS[assessment.status], assessment.authored, assessment.authorId, dir, path, method);
   return segment('OBX', fields);
 }
+
+/**
+ * Build the OBX that opens an assessment in ADR^A19, where no OBR may carry it: OBX-3 the instrument
+ * (`code^title^system`, or `<instrument id>^<title>^L` without a code), OBX-4 the assessment's sub-id, no
+ * value (OBX-2 and OBX-5 empty), OBX-11 status, OBX-14 authored, OBX-16 author. An assessment without answers
+ * is still visible this way.
+ *
+ * @param setId - OBX-1
+ * @param instrument - the instrument, already encoded as CE
+ * @param assessment - the assessment
+ * @param dir - directory index for the author
+ * @param path - path of the assessment in the input, for MappingError
+ * @param subId - OBX-4 (already encoded)
+ * @returns the segment text without terminator
+ * @throws MappingError when the author's identifier does not fit 250 characters after escaping
+ * @see HL7 v2.5.1 OBX-3, OBX-4, OBX-11
+ * @example buildPanelObx(1, '44249-1^PHQ-9 quick depression assessment panel^LN', assessment, dir, [], 'asmt-0001') // 'OBX|1||44249-1^PHQ-9 quick depression assessment panel^LN|asmt-0001|||||||F|||20260301101000-0500'
+ */
+export function buildPanelObx(setId: number, instrument: string, assessment: Assessment, dir: DirectoryIndex, path: IssuePath, subId: string): string {
+  const fields = new Array<string>(17).fill('');
+  fields[0] = String(setId);
+  fields[2] = instrument;
+  fields[3] = subId;
+  tail(fields, HL7_ANSWER_RESULT_STATUS[assessment.status], assessment.authored, assessment.authorId, dir, path);
+  return segment('OBX', fields);
+}
