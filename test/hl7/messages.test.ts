@@ -1,0 +1,370 @@
+/**
+ * The five messages for one realistic patient, with exact expected text. Each expected segment is written
+ * field by field from the v2.5.1 positions (see `seg`), not pasted from output.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  buildAdrA19,
+  buildAdtA08,
+  buildAdtA31,
+  buildMdmT02,
+  buildOruR01,
+  ChartNotFoundError,
+  ChartValidationError,
+  checkHl7Message,
+  generateControlId,
+  InvalidArgumentError,
+  MappingError,
+  parseHl7Message,
+  type PatientChart,
+} from '../../src/index.js';
+import { CHART, DIRECTORY, seg } from './fixtures.js';
+import { segmentsOf, val } from './support.js';
+
+const NOW = '2026-03-01T10:30:00-05:00';
+const TS_NOW = '20260301103000-0500';
+const HEADER = { now: NOW, sendingApplication: 'CHART-EXPORT', sendingFacility: 'RIVERSIDE', receivingApplication: 'PARTNER', receivingFacility: 'PARTNER-HIE', directory: DIRECTORY };
+
+const message = (...segments: string[]): string => `${segments.join('\r')}\r`;
+const msh = (type: string, controlId: string): string => `MSH|^~\\&|CHART-EXPORT|RIVERSIDE|PARTNER|PARTNER-HIE|${TS_NOW}||${type}|${controlId}|P|2.5.1`;
+
+/** Dr. Adaeze Okafor, MD, by NPI (XCN-1 id, -2 family, -3 given, -5 suffix, -6 prefix, -9 authority, -13 type). */
+const OKAFOR = '1003000126^Okafor^Adaeze^^MD^Dr.^^^&http://hl7.org/fhir/sid/us-npi&URI^^^^NPI';
+
+const PID = seg('PID', {
+  1: '1',
+  // The MR identifier leads, although the chart lists the SSN first.
+  3: 'MRN-000123^^^&2.16.840.1.113883.19.5&ISO^MR~123-45-6789^^^&http://hl7.org/fhir/sid/us-ssn&URI^SS',
+  // XPN: family ^ given ^ further given ^ suffix ^ prefix ^ degree ^ type (0200: L official, M maiden).
+  5: "O'Brien^Mary^Anne^^Ms.^^L~Walsh^^^^^^M",
+  7: '19840702',
+  8: 'F',
+  // XAD: street ^ other designation ^ city ^ state ^ zip ^ country ^ type (0190: H home).
+  11: '12 Elm St^Apt 4^Springfield^IL^62701^US^H',
+  // Mobile: no v2.5.1 use code, equipment CP; e-mail: use NET, equipment Internet, address in XTN-4.
+  13: '+1 217 555 0142^^CP~^NET^Internet^mary.obrien@example.org',
+  14: '+1 217 555 0100^WPN^PH',
+  15: 'en-US',
+  16: 'M^Married^HL70002',
+});
+
+const PV1 = seg('PV1', {
+  1: '1',
+  2: 'O', // AMB
+  3: 'Riverside Clinic, Suite 200^^^Riverside Behavioral Health', // PL-1 point of care, PL-4 facility
+  7: OKAFOR, // ATND
+  19: 'enc-0001^^^^VN',
+  44: '20260301093000-0500',
+  45: '20260301101000-0500',
+});
+
+const DG1 = seg('DG1', {
+  1: '1',
+  3: 'F32.1^Major depressive disorder, single episode, moderate^I10',
+  4: 'Major depressive disorder, single episod', // ST(40)
+  5: '202601',
+  6: 'W', // use "billing" has no 0052 code: working
+  15: '1',
+  19: '20260301',
+  20: 'dx-1',
+});
+
+const PR1 = seg('PR1', {
+  1: '1',
+  3: '90834^Psychotherapy, 45 minutes with patient^C4',
+  4: 'Psychotherapy, 45 minutes with patient',
+  5: '20260301093500-0500',
+  7: '45', // 09:35 to 10:20
+  12: OKAFOR,
+  19: 'proc-1',
+});
+
+const IN1 = seg('IN1', {
+  1: '1',
+  2: 'GOLD-PPO^Gold PPO',
+  3: '60054^^^&2.16.840.1.113883.3.221.5&ISO',
+  4: 'Acme Health Plan',
+  8: 'GRP-7781',
+  9: 'Riverside Employees^^^^^^^^^GRP-7781', // XON-1 name, XON-10 organization identifier
+  12: '20260101',
+  13: '20261231',
+  17: 'SEL^Self^HL70063',
+  22: '1',
+  36: 'XZ123456',
+  49: 'XZ123456^^^^MB',
+});
+
+const NOTE_OBX3 = '11506-3^Progress note^LN';
+const NOTE_TEXT = 'Subjective: mood better \\T\\ sleeping 7 h.~Objective: BP 128/82 \\F\\ HR 72~Plan: CBT weekly; notes in C:\\E\\notes';
+const PHQ2 = '55757-9^PHQ-2 depression screen^LN';
+const AUTHORED_NOTE = '20260301101500-0500';
+const AUTHORED_ASMT = '20260301100000-0500';
+
+describe('buildAdtA31', () => {
+  it('should build MSH EVN PID PV1(N) IN1 for the patient', () => {
+    expect(buildAdtA31(CHART, { ...HEADER, controlId: 'ADT0001' })).toBe(
+      message(msh('ADT^A31^ADT_A05', 'ADT0001'), `EVN|A31|${TS_NOW}`, PID, 'PV1|1|N', IN1),
+    );
+  });
+});
+
+describe('buildAdtA08', () => {
+  it('should build MSH EVN PID PV1 DG1 PR1 IN1 for the encounter', () => {
+    expect(buildAdtA08(CHART, 'enc-0001', { ...HEADER, controlId: 'ADT0002' })).toBe(
+      message(msh('ADT^A08^ADT_A01', 'ADT0002'), `EVN|A08|${TS_NOW}`, PID, PV1, DG1, PR1, IN1),
+    );
+  });
+
+  it('should throw ChartNotFoundError for an encounter not in the chart', () => {
+    expect(() => buildAdtA08(CHART, 'enc-9999', HEADER)).toThrow(ChartNotFoundError);
+  });
+
+  it('should fall back to the encounter start for PR1-5, and raise a MappingError without one', () => {
+    const undated: PatientChart = {
+      ...CHART,
+      encounters: [{ id: 'e', status: 'finished', class: 'AMB', period: { start: '2026-02-01' }, procedures: [{ code: { system: 'cpt', code: '90834' }, status: 'completed' }] }],
+    };
+    const text = buildAdtA08(undated, 'e', HEADER);
+    expect(val(segmentsOf(parseHl7Message(text), 'PR1')[0]!, 5)).toBe('20260201');
+    const noStart: PatientChart = { ...undated, encounters: [{ ...undated.encounters![0]!, period: { end: '2026-02-01' } }] };
+    let error: unknown;
+    try {
+      buildAdtA08(noStart, 'e', HEADER);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(MappingError);
+    expect((error as MappingError).target).toBe('PR1-5');
+    expect((error as MappingError).path).toEqual(['encounters', 0, 'procedures', 0, 'performed']);
+  });
+});
+
+describe('buildMdmT02', () => {
+  it('should build MSH EVN PID PV1 TXA OBX with the note text one line per repetition', () => {
+    const txa = seg('TXA', { 1: '1', 2: 'PR', 3: 'TX', 6: AUTHORED_NOTE, 9: OKAFOR, 12: 'note-0001', 17: 'AU', 18: 'R', 19: 'AV' });
+    const obx = seg('OBX', { 1: '1', 2: 'TX', 3: NOTE_OBX3, 5: NOTE_TEXT, 11: 'F', 14: AUTHORED_NOTE, 16: OKAFOR });
+    expect(buildMdmT02(CHART, 'note-0001', { ...HEADER, controlId: 'MDM0001' })).toBe(
+      message(msh('MDM^T02^MDM_T02', 'MDM0001'), `EVN|T02|${TS_NOW}`, PID, PV1, txa, obx),
+    );
+  });
+
+  it('should throw ChartNotFoundError for a note not in the chart', () => {
+    expect(() => buildMdmT02(CHART, 'nope', HEADER)).toThrow(ChartNotFoundError);
+  });
+
+  it('should continue text longer than OBX-5 allows in further OBX segments', () => {
+    const line = 'x'.repeat(60_000);
+    const chart: PatientChart = { ...CHART, notes: [{ ...CHART.notes![0]!, encounterId: undefined!, text: `${line}\n${line}\n&` }] };
+    delete (chart.notes![0] as { encounterId?: string }).encounterId;
+    const text = buildMdmT02(chart, 'note-0001', HEADER);
+    const obx = segmentsOf(parseHl7Message(text), 'OBX');
+    expect(obx.map((s) => val(s, 1))).toEqual(['1', '2']);
+    expect(obx.flatMap((s) => (s.fields[5] ?? []).map((r) => r[0]?.[0]))).toEqual([line, line, '&']);
+    expect(segmentsOf(parseHl7Message(text), 'PV1')[0]?.raw).toBe('PV1|1|N');
+    expect(checkHl7Message(text)).toEqual([]);
+  });
+
+  it('should send a note id longer than TXA-12 in a deterministic derived form', () => {
+    const id = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
+    const chart: PatientChart = { ...CHART, notes: [{ ...CHART.notes![0]!, id }] };
+    const a = val(segmentsOf(parseHl7Message(buildMdmT02(chart, id, HEADER)), 'TXA')[0]!, 12);
+    const b = val(segmentsOf(parseHl7Message(buildMdmT02(chart, id, HEADER)), 'TXA')[0]!, 12);
+    expect(a).toMatch(/^f47ac10b-58cc-[0-9a-f]{16}$/);
+    expect(a).toHaveLength(30);
+    expect(b).toBe(a);
+  });
+});
+
+describe('buildOruR01', () => {
+  it('should build MSH PID PV1 OBR OBX… NTE for the assessment', () => {
+    const obx = (n: number, type: string, obx3: string, value: string): string =>
+      seg('OBX', { 1: String(n), 2: type, 3: obx3, 5: value, 11: 'F', 14: AUTHORED_ASMT, 16: OKAFOR });
+    expect(buildOruR01(CHART, 'asmt-0001', { ...HEADER, controlId: 'ORU0001' })).toBe(
+      message(
+        msh('ORU^R01^ORU_R01', 'ORU0001'),
+        PID,
+        PV1,
+        seg('OBR', { 1: '1', 3: 'asmt-0001', 4: PHQ2, 7: AUTHORED_ASMT, 25: 'F' }),
+        // OBX-3: item code ^ question ^ LN ^ linkId ^ ^ L (alternate local code).
+        obx(1, 'CE', '44250-9^Little interest or pleasure in doing things^LN^phq2-1^^L', 'LA6569-3^Several days^LN'),
+        obx(2, 'CE', '44255-8^Feeling down, depressed, or hopeless^LN^phq2-2^^L', 'LA6570-1^More than half the days^LN'),
+        obx(3, 'ST', 'comment^Clinician comment^L', 'Sleep improving; weekends harder'),
+        obx(4, 'NM', '55758-7^PHQ-2 total score^LN^total-score^^L', '3'),
+        seg('NTE', { 1: '1', 3: 'Positive screen' }),
+      ),
+    );
+  });
+
+  it('should throw ChartNotFoundError for an assessment not in the chart', () => {
+    expect(() => buildOruR01(CHART, 'nope', HEADER)).toThrow(ChartNotFoundError);
+  });
+});
+
+describe('buildAdrA19', () => {
+  /** The OBX of the note, then of the assessment (value-less instrument OBX first), as ADR^A19 sends them. */
+  const observations = (first: number): string[] => {
+    const tail = { 11: 'F', 14: AUTHORED_ASMT, 16: OKAFOR, 17: PHQ2 };
+    return [
+      seg('OBX', { 1: String(first), 2: 'TX', 3: NOTE_OBX3, 4: 'note-0001', 5: NOTE_TEXT, 11: 'F', 14: AUTHORED_NOTE, 16: OKAFOR }),
+      seg('OBX', { 1: String(first + 1), 3: PHQ2, 4: 'asmt-0001', 11: 'F', 14: AUTHORED_ASMT, 16: OKAFOR }),
+      seg('OBX', { 1: String(first + 2), 2: 'CE', 3: '44250-9^Little interest or pleasure in doing things^LN^phq2-1^^L', 4: 'asmt-0001', 5: 'LA6569-3^Several days^LN', ...tail }),
+      seg('OBX', { 1: String(first + 3), 2: 'CE', 3: '44255-8^Feeling down, depressed, or hopeless^LN^phq2-2^^L', 4: 'asmt-0001', 5: 'LA6570-1^More than half the days^LN', ...tail }),
+      seg('OBX', { 1: String(first + 4), 2: 'ST', 3: 'comment^Clinician comment^L', 4: 'asmt-0001', 5: 'Sleep improving; weekends harder', ...tail }),
+      seg('OBX', { 1: String(first + 5), 2: 'NM', 3: '55758-7^PHQ-2 total score^LN^total-score^^L', 4: 'asmt-0001', 5: '3', ...tail }),
+      seg('OBX', { 1: String(first + 6), 2: 'ST', 3: 'total-score-interpretation^Score interpretation^L', 4: 'asmt-0001', 5: 'Positive screen', ...tail }),
+    ];
+  };
+  const qrd = (queryId: string, quantity: string): string =>
+    seg('QRD', {
+      1: TS_NOW,
+      2: 'R',
+      3: 'I',
+      4: queryId,
+      7: quantity,
+      8: "MRN-000123^O'Brien^Mary^^^^^^&2.16.840.1.113883.19.5&ISO^^^^MR",
+      9: 'DEM^Demographics^HL70048',
+      10: '^Patient summary',
+    });
+
+  it('should group every record under its encounter, newest first, and the rest under PV1 N', () => {
+    const history = seg('DG1', {
+      1: '1',
+      3: 'E11.9^Type 2 diabetes mellitus without complications^I10',
+      4: 'Type 2 diabetes mellitus without complic',
+      5: '2019',
+      6: 'F',
+      19: '20190514',
+      20: 'hx-0001',
+    });
+    expect(buildAdrA19(CHART, { ...HEADER, controlId: 'ADR0001', queryId: 'Q0001' })).toBe(
+      message(
+        msh('ADR^A19^ADR_A19', 'ADR0001'),
+        'MSA|AA|Q0001',
+        qrd('Q0001', '4^RD'),
+        // Group 1: the encounter with the note and the assessment written during it, then its DG1, PR1; IN1.
+        PID,
+        PV1,
+        ...observations(1),
+        DG1,
+        PR1,
+        IN1,
+        // Group 2: records without an encounter.
+        PID.replace('PID|1|', 'PID|2|'),
+        'PV1|2|N',
+        history,
+      ),
+    );
+  });
+
+  it('should cap records with the limit and keep the encounter reference by id', () => {
+    // The two newest records are the note (10:15) and the assessment (10:00); their encounter (09:30) is
+    // beyond the limit, so its group names it by visit number only (PV1-2 U).
+    expect(buildAdrA19(CHART, { ...HEADER, controlId: 'ADR0002', limit: 2 })).toBe(
+      message(
+        msh('ADR^A19^ADR_A19', 'ADR0002'),
+        'MSA|AA|ADR0002',
+        qrd('ADR0002', '2^RD'),
+        PID,
+        seg('PV1', { 1: '1', 2: 'U', 19: 'enc-0001^^^^VN' }),
+        ...observations(1),
+        IN1,
+      ),
+    );
+  });
+
+  it('should send one group with PID and PV1 N when no record is included', () => {
+    const text = buildAdrA19(CHART, { ...HEADER, limit: 0 });
+    expect(parseHl7Message(text).segments.map((s) => s.id)).toEqual(['MSH', 'MSA', 'QRD', 'PID', 'PV1', 'IN1']);
+    expect(checkHl7Message(text)).toEqual([]);
+  });
+
+  it('should reject a negative or fractional limit and a long query id', () => {
+    expect(() => buildAdrA19(CHART, { ...HEADER, limit: -1 })).toThrow(InvalidArgumentError);
+    expect(() => buildAdrA19(CHART, { ...HEADER, limit: 1.5 })).toThrow(InvalidArgumentError);
+    expect(() => buildAdrA19(CHART, { ...HEADER, queryId: 'Q'.repeat(11) })).toThrow(InvalidArgumentError);
+    expect(() => buildAdrA19(CHART, { ...HEADER, queryId: 'Q||||' })).toThrow(InvalidArgumentError); // 13 after escaping
+  });
+});
+
+describe('message options', () => {
+  it('should produce the same text for the same chart and options', () => {
+    const o = { ...HEADER, controlId: 'MDM1' };
+    expect(buildMdmT02(CHART, 'note-0001', o)).toBe(buildMdmT02(CHART, 'note-0001', o));
+  });
+
+  it('should declare UNICODE UTF-8 in MSH-18 exactly when some text is not ASCII', () => {
+    const ascii = parseHl7Message(buildAdtA31(CHART, HEADER));
+    expect(val(ascii.segments[0]!, 18)).toBe('');
+    const zoe: PatientChart = { ...CHART, patient: { ...CHART.patient, names: [{ family: 'Zoë' }] } };
+    const text = buildAdtA31(zoe, HEADER);
+    expect(val(parseHl7Message(text).segments[0]!, 18)).toBe('UNICODE UTF-8');
+    expect(text.split('\r')[0]).toMatch(/\|2\.5\.1\|{6}UNICODE UTF-8$/);
+    expect(val(parseHl7Message(buildAdtA31(CHART, { ...HEADER, sendingFacility: 'Clínica' })).segments[0]!, 18)).toBe('UNICODE UTF-8');
+  });
+
+  it('should default MSH-7 to the current time in UTC, with seconds and +0000', () => {
+    const before = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, '');
+    const ts = val(parseHl7Message(buildAdtA31(CHART)).segments[0]!, 7);
+    expect(ts).toMatch(/^\d{14}\+0000$/);
+    expect(ts >= before).toBe(true);
+  });
+
+  it('should send the given clock with its own offset and without fraction', () => {
+    const ts = val(parseHl7Message(buildAdtA31(CHART, { now: '2026-07-04T12:00:01.250+05:45' })).segments[0]!, 7);
+    expect(ts).toBe('20260704120001+0545');
+  });
+
+  it('should generate a 20-character control id beginning with the message code', () => {
+    for (const [build, code] of [
+      [() => buildAdtA31(CHART), 'ADT'],
+      [() => buildAdrA19(CHART), 'ADR'],
+      [() => buildAdtA08(CHART, 'enc-0001'), 'ADT'],
+      [() => buildMdmT02(CHART, 'note-0001'), 'MDM'],
+      [() => buildOruR01(CHART, 'asmt-0001'), 'ORU'],
+    ] as const) {
+      const id = val(parseHl7Message(build()).segments[0]!, 10);
+      expect(id).toMatch(new RegExp(`^${code}[0-9A-Z]{17}$`));
+    }
+  });
+
+  it('should never repeat a generated control id in 100 000 calls', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 100_000; i++) seen.add(generateControlId('MDM'));
+    expect(seen.size).toBe(100_000);
+  });
+
+  it('should use processing id and line ending options', () => {
+    const text = buildAdtA31(CHART, { ...HEADER, processingId: 'T', lineEnding: '\n' });
+    expect(text).not.toContain('\r');
+    expect(text.endsWith('IN1' + text.split('\nIN1')[1])).toBe(true);
+    expect(text.endsWith('\n')).toBe(true);
+    expect(val(parseHl7Message(text).segments[0]!, 11)).toBe('T');
+  });
+
+  it('should reject invalid options with InvalidArgumentError', () => {
+    const bad: Record<string, unknown>[] = [
+      { controlId: 'MDM' + 'x'.repeat(18) },
+      { controlId: 'XYZ1' },
+      { controlId: 'ADT|||||||' }, // 24 characters after escaping
+      { processingId: 'X' },
+      { lineEnding: '\r\n' },
+      { now: '2026-03-01' },
+      { now: '2026-03-01T10:30:00' },
+      { sendingApplication: 'x'.repeat(228) },
+      { sendingFacility: 42 },
+    ];
+    for (const o of bad) expect(() => buildAdtA31(CHART, o as never), JSON.stringify(o)).toThrow(InvalidArgumentError);
+    expect(() => buildMdmT02(CHART, 'note-0001', { controlId: 'ADT1' })).toThrow(InvalidArgumentError);
+  });
+
+  it('should escape header values', () => {
+    const first = buildAdtA31(CHART, { sendingApplication: 'A|B^C', now: NOW }).split('\r')[0];
+    expect(first?.startsWith('MSH|^~\\&|A\\F\\B\\S\\C|')).toBe(true);
+  });
+
+  it('should check the chart and the directory first', () => {
+    const broken = { ...CHART, patient: { ...CHART.patient, names: [{ family: 'A\u0000B' }] } };
+    expect(() => buildAdtA31(broken)).toThrow(ChartValidationError);
+    expect(() => buildAdtA31(CHART, { directory: { practitioners: [{ id: '', names: [] }] } as never })).toThrow(ChartValidationError);
+  });
+});
