@@ -12,7 +12,7 @@ export type IsoDate = string;
 
 /**
  * A date or a date-time. A date-time has hours and minutes, optional seconds, an optional fraction of a
- * second (1 to 9 digits; HL7 output keeps at most 4) and a time-zone offset (`Z` or `±hh:mm`), which is
+ * second (1 to 4 digits, so that HL7 v2.5.1 DTM keeps every digit) and a time-zone offset (`Z` or `±hh:mm`), which is
  * required once a time is given (FHIR `dateTime` rule).
  * @example '2026-03-01T09:30:00-05:00'
  * @example '2026-03-01'

@@ -46,7 +46,12 @@ const CODE_RE = /^[^\s]+(\s[^\s]+)*$/;
 const URI_RE = /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/;
 const LANGUAGE_RE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 const ID_MAX = 128;
-const CODE_MAX = 256;
+/** Codes longer than this cannot be carried in HL7 CE (250 characters after escaping). */
+const CODE_MAX = 64;
+/** FHIR `positiveInt` is a 32-bit signed integer. */
+const INT32_MAX = 2_147_483_647;
+// eslint-disable-next-line no-control-regex
+const ID_FORBIDDEN_RE = /[\u0000-\u001F\u007F]/;
 
 const CODE_SYSTEM_KEYS = Object.keys(CODE_SYSTEMS);
 
@@ -119,11 +124,15 @@ class Checker {
   id(value: unknown, path: Path, required = true): value is string {
     if (!this.text(value, path, required)) return false;
     if (value.length > ID_MAX) {
-      this.add(path, 'range', `must be at most ${ID_MAX} characters`);
+      this.add(path, 'range', `must be at most ${ID_MAX} characters (UTF-16 code units)`);
       return false;
     }
     if (value.trim() !== value) {
       this.add(path, 'format', 'must not have leading or trailing white space');
+      return false;
+    }
+    if (ID_FORBIDDEN_RE.test(value)) {
+      this.add(path, 'control-character', 'must not contain control characters (tab, CR and LF included)');
       return false;
     }
     return true;
@@ -157,7 +166,9 @@ class Checker {
       return;
     }
     if (kind !== 'finite' && !Number.isSafeInteger(value)) this.add(path, 'type', 'must be an integer');
-    else if (kind === 'positive-integer' && value < 1) this.add(path, 'range', 'must be at least 1');
+    else if (kind === 'positive-integer' && (value < 1 || value > INT32_MAX)) {
+      this.add(path, 'range', `must be between 1 and ${INT32_MAX}`);
+    }
   }
 
   /** An ISO 8601 date (`dateOnly`) or date-time in the accepted profile; returns the value when valid. */
@@ -510,8 +521,12 @@ function checkDirectoryInto(c: Checker, value: unknown, path: Path): void {
     c.text(v['name'], at(p, 'name'), true);
     c.boolean(v['active'], at(p, 'active'), false);
     c.each(v['identifiers'], at(p, 'identifiers'), false, (x, xp) => c.identifier(x, xp));
-    c.each(v['telecoms'], at(p, 'telecoms'), false, (x, xp) => c.telecom(x, xp));
-    c.each(v['addresses'], at(p, 'addresses'), false, (x, xp) => c.address(x, xp));
+    // FHIR org-2 / org-3: an organization's address or telecom can never be of use 'home'.
+    const notHome = (x: unknown, xp: Path): void => {
+      if (x !== null && typeof x === 'object' && (x as Obj)['use'] === 'home') c.add(at(xp, 'use'), 'enum', "must not be 'home' for an organization");
+    };
+    c.each(v['telecoms'], at(p, 'telecoms'), false, (x, xp) => (c.telecom(x, xp), notHome(x, xp)));
+    c.each(v['addresses'], at(p, 'addresses'), false, (x, xp) => (c.address(x, xp), notHome(x, xp)));
     c.id(v['partOfId'], at(p, 'partOfId'), false);
   });
   c.unique(orgs, 'id', at(path, 'organizations'), 'organization');

@@ -152,6 +152,25 @@ describe('checkPatientChart', () => {
     expect(paths(mutate((c) => (c.encounters[0].id = 'enc|^~\\&😀 1')))).toEqual([]);
   });
 
+  it('should reject tab, CR and LF inside ids (ids travel in URLs and HL7 fields)', () => {
+    expect(paths(mutate((c) => (c.encounters[0].id = 'enc\t1')))).toEqual(['encounters[0].id']);
+    expect(paths(mutate((c) => (c.notes[0].encounterId = 'enc\n1')))).toEqual(['notes[0].encounterId']);
+  });
+
+  it('should keep rank and order within FHIR positiveInt (32-bit)', () => {
+    expect(paths(mutate((c) => (c.encounters[0].diagnoses[0].rank = 2_147_483_647)))).toEqual([]);
+    expect(paths(mutate((c) => (c.encounters[0].diagnoses[0].rank = 2_147_483_648)))).toEqual(['encounters[0].diagnoses[0].rank']);
+    expect(paths(mutate((c) => (c.encounters[0].diagnoses[0].rank = 0)))).toEqual(['encounters[0].diagnoses[0].rank']);
+  });
+
+  it('should keep codes short enough for HL7 CE after escaping (64 characters)', () => {
+    expect(paths(mutate((c) => (c.encounters[0].diagnoses[0].code.code = 'x'.repeat(64))))).toEqual([]);
+    expect(paths(mutate((c) => (c.encounters[0].diagnoses[0].code.code = 'x'.repeat(65))))).toEqual([
+      'encounters[0].diagnoses[0].code.code',
+    ]);
+    expect(paths(mutate((c) => (c.encounters[0].diagnoses[0].code.code = 'F32.1 ')))).toEqual(['encounters[0].diagnoses[0].code.code']);
+  });
+
   it('should report duplicate ids with the path of the later one', () => {
     const issues = checkPatientChart(mutate((c) => c.encounters.push({ ...c.encounters[0] })));
     expect(issues.map((i) => [formatIssuePath(i.path), i.code])).toEqual([['encounters[1].id', 'duplicate']]);
@@ -291,8 +310,10 @@ describe('checkDirectory', () => {
     const issues = checkDirectory({
       practitioners: [{ id: 'p', names: [] }, { id: 'p', names: [{ family: 'X' }] }],
       locations: [{ id: 'l', name: 'L', status: 'closed' }],
+      organizations: [{ id: 'o', name: 'O', addresses: [{ use: 'home', city: 'X' }], telecoms: [{ system: 'phone', value: '1', use: 'work' }] }],
     });
     expect(issues.map((i) => [formatIssuePath(i.path), i.code])).toEqual([
+      ['organizations[0].addresses[0].use', 'enum'],
       ['practitioners[0].names', 'required'],
       ['practitioners[1].id', 'duplicate'],
       ['locations[0].status', 'enum'],
