@@ -85,7 +85,7 @@ describe('chart-export command (dist/http/cli.js)', () => {
   it('should be the package bin and what npm start runs, with a node shebang', () => {
     const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { bin: Record<string, string>; scripts: Record<string, string> };
     expect(pkg.bin).toEqual({ 'chart-export': './dist/http/cli.js' });
-    expect(pkg.scripts['start']).toMatch(/&& node dist\/http\/cli\.js$/);
+    expect(pkg.scripts['start']).toMatch(/^tsup --config tsup.cli.config.ts --silent && node dist\/http\/cli\.js$/);
     expect(readFileSync(CLI, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
     expect(statSync(CLI).mode & 0o111).not.toBe(0);
   });
