@@ -50,9 +50,9 @@ export interface ParameterProblem {
   readonly message: string;
 }
 
-/** Control characters a chart id may not hold (all C0 but tab, LF, CR) and lone surrogates, as the chart check says. */
+/** What a chart id may not hold, as the chart check says: any control character (tab, CR, LF and DEL included) and lone surrogates. */
 // eslint-disable-next-line no-control-regex
-const FORBIDDEN_ID_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const FORBIDDEN_ID_RE = /[\u0000-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const ID_MAX = 128;
 const INTEGER_RE = /^[0-9]+$/;
 const NEGATIVE_RE = /^-[0-9]+$/;
@@ -79,7 +79,7 @@ function problem(name: string, reason: ParameterProblemReason): ParameterProblem
     missing: `The query parameter ${name} is required.`,
     empty: `The query parameter ${name} must not be empty.`,
     duplicated: `The query parameter ${name} must be given at most once.`,
-    malformed: `The query parameter ${name} must be a chart id: 1 to ${ID_MAX} characters, no control characters, no leading or trailing white space.`,
+    malformed: `The query parameter ${name} must be a chart id: 1 to ${ID_MAX} UTF-16 code units, no control characters, no leading or trailing white space.`,
     'not-an-integer': `The query parameter ${name} must be a non-negative integer written in decimal digits.`,
     negative: `The query parameter ${name} must not be negative.`,
     'unknown-value': `The query parameter ${name} must be one of ${RESOURCE_TYPES.join(', ')}.`,
