@@ -339,6 +339,24 @@ describe('chart-export command (dist/http/cli.js)', () => {
     stalled.socket.destroy();
   });
 
+  it('should serve the demo chart with examples/keys.example.json, as the README shows', async () => {
+    const service = await startCli(['--port', '0', '--keys', 'examples/keys.example.json']);
+    try {
+      expect(service.stdout()).toContain('acme-2026-01  partner acme  fhir:export, hl7:export  600 per 60 s');
+      expect(service.stdout()).not.toContain('demo-key-full');
+      const [fhirPatient] = printedRequests(service.stdout(), { FHIR_API_KEY: 'acme-example-key' });
+      const adt = printedRequests(service.stdout(), { HL7_API_KEY: 'beta-example-key' }).find((r) => r.url.includes('exportHl7PatientAdt'));
+      if (fhirPatient === undefined || adt === undefined) throw new Error('banner lines missing');
+      await expectValidExport(fhirPatient.url, fhirPatient.headers);
+      await expectValidExport(adt.url, adt.headers);
+      await expectValidExport(fhirPatient.url, { ...fhirPatient.headers, 'x-api-key': 'only-on-my-laptop' });
+      expect((await fetch(fhirPatient.url, { headers: { ...fhirPatient.headers, 'x-api-key': 'beta-example-key' } })).status).toBe(403);
+      expect((await fetch(fhirPatient.url, { headers: { ...fhirPatient.headers, 'x-api-key': 'demo-key-full' } })).status).toBe(401);
+    } finally {
+      await service.stop();
+    }
+  });
+
   it('should serve under a base path', async () => {
     const service = await startCli(['--port', '0', '--base-path', '/chart-export/']);
     try {
