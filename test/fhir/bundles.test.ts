@@ -27,9 +27,9 @@ const BASE = 'https://fhir.example.org/r4';
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 
 const arbCase = fc.oneof(
-  arbPatientChart({ text: 'realistic', ids: 'realistic' }),
-  arbPatientChart({ text: 'mixed' }),
-  arbPatientChart({ text: 'hostile', danglingReferences: true }),
+  arbPatientChart({ text: 'realistic', ids: 'realistic', mappable: true }),
+  arbPatientChart({ text: 'mixed', mappable: true }),
+  arbPatientChart({ text: 'hostile', danglingReferences: true, mappable: true }),
 );
 
 const arbLimits = fc.record(
@@ -128,7 +128,7 @@ describe('Bundle references', () => {
 describe('buildFhirPatientBundle limits', () => {
   it('should keep the newest records of each kind, each limit capping only its own kind', () => {
     fc.assert(
-      fc.property(arbPatientChart({ maxEncounters: 6, maxNotes: 6, maxAssessments: 4, maxHistory: 6 }), arbLimits, ({ chart, directory }, limits) => {
+      fc.property(arbPatientChart({ maxEncounters: 6, maxNotes: 6, maxAssessments: 4, maxHistory: 6, mappable: true }), arbLimits, ({ chart, directory }, limits) => {
         const bundle = buildFhirPatientBundle(chart, { now: NOW, directory, limits });
         const all = resources(bundle);
         const expectNewest = <T extends { id: string }>(records: T[] | undefined, limit: number | undefined, keys: (r: T) => (string | undefined)[], got: string[]): void => {
@@ -237,7 +237,7 @@ describe('Bundle ids', () => {
 describe('Bundle content', () => {
   it('should escape every narrative and round-trip the note text through it', () => {
     fc.assert(
-      fc.property(arbPatientChart({ text: 'hostile', minNotes: 1, maxNotes: 4 }), ({ chart }) => {
+      fc.property(arbPatientChart({ text: 'hostile', minNotes: 1, maxNotes: 4, mappable: true }), ({ chart }) => {
         const bundle = buildFhirPatientBundle(chart, { now: NOW });
         for (const note of chart.notes ?? []) {
           const composition = resources(bundle).find((r) => r.resourceType === 'Composition' && r.id === toFhirId(note.id)) as fhir.Composition;
@@ -259,7 +259,7 @@ describe('Bundle content', () => {
 
   it('should carry the exact note text as base64 UTF-8 with its byte size', () => {
     fc.assert(
-      fc.property(arbPatientChart({ text: 'hostile', minNotes: 1, maxNotes: 4 }), ({ chart }) => {
+      fc.property(arbPatientChart({ text: 'hostile', minNotes: 1, maxNotes: 4, mappable: true }), ({ chart }) => {
         const bundle = buildFhirPatientBundle(chart, { now: NOW });
         for (const note of chart.notes ?? []) {
           const doc = resources(bundle).find((r) => r.resourceType === 'DocumentReference' && r.id === toFhirId(note.id)) as fhir.DocumentReference;

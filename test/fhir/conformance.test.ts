@@ -63,9 +63,9 @@ function describeFindings(findings: readonly FhirFinding[]): string {
 }
 
 const arbCase = fc.oneof(
-  arbPatientChart({ text: 'realistic', ids: 'realistic' }),
-  arbPatientChart({ text: 'mixed' }),
-  arbPatientChart({ text: 'hostile', danglingReferences: true }),
+  arbPatientChart({ text: 'realistic', ids: 'realistic', mappable: true }),
+  arbPatientChart({ text: 'mixed', mappable: true }),
+  arbPatientChart({ text: 'hostile', danglingReferences: true, mappable: true }),
 );
 
 describe('R4 conformance of every Bundle', () => {
