@@ -3,6 +3,7 @@
  * `chart-export` bin run) on an ephemeral port, with temporary data and key files, every endpoint called
  * once, bodies checked as the adapter's own tests check them; start failures; --help; the demo banner.
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkHl7Message } from '../../src/index.js';
 import { validateFhir } from '../support/fhir-validator.js';
 import { IDS, PATIENT_VALUES, chartDocument } from './support/chart-document.js';
-import { CLI, ROOT, ensureBuilt, printedRequests, runCli, startCli, type PrintedRequest } from './support/process.js';
+import { CLI, ROOT, cleanEnv, ensureBuilt, printedRequests, runCli, startCli, type PrintedRequest } from './support/process.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 const FHIR_KEY = 'fhir-key-2Qx9-plain';
@@ -337,6 +338,34 @@ describe('chart-export command (dist/http/cli.js)', () => {
     expect(cut.ms).toBeGreaterThanOrEqual(450);
     expect(second.stderr()).toContain('requests still in flight after the timeout were cut');
     stalled.socket.destroy();
+  });
+
+  it('should stop when started by an npm script whose shell goes away (npm forwards SIGTERM to the shell only)', async () => {
+    // npm start runs `sh -c "… && node dist/http/cli.js"`; the shell does not pass a SIGTERM on.
+    const shell = spawn('sh', ['-c', `"${process.execPath}" "${CLI}" --port 0`], {
+      cwd: ROOT,
+      env: cleanEnv({ npm_lifecycle_event: 'start' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    shell.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    shell.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (out.includes('Press Ctrl+C to stop.')) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 20);
+    });
+    const origin = /listening on (http:\/\/\S+)/.exec(out)?.[1] as string;
+    shell.kill('SIGTERM');
+    // The pipes stay open while the service runs, so 'close' means the service itself has exited.
+    await new Promise((resolve) => shell.on('close', resolve));
+    expect(err).toContain('chart-export: npm exited: stopping;');
+    expect(err).toContain('chart-export: stopped.');
+    await expect(fetch(`${origin}/publicFhirDirectory?resourceType=Location`)).rejects.toThrow();
   });
 
   it('should serve the demo chart with examples/keys.example.json, as the README shows', async () => {

@@ -395,7 +395,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
   }
 
   let stopping = false;
-  const onSignal = (signal: NodeJS.Signals): void => {
+  const onSignal = (signal: NodeJS.Signals | 'npm exited'): void => {
     if (stopping) {
       io.err(`chart-export: ${signal} again: closing every connection now.`);
       service.server.closeAllConnections();
@@ -412,4 +412,18 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+
+  // Under `npm start`, npm runs `sh -c "… && node dist/http/cli.js"` and forwards a SIGTERM (from a process
+  // manager, say) to that shell only, which dies and leaves this process running. Ctrl+C reaches every process
+  // of the terminal's group and needs nothing. So when started by an npm script, stop as for SIGTERM once the
+  // parent goes away (the process is then re-parented).
+  if (env['npm_lifecycle_event'] !== undefined) {
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      if (process.ppid === parent) return;
+      clearInterval(watch);
+      if (!stopping) onSignal('npm exited');
+    }, 250);
+    watch.unref();
+  }
 }
