@@ -24,6 +24,7 @@ export interface SampleIds {
  *
  * @param document - the served chart document
  * @returns the ids, or `undefined` for a document without patients
+ * @throws never
  * @example pickSampleIds(doc)?.patientId // 'pat-0001'
  */
 export function pickSampleIds(document: ChartDocument): SampleIds | undefined {
@@ -94,6 +95,7 @@ const HL7_ACCEPT = 'application/hl7-v2';
  * Quote a string for POSIX shells: single quotes, each `'` written as `'\''`.
  * @param value - any string
  * @returns the quoted word
+ * @throws never
  * @example shellQuote("it's") // `'it'\''s'`
  */
 export function shellQuote(value: string): string {
@@ -124,6 +126,7 @@ function query(params: Readonly<Record<string, string | number>>): string {
  * @param ids - the sample ids
  * @param keys - the keys to present
  * @returns the samples, in route order
+ * @throws never
  * @example buildCurlSamples('http://127.0.0.1:8080', '', ids, { fhir: { literal: 'k' }, hl7: { literal: 'k' } })[0].route // 'exportFhirPatient'
  */
 export function buildCurlSamples(origin: string, basePath: string, ids: SampleIds, keys: SampleKeys): CurlSample[] {
@@ -191,6 +194,7 @@ export function buildCurlSamples(origin: string, basePath: string, ids: SampleId
  * @param host - the address listened on
  * @param port - the port taken
  * @returns e.g. `http://127.0.0.1:8080`
+ * @throws never
  * @example clientOrigin('0.0.0.0', 8080) // 'http://127.0.0.1:8080'
  */
 export function clientOrigin(host: string, port: number): string {

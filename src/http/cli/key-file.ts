@@ -33,7 +33,10 @@ export interface KeyFileIssue {
   readonly message: string;
 }
 
-/** The key file failed its check; `issues` lists every problem. The message carries paths and rules only. */
+/**
+ * The key file failed its check; `issues` lists every problem. The message carries paths and rules only.
+ * @example try { await parseKeyFile(text); } catch (e) { if (e instanceof KeyFileError) console.error(formatKeyFileIssues(e.issues)); }
+ */
 export class KeyFileError extends Error {
   override readonly name = 'KeyFileError';
   /** Every problem, in file order. */
@@ -49,6 +52,7 @@ export class KeyFileError extends Error {
  * Format issues one per line, `path: rule`, the way the command prints them.
  * @param issues - the issues
  * @returns the lines
+ * @throws never
  * @example formatKeyFileIssues([{ path: ['keys', 0, 'scopes'], message: 'is required' }]) // ['keys[0].scopes: is required']
  */
 export function formatKeyFileIssues(issues: readonly KeyFileIssue[]): string[] {

@@ -36,7 +36,10 @@ export interface CliOptions {
   readonly log: boolean;
 }
 
-/** A wrong option or environment variable; the command prints the message and exits with status 2. */
+/**
+ * A wrong option or environment variable; the command prints the message and exits with status 2.
+ * @example throw new UsageError('--port / PORT must be an integer from 0 to 65535');
+ */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }

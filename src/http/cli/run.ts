@@ -27,7 +27,10 @@ import { DEMO_KEYS } from './demo.js';
 import { KeyFileError, formatKeyFileIssues, parseKeyFile } from './key-file.js';
 import { HELP_TEXT, UsageError, parseCliOptions, type CliOptions } from './options.js';
 
-/** A failure that stops the start: printed as its lines (no stack), then the process exits with `exitCode`. */
+/**
+ * A failure that stops the start: printed as its lines (no stack), then the process exits with `exitCode`.
+ * @example throw new CliError(['chart-export: cannot read the data file "x.json": no such file (ENOENT)']);
+ */
 export class CliError extends Error {
   override readonly name = 'CliError';
   /** Lines to print on stderr. */
@@ -87,6 +90,7 @@ export interface LoadedData {
  * @returns the checked document
  * @throws {CliError} for an unreadable file, text that is not JSON (one line), or an invalid document (every
  *   problem by path; never a value)
+ * @example const { document } = await loadData('my-chart.json');
  */
 export async function loadData(file: string | undefined): Promise<LoadedData> {
   if (file === undefined) return { document: loadChartDocument(demoChart), file };
@@ -122,6 +126,7 @@ export interface LoadedKeys {
  * @param demoData - whether the embedded demo chart is served
  * @returns the entries and how they were chosen
  * @throws {CliError} for an unreadable or invalid key file (every problem by path; never key material)
+ * @example const keys = await loadKeys(undefined, true); // the demo keys
  */
 export async function loadKeys(file: string | undefined, demoData: boolean): Promise<LoadedKeys> {
   if (file !== undefined) {
@@ -194,6 +199,8 @@ function handlerOptions(options: CliOptions, document: ChartDocument, keys: Load
  * One request-log line: time, method, route, status, duration, partner, request id. No patient data, no key.
  * @param o - the observation
  * @returns the line
+ * @throws never
+ * @example formatObservation(o) // '2026-03-01T15:00:00.000Z GET exportHl7Note 200 1.8ms partner=acme id=…'
  */
 export function formatObservation(o: ExportObservation): string {
   return `${new Date().toISOString()} ${o.method} ${o.route ?? '-'} ${o.status} ${o.durationMs.toFixed(1)}ms partner=${o.partnerId ?? '-'} id=${o.requestId}`;
@@ -300,6 +307,7 @@ export interface RunningService {
  * @param io - where to write
  * @returns the running service
  * @throws {CliError} for invalid input or a port that cannot be taken
+ * @example const service = await startService(parseCliOptions(['--port', '0'], {}), io); await service.stop(1000);
  */
 export async function startService(options: CliOptions, io: CliIo): Promise<RunningService> {
   const data = await loadData(options.dataFile);
@@ -360,6 +368,8 @@ const defaultIo: CliIo = {
  * @param env - the environment
  * @param io - where to write (default stdout/stderr)
  * @returns when the service has started (or failed to); the process exits after a shutdown
+ * @throws never
+ * @example void main(process.argv.slice(2), process.env);
  */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo = defaultIo): Promise<void> {
   let options: CliOptions;
