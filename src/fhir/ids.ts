@@ -6,7 +6,8 @@ const LONE_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 /**
  * Map a chart id to the FHIR id every builder and mapper uses for it, deterministically.
  *
- * A chart id that is a valid FHIR id (`[A-Za-z0-9\-\.]{1,64}`) is kept as is. Any other becomes
+ * A chart id that is a valid FHIR id (`[A-Za-z0-9\-\.]{1,64}`) is kept as is, except `.` and `..`
+ * (path steps in a URL). Any other becomes
  * `<slug>-<hash>`: `<slug>` keeps the id's FHIR-safe characters (other runs become `-`, at most 31
  * characters, omitted when empty) for readability, and `<hash>` is the first 128 bits of SHA-256 over
  * the id's UTF-8 bytes in 32 hex digits, so distinct ids do not collide. The result has at most 64

@@ -209,13 +209,19 @@ describe('Bundle ids', () => {
         const mapped = ids.map(toFhirId);
         mapped.forEach((m, i) => {
           expect(m).toMatch(FHIR_ID);
-          if (FHIR_ID.test(ids[i] as string)) expect(m).toBe(ids[i]);
+          if (FHIR_ID.test(ids[i] as string) && !/^\.\.?$/.test(ids[i] as string)) expect(m).toBe(ids[i]);
           expect(toFhirId(ids[i] as string)).toBe(m);
         });
         expect(new Set(mapped).size).toBe(ids.length);
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('should not keep the URL path steps . and .. as ids', () => {
+    expect(toFhirId('.')).toMatch(/^[0-9a-f]{32}$/);
+    expect(toFhirId('..')).toMatch(/^[0-9a-f]{32}$/);
+    expect(toFhirId('...')).toBe('...');
   });
 
   it('should derive the default Bundle id from the content and the timestamp', () => {

@@ -1,7 +1,8 @@
 /**
  * Chart id → FHIR id mapping (FHIR R4 `id`: `[A-Za-z0-9\-\.]{1,64}`).
  *
- * - A chart id that already is a valid FHIR id is used as is.
+ * - A chart id that already is a valid FHIR id is used as is (except `.` and `..`, which would be path
+ *   steps in a URL).
  * - Any other chart id becomes `<hint>-<hash>`: `<hint>` is a readable slug of the id (its FHIR-safe
  *   characters, other runs replaced by `-`, at most 31 characters; omitted when nothing is left) and
  *   `<hash>` the first 128 bits of SHA-256 over the UTF-8 id, in 32 hex digits. At most 64 characters.
@@ -43,7 +44,8 @@ const MAPPED_MAX = 10_000;
  * @param chartId - a chart id (1–128 characters, no control characters)
  */
 export function mapChartId(chartId: string): string {
-  if (FHIR_ID_RE.test(chartId)) return chartId;
+  // `.` and `..` match the FHIR id pattern, but as a URL path segment they mean "here" and "up".
+  if (FHIR_ID_RE.test(chartId) && chartId !== '.' && chartId !== '..') return chartId;
   let mapped = MAPPED.get(chartId);
   if (mapped === undefined) {
     mapped = hashedFhirId(chartId, chartId);
