@@ -202,6 +202,7 @@ export const EXPORT_CORE: unique symbol = Symbol.for('chart-export.http.core');
 type PreparedBody = { readonly body: string } | HttpError;
 
 const ALLOW = 'GET, HEAD';
+const ENCODER = new TextEncoder();
 const WWW_AUTHENTICATE = 'ApiKey header="x-api-key"';
 /** How deep `partOfId` chains are followed when gathering referenced organizations. */
 const MAX_PART_OF_DEPTH = 16;
@@ -335,7 +336,7 @@ export function createExportHandler(options: ExportHandlerOptions): ExportHandle
       // Unreachable in practice (handle() never rejects); kept so the handler itself never rejects.
       prepared = { status: 500, headers: { 'content-type': PROBLEM_CONTENT_TYPE }, body: '{}' };
     }
-    const bytes = new TextEncoder().encode(prepared.body);
+    const bytes = ENCODER.encode(prepared.body);
     const headers = new Headers(prepared.headers);
     headers.set('content-length', String(bytes.byteLength));
     return new Response(request.method === 'HEAD' ? null : bytes, { status: prepared.status, headers });
@@ -530,7 +531,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
   }
 
   /** Everything between the route match and the body: returns the body or the error to render. */
-  async function process(
+  async function checkAndExport(
     call: IncomingCall,
     route: RouteDefinition,
     requestId: string,
@@ -607,7 +608,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
       result = ERRORS.routeNotFound;
     } else {
       try {
-        result = await process(call, route, requestId, headers, state);
+        result = await checkAndExport(call, route, requestId, headers, state);
       } catch (error) {
         if (error instanceof ChartNotFoundError) {
           result = notFound(error.recordType);
