@@ -25,6 +25,9 @@ const ISO_SHAPE = 'expected YYYY, YYYY-MM, YYYY-MM-DD or YYYY-MM-DDThh:mm:ss[.f{
  * @example formatHl7DateTime('1984-07-02') // '19840702'
  */
 export function formatHl7DateTime(iso: string): string {
+  // A message repeats the same few date-times (authored, period start): remember recent results.
+  const cached = typeof iso === 'string' ? recent.get(iso) : undefined;
+  if (cached !== undefined) return cached;
   const p = typeof iso === 'string' ? parseIsoDateTime(iso) : undefined;
   if (p === undefined) throw new DateTimeFormatError(ISO_EXPECTED, ISO_SHAPE);
   let out = p.year + (p.month ?? '') + (p.day ?? '');
@@ -33,8 +36,14 @@ export function formatHl7DateTime(iso: string): string {
     if (p.fraction !== undefined) out += `.${p.fraction}`;
     out += p.offset ?? '';
   }
+  if (recent.size >= RECENT_MAX) recent.clear();
+  recent.set(iso, out);
   return out;
 }
+
+/** Recently formatted values (a pure function's results, so caching changes nothing but speed). */
+const recent = new Map<string, string>();
+const RECENT_MAX = 256;
 
 const HL7_DTM_RE = /^(\d{4})(?:(\d{2})(?:(\d{2})(?:(\d{2})(?:(\d{2})(?:(\d{2})(?:\.(\d{1,4}))?)?)?)?)?)?([+-]\d{4})?$/;
 
@@ -98,9 +107,16 @@ export function parseHl7DateTime(hl7: string): string {
  * @internal
  */
 export function formatHl7Instant(iso: string): string {
+  const cached = recentInstants.get(iso);
+  if (cached !== undefined) return cached;
   const p = parseIsoDateTime(iso);
   if (p === undefined || p.precision !== 'second') {
     throw new DateTimeFormatError('ISO 8601 date-time', 'expected YYYY-MM-DDThh:mm:ss[.f{1,4}](Z|±hh:mm)');
   }
-  return `${p.year}${p.month}${p.day}${p.hour}${p.minute}${p.second}${p.offset}`;
+  const out = `${p.year}${p.month}${p.day}${p.hour}${p.minute}${p.second}${p.offset}`;
+  if (recentInstants.size >= RECENT_MAX) recentInstants.clear();
+  recentInstants.set(iso, out);
+  return out;
 }
+
+const recentInstants = new Map<string, string>();

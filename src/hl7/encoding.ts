@@ -171,6 +171,43 @@ export function escapeHl7(text: string, delimiters: Hl7Delimiters = DEFAULT_HL7_
   return last === text.length ? out : out + text.slice(last);
 }
 
+/** Characters that need escaping in the default delimiters, for {@link escapeHl7Lines}. */
+const DEFAULT_SPECIAL_GLOBAL = /[|^~\\&\r\n]/g;
+const DEFAULT_REPLACEMENT: Readonly<Record<string, string>> = { '\\': '\\E\\', '|': '\\F\\', '^': '\\S\\', '&': '\\T\\', '~': '\\R\\' };
+
+/**
+ * Escape multi-line text for a repeating TX field with the default delimiters, in one pass: each line (LF
+ * or CRLF ends a line) becomes one repetition, so line breaks are written as `~`; a lone CR is written
+ * `\X0D\`; everything else as {@link escapeHl7}. Equal to `text.split(/\r\n|\n/).map(escapeHl7).join('~')`.
+ * @internal
+ */
+export function escapeHl7Lines(text: string): string {
+  const re = DEFAULT_SPECIAL_GLOBAL;
+  re.lastIndex = 0;
+  let m = re.exec(text);
+  if (m === null) return text;
+  let out = '';
+  let last = 0;
+  while (m !== null) {
+    const i = m.index;
+    const c = m[0];
+    let rep: string;
+    let next = i + 1;
+    if (c === '\n') rep = '~';
+    else if (c === '\r') {
+      if (text.charCodeAt(i + 1) === 10) {
+        rep = '~';
+        next = i + 2;
+        re.lastIndex = next;
+      } else rep = '\\X0D\\';
+    } else rep = DEFAULT_REPLACEMENT[c] as string;
+    out += text.slice(last, i) + rep;
+    last = next;
+    m = re.exec(text);
+  }
+  return last === text.length ? out : out + text.slice(last);
+}
+
 const HEX_RE = /^X(?:[0-9A-Fa-f]{2})+$/;
 /** Sequences that HL7 defines but that carry no character: kept literally so formatting survives. */
 const PASS_THROUGH_RE = /^(?:H|N|\.(?:sp|in|ti|sk)[+-]?\d*|\.(?:fi|nf|ce)|Z.+|C[0-9A-Fa-f]{4}|M[0-9A-Fa-f]{4}(?:[0-9A-Fa-f]{2})?)$/;

@@ -6,7 +6,7 @@
 import type { IssuePath } from '../../errors.js';
 import { CODE_SYSTEMS, type Address, type Coding, type HumanName, type Identifier, type Telecom } from '../../model/common.js';
 import type { Directory, DirectoryPractitioner } from '../../model/directory.js';
-import { escapeHl7 as esc } from '../encoding.js';
+import { esc } from './escape.js';
 import { HL7_NAME_TYPE, hl7AddressType, hl7TelecomCodes } from '../tables.js';
 import { fitCompositeOrThrow, fitId, joinTrimmed } from './fit.js';
 

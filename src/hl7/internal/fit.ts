@@ -8,7 +8,7 @@
  *   ({@link fitId}); a business identifier or code that does not fit is a MappingError.
  */
 import { MappingError, type IssuePath } from '../../errors.js';
-import { escapeHl7 } from '../encoding.js';
+import { esc } from './escape.js';
 
 /**
  * Cut escaped text to at most `max` code units without splitting an escape sequence (escaped text holds
@@ -91,7 +91,7 @@ export function hash64(text: string): string {
  * @example fitId('f47ac10b-58cc-4372-a567-0e02b2c3d479', 30) // 'f47ac10b-58cc-1b5e3f0a9d2c4e71' (shape)
  */
 export function fitId(id: string, max: number): string {
-  const escaped = escapeHl7(id);
+  const escaped = esc(id);
   if (escaped.length <= max) return escaped;
   return `${truncateEscaped(escaped, max - 17)}-${hash64(id)}`;
 }

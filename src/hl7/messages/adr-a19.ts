@@ -8,7 +8,7 @@ import type { Encounter } from '../../model/encounter.js';
 import type { MedicalHistoryEntry } from '../../model/history.js';
 import type { ClinicalNote } from '../../model/note.js';
 import { isoSortKey } from '../../internal/iso.js';
-import { escapeHl7 } from '../encoding.js';
+import { esc } from '../internal/escape.js';
 import { ceFromCoding, COMPOSITE_MAX } from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId } from '../internal/fit.js';
 import { buildDg1, buildHistoryDg1 } from '../segments/dg1.js';
@@ -119,7 +119,7 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
     queryId = tailOfEscaped(p.controlId, QRD_QUERY_ID_MAX);
   } else {
     if (typeof options.queryId !== 'string' || options.queryId === '') throw new InvalidArgumentError('options.queryId', 'must be a non-empty string');
-    queryId = escapeHl7(options.queryId);
+    queryId = esc(options.queryId);
     if (queryId.length > QRD_QUERY_ID_MAX) throw new InvalidArgumentError('options.queryId', `must fit QRD-4's ${QRD_QUERY_ID_MAX} characters after escaping`);
   }
   const c = p.chart;
@@ -195,7 +195,7 @@ function pushAssessment(segments: string[], a: Assessment, firstSetId: number, d
   const instrument = a.instrument;
   const method =
     instrument.code === undefined
-      ? fitCompositeOrThrow([fitId(instrument.id, 100), escapeHl7(instrument.title), 'L'], [1], COMPOSITE_MAX, [...path, 'instrument', 'id'], 'OBX-17')
+      ? fitCompositeOrThrow([fitId(instrument.id, 100), esc(instrument.title), 'L'], [1], COMPOSITE_MAX, [...path, 'instrument', 'id'], 'OBX-17')
       : ceFromCoding(instrument.code, [...path, 'instrument', 'code'], 'OBX-17', instrument.title);
   const items = new Map((instrument.items ?? []).map((item) => [item.linkId, item]));
   let setId = firstSetId;

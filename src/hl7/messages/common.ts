@@ -7,7 +7,7 @@ import type { PatientChart } from '../../model/chart.js';
 import type { Directory } from '../../model/directory.js';
 import { validateDirectory, validatePatientChart } from '../../validation/chart.js';
 import { formatHl7Instant } from '../datetime.js';
-import { escapeHl7 } from '../encoding.js';
+import { esc, resetNonAscii, sawNonAscii } from '../internal/escape.js';
 import { indexDirectory, type DirectoryIndex } from '../internal/fields.js';
 import { buildMsh } from '../segments/msh.js';
 
@@ -106,7 +106,7 @@ function hdOption(options: Hl7MessageOptions, key: 'sendingApplication' | 'sendi
   const value: unknown = options[key];
   if (value === undefined) return '';
   if (typeof value !== 'string') throw new InvalidArgumentError(`options.${key}`, 'must be a string');
-  const encoded = escapeHl7(value);
+  const encoded = esc(value);
   if (encoded.length > HD_MAX) throw new InvalidArgumentError(`options.${key}`, `must fit ${HD_MAX} characters after escaping`);
   return encoded;
 }
@@ -118,6 +118,7 @@ function hdOption(options: Hl7MessageOptions, key: 'sendingApplication' | 'sendi
  */
 export function prepareMessage(chart: unknown, options: Hl7MessageOptions | undefined, messageCode: string): PreparedMessage {
   const checked = validatePatientChart(chart);
+  resetNonAscii();
   const o: Hl7MessageOptions = options ?? {};
   if (typeof o !== 'object' || o === null) throw new InvalidArgumentError('options', 'must be an object');
   const directory = o.directory === undefined ? undefined : validateDirectory(o.directory);
@@ -140,7 +141,7 @@ export function prepareMessage(chart: unknown, options: Hl7MessageOptions | unde
     if (typeof o.controlId !== 'string' || !o.controlId.startsWith(messageCode)) {
       throw new InvalidArgumentError('options.controlId', `must be a string beginning with ${messageCode}`);
     }
-    controlId = escapeHl7(o.controlId);
+    controlId = esc(o.controlId);
     if (controlId.length > CONTROL_ID_MAX) {
       throw new InvalidArgumentError('options.controlId', `must fit MSH-10's ${CONTROL_ID_MAX} characters after escaping`);
     }
@@ -161,27 +162,22 @@ export function prepareMessage(chart: unknown, options: Hl7MessageOptions | unde
   };
 }
 
-// eslint-disable-next-line no-control-regex
-const NON_ASCII_RE = /[^\u0000-\u007f]/;
-
 /**
- * Put the message together: MSH (with MSH-18 `UNICODE UTF-8` exactly when some text is not ASCII), then
- * the segments, each followed by the line ending (the last one too).
+ * Put the message together: MSH (with MSH-18 `UNICODE UTF-8` exactly when some text sent is not ASCII, as
+ * noted while escaping since {@link prepareMessage}), then the segments, each followed by the line ending
+ * (the last one too).
  */
 export function assembleMessage(p: PreparedMessage, messageType: readonly [string, string, string], segments: readonly string[]): string {
   const le = p.lineEnding;
-  let body = '';
-  for (const s of segments) body += s + le;
-  const h = p.header;
-  const nonAscii =
-    NON_ASCII_RE.test(body) ||
-    NON_ASCII_RE.test(h.sendingApplication + h.sendingFacility + h.receivingApplication + h.receivingFacility + p.controlId);
   const msh = buildMsh({
-    ...h,
+    ...p.header,
     dateTime: p.now,
     messageType,
     controlId: p.controlId,
-    ...(nonAscii ? { characterSet: 'UNICODE UTF-8' } : {}),
+    ...(sawNonAscii() ? { characterSet: 'UNICODE UTF-8' } : {}),
   });
-  return msh + le + body;
+  // Plain concatenation: the engine keeps it as a rope and copies it once, when the text is first used.
+  let out = msh + le;
+  for (const s of segments) out += s + le;
+  return out;
 }

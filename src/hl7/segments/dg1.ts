@@ -5,7 +5,7 @@ import type { IssuePath } from '../../errors.js';
 import type { Diagnosis } from '../../model/encounter.js';
 import type { MedicalHistoryEntry } from '../../model/history.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { escapeHl7 } from '../encoding.js';
+import { esc } from '../internal/escape.js';
 import { ceFromCoding, segment } from '../internal/fields.js';
 import { fitId, truncateEscaped } from '../internal/fit.js';
 import { hl7DiagnosisType, hl7HistoryDiagnosisType } from '../tables.js';
@@ -36,7 +36,7 @@ export function buildDg1(setId: number, diagnosis: Diagnosis, path: IssuePath = 
   const fields = new Array<string>(20).fill('');
   fields[0] = String(setId);
   fields[2] = ceFromCoding(diagnosis.code, [...path, 'code'], 'DG1-3');
-  fields[3] = truncateEscaped(escapeHl7(diagnosis.code.display ?? ''), DG1_DESCRIPTION_MAX);
+  fields[3] = truncateEscaped(esc(diagnosis.code.display ?? ''), DG1_DESCRIPTION_MAX);
   if (diagnosis.onset !== undefined) fields[4] = formatHl7DateTime(diagnosis.onset);
   fields[5] = hl7DiagnosisType(diagnosis.use);
   if (diagnosis.rank !== undefined && diagnosis.rank <= 99) fields[14] = String(diagnosis.rank);
@@ -65,7 +65,7 @@ export function buildHistoryDg1(setId: number, entry: MedicalHistoryEntry, path:
   const fields = new Array<string>(21).fill('');
   fields[0] = String(setId);
   fields[2] = ceFromCoding(entry.code, [...path, 'code'], 'DG1-3');
-  fields[3] = truncateEscaped(escapeHl7(entry.code.display ?? ''), DG1_DESCRIPTION_MAX);
+  fields[3] = truncateEscaped(esc(entry.code.display ?? ''), DG1_DESCRIPTION_MAX);
   if (entry.onset !== undefined) fields[4] = formatHl7DateTime(entry.onset);
   fields[5] = hl7HistoryDiagnosisType(entry.verificationStatus);
   if (entry.recordedDate !== undefined) fields[18] = formatHl7DateTime(entry.recordedDate);

@@ -4,7 +4,7 @@
 import type { IssuePath } from '../../errors.js';
 import type { Coverage } from '../../model/patient.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { escapeHl7 } from '../encoding.js';
+import { esc } from '../internal/escape.js';
 import { COMPOSITE_MAX, cxFromIdentifier, segment } from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId } from '../internal/fit.js';
 import { HL7_RELATIONSHIP } from '../tables.js';
@@ -45,15 +45,15 @@ export function buildIn1(setId: number, coverage: Coverage, path: IssuePath = []
   fields[1] =
     coverage.plan === undefined
       ? fitId(coverage.id, COMPOSITE_MAX)
-      : fitCompositeOrThrow([fitId(coverage.plan.id, 200), escapeHl7(coverage.plan.name ?? '')], [1], COMPOSITE_MAX, [...path, 'plan', 'id'], 'IN1-2');
+      : fitCompositeOrThrow([fitId(coverage.plan.id, 200), esc(coverage.plan.name ?? '')], [1], COMPOSITE_MAX, [...path, 'plan', 'id'], 'IN1-2');
   const payer = coverage.payer;
   fields[2] =
     payer.identifier === undefined ? fitId(payer.id, COMPOSITE_MAX) : cxFromIdentifier(payer.identifier, [...path, 'payer', 'identifier'], 'IN1-3');
-  fields[3] = fitCompositeOrThrow([escapeHl7(payer.name)], [0], COMPOSITE_MAX, [...path, 'payer', 'name'], 'IN1-4');
+  fields[3] = fitCompositeOrThrow([esc(payer.name)], [0], COMPOSITE_MAX, [...path, 'payer', 'name'], 'IN1-4');
   if (coverage.group !== undefined) {
-    const groupId = escapeHl7(coverage.group.id);
+    const groupId = esc(coverage.group.id);
     if (groupId.length <= GROUP_NUMBER_MAX) fields[7] = groupId;
-    const xon = [escapeHl7(coverage.group.name ?? ''), '', '', '', '', '', '', '', '', fitId(coverage.group.id, 200)];
+    const xon = [esc(coverage.group.name ?? ''), '', '', '', '', '', '', '', '', fitId(coverage.group.id, 200)];
     fields[8] = fitCompositeOrThrow(xon, [0], COMPOSITE_MAX, [...path, 'group', 'id'], 'IN1-9');
   }
   if (coverage.period?.start !== undefined) fields[11] = formatHl7DateTime(coverage.period.start);
@@ -62,7 +62,7 @@ export function buildIn1(setId: number, coverage: Coverage, path: IssuePath = []
   fields[16] = `${relCode}^${relText}^HL70063`;
   if (coverage.order !== undefined && coverage.order <= 99) fields[21] = String(coverage.order);
   if (coverage.memberId !== undefined && coverage.memberId !== '') {
-    const member = escapeHl7(coverage.memberId);
+    const member = esc(coverage.memberId);
     if (member.length <= POLICY_NUMBER_MAX) fields[35] = member;
     fields[48] = fitCompositeOrThrow([member, '', '', '', 'MB'], [], COMPOSITE_MAX, [...path, 'memberId'], 'IN1-49');
   }

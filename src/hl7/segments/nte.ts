@@ -1,7 +1,7 @@
 /**
  * NTE, notes and comments (HL7 v2.5.1 chapter 2, 2.14.10).
  */
-import { escapeHl7 } from '../encoding.js';
+import { escLines } from '../internal/escape.js';
 import { segment } from '../internal/fields.js';
 import { truncateEscaped } from '../internal/fit.js';
 
@@ -19,6 +19,5 @@ const NTE3_MAX = 65536;
  * @example buildNte(1, 'Moderate depression') // 'NTE|1||Moderate depression'
  */
 export function buildNte(setId: number, text: string): string {
-  const lines = text.split(/\r\n|\n/).map((l) => escapeHl7(l));
-  return segment('NTE', [String(setId), '', truncateEscaped(lines.join('~'), NTE3_MAX)]);
+  return segment('NTE', [String(setId), '', truncateEscaped(escLines(text), NTE3_MAX)]);
 }

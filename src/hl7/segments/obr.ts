@@ -5,7 +5,7 @@
 import type { IssuePath } from '../../errors.js';
 import type { Assessment } from '../../model/assessment.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { escapeHl7 } from '../encoding.js';
+import { esc } from '../internal/escape.js';
 import { ceFromCoding, COMPOSITE_MAX, segment } from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId } from '../internal/fit.js';
 import { HL7_ORDER_RESULT_STATUS } from '../tables.js';
@@ -39,7 +39,7 @@ export function buildObr(assessment: Assessment, path: IssuePath = []): string {
   fields[2] = fitId(assessment.id, OBR_FILLER_NUMBER_MAX);
   fields[3] =
     instrument.code === undefined
-      ? fitCompositeOrThrow([fitId(instrument.id, 100), escapeHl7(instrument.title), 'L'], [1], COMPOSITE_MAX, [...path, 'instrument', 'id'], 'OBR-4')
+      ? fitCompositeOrThrow([fitId(instrument.id, 100), esc(instrument.title), 'L'], [1], COMPOSITE_MAX, [...path, 'instrument', 'id'], 'OBR-4')
       : ceFromCoding(instrument.code, [...path, 'instrument', 'code'], 'OBR-4', instrument.title);
   fields[6] = formatHl7DateTime(assessment.authored);
   fields[24] = HL7_ORDER_RESULT_STATUS[assessment.status];

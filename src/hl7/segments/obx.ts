@@ -7,7 +7,7 @@ import type { Assessment, AssessmentAnswer, AssessmentItemDefinition } from '../
 import { CODE_SYSTEMS, type Coding } from '../../model/common.js';
 import type { ClinicalNote } from '../../model/note.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { escapeHl7 } from '../encoding.js';
+import { esc, escLines } from '../internal/escape.js';
 import { ceFromCoding, COMPOSITE_MAX, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId, formatNm, truncateEscaped } from '../internal/fit.js';
 import { HL7_ANSWER_RESULT_STATUS, HL7_NOTE_RESULT_STATUS, LOINC_NOTE_TYPE } from '../tables.js';
@@ -23,9 +23,14 @@ export const TOTAL_SCORE_LINK_ID = 'total-score';
 /** The local item code of the OBX carrying a score interpretation in ADR^A19. */
 export const INTERPRETATION_LINK_ID = 'total-score-interpretation';
 
-/** Split text into lines (LF or CRLF end a line; a lone CR stays inside its line) and escape each. */
-export function escapedLines(text: string): string[] {
-  return text.split(/\r\n|\n/).map((line) => escapeHl7(line));
+/**
+ * Escape text into TX repetitions (LF or CRLF end a line; a lone CR stays inside its line as `\X0D\`) and
+ * pack them into OBX-5 values of at most {@link OBX5_MAX} characters.
+ */
+export function textValues(text: string): string[] {
+  const escaped = escLines(text);
+  // The escaped text holds `~` only as repetition separators, so it splits back into lines exactly.
+  return escaped.length <= OBX5_MAX ? [escaped] : packLines(escaped.split('~')).map((chunk) => chunk.join('~'));
 }
 
 /**
@@ -97,16 +102,16 @@ function tail(
  */
 export function buildNoteObx(note: ClinicalNote, firstSetId: number, dir: DirectoryIndex, path: IssuePath = [], subId = ''): string[] {
   const [loinc] = LOINC_NOTE_TYPE[note.type];
-  const obx3 = fitCompositeOrThrow([loinc, escapeHl7(note.title), 'LN'], [1], COMPOSITE_MAX, [...path, 'title'], 'OBX-3');
+  const obx3 = fitCompositeOrThrow([loinc, esc(note.title), 'LN'], [1], COMPOSITE_MAX, [...path, 'title'], 'OBX-3');
   const base = new Array<string>(17).fill('');
   base[1] = 'TX';
   base[2] = obx3;
   base[3] = subId;
   tail(base, HL7_NOTE_RESULT_STATUS[note.status], note.authored, note.authorId, dir, path);
-  return packLines(escapedLines(note.text)).map((chunk, i) => {
-    const fields = [...base];
+  return textValues(note.text).map((value, i) => {
+    const fields = i === 0 ? base : [...base];
     fields[0] = String(firstSetId + i);
-    fields[4] = chunk.join('~');
+    fields[4] = value;
     return segment('OBX', fields);
   });
 }
@@ -118,7 +123,7 @@ export function buildNoteObx(note: ClinicalNote, firstSetId: number, dir: Direct
  */
 function itemIdentifier(linkId: string, code: Coding | undefined, text: string, path: IssuePath): string {
   const link = fitId(linkId, 100);
-  const parts = code === undefined ? [link, escapeHl7(text), 'L'] : [escapeHl7(code.code), escapeHl7(text), CODE_SYSTEMS[code.system].hl7, link, '', 'L'];
+  const parts = code === undefined ? [link, esc(text), 'L'] : [esc(code.code), esc(text), CODE_SYSTEMS[code.system].hl7, link, '', 'L'];
   return fitCompositeOrThrow(parts, [1], COMPOSITE_MAX, path, 'OBX-3');
 }
 
@@ -138,9 +143,9 @@ function answerValue(answer: AssessmentAnswer, valuePath: IssuePath): [string, s
     case 'dateTime':
       return ['TS', formatHl7DateTime(v.value)];
     case 'string': {
-      const single = escapeHl7(v.value);
+      const single = esc(v.value);
       if (!/[\r\n]/.test(v.value) && single.length <= ST_MAX) return ['ST', single];
-      const text = escapedLines(v.value).join('~');
+      const text = escLines(v.value);
       if (text.length > OBX5_MAX) {
         throw new MappingError(valuePath, 'OBX-5', `the answer is longer than the ${OBX5_MAX} characters OBX-5 allows after escaping`);
       }

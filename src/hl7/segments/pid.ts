@@ -4,7 +4,7 @@
 import type { IssuePath } from '../../errors.js';
 import type { Patient } from '../../model/patient.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { escapeHl7 } from '../encoding.js';
+import { esc } from '../internal/escape.js';
 import { COMPOSITE_MAX, cxFromIdentifier, repeat, segment, xadFromAddress, xpnFromName, xtnFromTelecom } from '../internal/fields.js';
 import { fitCompositeOrThrow } from '../internal/fit.js';
 import { HL7_MARITAL_STATUS, HL7_SEX } from '../tables.js';
@@ -60,7 +60,7 @@ export function buildPid(patient: Patient, setId = 1, path: IssuePath = ['patien
   const language =
     patient.language === undefined || patient.language === ''
       ? ''
-      : fitCompositeOrThrow([escapeHl7(patient.language)], [], COMPOSITE_MAX, [...path, 'language'], 'PID-15');
+      : fitCompositeOrThrow([esc(patient.language)], [], COMPOSITE_MAX, [...path, 'language'], 'PID-15');
   const marital = patient.maritalStatus === undefined ? '' : `${HL7_MARITAL_STATUS[patient.maritalStatus].join('^')}^HL70002`;
   const deceased = patient.deceased;
   return segment('PID', [

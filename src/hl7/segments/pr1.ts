@@ -5,7 +5,7 @@ import { MappingError, type IssuePath } from '../../errors.js';
 import type { Encounter, Procedure } from '../../model/encounter.js';
 import { isoSortKey, parseIsoDateTime } from '../../internal/iso.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { escapeHl7 } from '../encoding.js';
+import { esc } from '../internal/escape.js';
 import { ceFromCoding, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
 import { fitId, truncateEscaped } from '../internal/fit.js';
 
@@ -66,7 +66,7 @@ export function buildPr1(setId: number, procedure: Procedure, encounter: Encount
   const fields = new Array<string>(20).fill('');
   fields[0] = String(setId);
   fields[2] = ceFromCoding(procedure.code, [...path, 'code'], 'PR1-3');
-  fields[3] = truncateEscaped(escapeHl7(procedure.code.display ?? ''), PR1_DESCRIPTION_MAX);
+  fields[3] = truncateEscaped(esc(procedure.code.display ?? ''), PR1_DESCRIPTION_MAX);
   fields[4] = procedureDateTime(procedure, encounter, path);
   fields[6] = procedureMinutes(procedure);
   if (procedure.performerId !== undefined) fields[11] = xcnForPractitioner(procedure.performerId, dir, [...path, 'performerId'], 'PR1-12');

@@ -4,7 +4,7 @@
 import type { IssuePath } from '../../errors.js';
 import type { Encounter, ParticipantRole } from '../../model/encounter.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { escapeHl7 } from '../encoding.js';
+import { esc } from '../internal/escape.js';
 import { COMPOSITE_MAX, repeat, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
 import { fitComposite, fitCompositeOrThrow, fitId } from '../internal/fit.js';
 import { HL7_PATIENT_CLASS } from '../tables.js';
@@ -36,7 +36,7 @@ function location(locationId: string, dir: DirectoryIndex): string {
   const loc = dir.locations.get(locationId);
   if (loc === undefined) return fitId(locationId, PL_MAX);
   const org = loc.organizationId === undefined ? undefined : dir.organizations.get(loc.organizationId);
-  const parts = [escapeHl7(loc.name), '', '', org === undefined ? '' : escapeHl7(org.name), '', '', '', '', escapeHl7(loc.description ?? '')];
+  const parts = [esc(loc.name), '', '', org === undefined ? '' : esc(org.name), '', '', '', '', esc(loc.description ?? '')];
   // Every part is free text, so the location always fits once shortened.
   return fitComposite(parts, [0, 3, 8], PL_MAX) ?? '';
 }

@@ -3,7 +3,7 @@
  */
 import type { IssuePath } from '../../errors.js';
 import type { Patient } from '../../model/patient.js';
-import { escapeHl7 } from '../encoding.js';
+import { esc } from '../internal/escape.js';
 import { COMPOSITE_MAX, hdForSystem, segment } from '../internal/fields.js';
 import { fitCompositeOrThrow } from '../internal/fit.js';
 import { orderedIdentifiers } from './pid.js';
@@ -41,13 +41,13 @@ export function buildQrd(now: string, queryId: string, quantity: number | undefi
   const name = patient.names[0];
   const parts = new Array<string>(13).fill('');
   if (primary !== undefined) {
-    parts[0] = escapeHl7(primary.identifier.value);
+    parts[0] = esc(primary.identifier.value);
     parts[8] = hdForSystem(primary.identifier.system);
     parts[12] = primary.identifier.type ?? '';
   }
   if (name !== undefined) {
-    parts[1] = escapeHl7(name.family ?? '');
-    parts[2] = escapeHl7(name.given?.[0] ?? '');
+    parts[1] = esc(name.family ?? '');
+    parts[2] = esc(name.given?.[0] ?? '');
   }
   const who = fitCompositeOrThrow(parts, [1, 2], COMPOSITE_MAX, [...path, 'identifiers', primary?.index ?? 0, 'value'], 'QRD-8');
   return segment('QRD', [now, 'R', 'I', queryId, '', '', `${limited}^RD`, who, 'DEM^Demographics^HL70048', '^Patient summary']);
