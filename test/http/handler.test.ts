@@ -548,6 +548,14 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       expect(qrd7(clamped)).toMatch(/^3(\^|$)/);
     });
 
+    it('should keep the newest records overall in the HL7 summary, whatever their kind', async () => {
+      // Newest first: note-0002, asmt-0002, enc-0003, note-0003, enc-0002, … — the 4th is a second note.
+      const res = await call(`/exportHl7PatientSummary?patientId=${P}&limit=4`, { headers: BOTH });
+      expectHl7(res, 'ADR^A19^ADR_A19');
+      for (const id of ['note-0002', 'asmt-0002', 'enc-0003', 'note-0003']) expect(res.body, id).toContain(id);
+      for (const id of ['enc-0002', 'enc-0001', 'note-0001', 'asmt-0001', 'hx-0001']) expect(res.body, id).not.toContain(id);
+    });
+
     it('should cap and clamp the directory limit', async () => {
       const byDefault = expectFhir(await limited('/publicFhirDirectory?resourceType=Organization'));
       const clamped = expectFhir(await limited('/publicFhirDirectory?resourceType=Organization&limit=50'));
