@@ -17,6 +17,7 @@
 // Next.js (App Router), app/export/[route]/route.js:  export const GET = exportService.fetch;
 //
 // Run with Node to send it two requests in-process:  npm run build && node examples/fetch-runtime.mjs
+// (The JSON import below uses import attributes: Node ≥ 20.10, Deno, Bun and bundlers such as wrangler's.)
 import { createExportHandler, createInMemoryDataSource, createInMemoryKeyStore } from 'chart-export/http';
 import document from './data/demo-chart.json' with { type: 'json' };
 
