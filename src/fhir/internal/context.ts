@@ -56,6 +56,9 @@ export function derivedIdMaterial(kind: string, parentChartId: string, childId: 
   return derivedMaterial(kind, parentChartId, childId === undefined ? `#${positional}` : `=${childId}`);
 }
 
+/** Derived canonical URLs by instrument id: every response of an instrument needs the same one. */
+const CANONICALS = new Map<string, string>();
+
 /**
  * The canonical URL of an instrument's Questionnaire: the instrument's own `url` when given, otherwise
  * a name-based `urn:uuid:` (UUID version 8 from SHA-256 of the instrument id), stable across exports.
@@ -71,9 +74,6 @@ export function instrumentCanonical(instrument: AssessmentInstrument): string {
   }
   return url;
 }
-
-/** Derived canonical URLs by instrument id: every response of an instrument needs the same one. */
-const CANONICALS = new Map<string, string>();
 
 /** The Questionnaire URL a response points at: only when the instrument has a url or item definitions. */
 export function responseQuestionnaireUrl(instrument: AssessmentInstrument): string | undefined {
