@@ -300,6 +300,11 @@ describe('message options', () => {
     expect(val(parseHl7Message(text).segments[0]!, 18)).toBe('UNICODE UTF-8');
     expect(text.split('\r')[0]).toMatch(/\|2\.5\.1\|{6}UNICODE UTF-8$/);
     expect(val(parseHl7Message(buildAdtA31(CHART, { ...HEADER, sendingFacility: 'Clínica' })).segments[0]!, 18)).toBe('UNICODE UTF-8');
+    // Non-ASCII that a derived id leaves out of the message does not count.
+    const id = `${'9'.repeat(126)}😀`;
+    const derived = buildOruR01({ ...CHART, assessments: [{ ...CHART.assessments![0]!, id }] }, id, HEADER);
+    expect(val(parseHl7Message(derived).segments.find((s) => s.id === 'OBR')!, 3)).toMatch(/^99999-[0-9a-f]{16}$/);
+    expect(val(parseHl7Message(derived).segments[0]!, 18)).toBe('');
   });
 
   it('should default MSH-7 to the current time in UTC, with seconds and +0000', () => {

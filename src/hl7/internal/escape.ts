@@ -1,9 +1,9 @@
 /**
  * The escaping every builder uses: {@link escapeHl7} with the standard delimiters, noting on the way
- * whether any text sent is not ASCII, so MSH-18 can say `UNICODE UTF-8` without scanning the finished
- * message. Builders run synchronously, so one flag per module is enough: `prepareMessage` clears it,
+ * whether any text given is not ASCII, so a message whose text is all ASCII (the common case) needs no scan
+ * for MSH-18. Builders run synchronously, so one flag per module is enough: `prepareMessage` clears it,
  * `assembleMessage` reads it. Every chart value reaches a message through these functions (codes, table
- * values and date-times are ASCII by construction).
+ * values and date-times are ASCII by construction), so the flag can only over-report, never miss.
  */
 import { escapeHl7, escapeHl7Lines } from '../encoding.js';
 

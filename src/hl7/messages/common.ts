@@ -162,19 +162,28 @@ export function prepareMessage(chart: unknown, options: Hl7MessageOptions | unde
   };
 }
 
+// eslint-disable-next-line no-control-regex
+const NON_ASCII_RE = /[^\u0000-\u007f]/;
+
 /**
- * Put the message together: MSH (with MSH-18 `UNICODE UTF-8` exactly when some text sent is not ASCII, as
- * noted while escaping since {@link prepareMessage}), then the segments, each followed by the line ending
- * (the last one too).
+ * Put the message together: MSH (with MSH-18 `UNICODE UTF-8` exactly when some text sent is not ASCII),
+ * then the segments, each followed by the line ending (the last one too). Escaping noted whether any text
+ * given was not ASCII; only then are the segments scanned, since shortened text and derived ids may have
+ * dropped those characters.
  */
 export function assembleMessage(p: PreparedMessage, messageType: readonly [string, string, string], segments: readonly string[]): string {
   const le = p.lineEnding;
+  const h = p.header;
+  const nonAscii =
+    sawNonAscii() &&
+    (NON_ASCII_RE.test(h.sendingApplication + h.sendingFacility + h.receivingApplication + h.receivingFacility + p.controlId) ||
+      segments.some((s) => NON_ASCII_RE.test(s)));
   const msh = buildMsh({
-    ...p.header,
+    ...h,
     dateTime: p.now,
     messageType,
     controlId: p.controlId,
-    ...(sawNonAscii() ? { characterSet: 'UNICODE UTF-8' } : {}),
+    ...(nonAscii ? { characterSet: 'UNICODE UTF-8' } : {}),
   });
   // Plain concatenation: the engine keeps it as a rope and copies it once, when the text is first used.
   let out = msh + le;
