@@ -212,10 +212,10 @@ function checkAnswers(obx: readonly Hl7Segment[], a: Assessment): void {
     const s = obx[i] as Hl7Segment;
     const v = answer.value;
     const code = answer.code ?? a.instrument.items?.find((it) => it.linkId === answer.linkId)?.code;
-    if (code === undefined) expectId(val(s, 3, 1), answer.linkId, 100, 'OBX-3.1');
+    if (code === undefined) expectId(val(s, 3, 1), answer.linkId, 200, 'OBX-3.1');
     else {
       expect(val(s, 3, 1)).toBe(code.code);
-      expectId(val(s, 3, 4), answer.linkId, 100, 'OBX-3.4');
+      expectId(val(s, 3, 4), answer.linkId, 40, 'OBX-3.4');
     }
     switch (v.type) {
       case 'integer':

@@ -122,8 +122,12 @@ export function buildNoteObx(note: ClinicalNote, firstSetId: number, dir: Direct
  * without a code is identified by its linkId alone (`linkId^text^L`).
  */
 function itemIdentifier(linkId: string, code: Coding | undefined, text: string, path: IssuePath): string {
-  const link = fitId(linkId, 100);
-  const parts = code === undefined ? [link, esc(text), 'L'] : [esc(code.code), esc(text), CODE_SYSTEMS[code.system].hl7, link, '', 'L'];
+  // Budgets that always fit 250 characters: a code (at most 64 characters, 192 escaped) leaves 40 for the
+  // linkId; without a code the linkId is the identifier and may take 200. Longer ids are derived (fitId).
+  const parts =
+    code === undefined
+      ? [fitId(linkId, 200), esc(text), 'L']
+      : [esc(code.code), esc(text), CODE_SYSTEMS[code.system].hl7, fitId(linkId, 40), '', 'L'];
   return fitCompositeOrThrow(parts, [1], COMPOSITE_MAX, path, 'OBX-3');
 }
 
@@ -161,8 +165,9 @@ function answerValue(answer: AssessmentAnswer, valuePath: IssuePath): [string, s
  *   (one line, at most 199 characters after escaping) else TX with one repetition per line; coding → CE
  *   (the option's score is not carried); boolean → CE `Y^Yes^HL70136` / `N^No^HL70136` (v2.5.1 has no boolean
  *   type); date → DT; dateTime → TS (precision and offset kept).
- * - OBX-3 item code and question text, with the linkId as alternate local code (see above); OBX-4 the
- *   sub-id given; OBX-11 status (table 0085, from the assessment status); OBX-14 authored; OBX-16 author.
+ * - OBX-3 item code and question text, with the linkId as alternate local code (`code^text^LN^linkId^^L`;
+ *   without a code `linkId^text^L`; a linkId longer than 40, or 200 without a code, characters after
+ *   escaping is sent in the derived form of chart ids); OBX-4 the sub-id given; OBX-11 status (table 0085, from the assessment status); OBX-14 authored; OBX-16 author.
  *
  * @param setId - OBX-1
  * @param answer - the answer (already validated)
