@@ -4,7 +4,10 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { base64Internals, utf8Base64 } from '../../src/fhir/internal/base64.js';
 import { createContentHash, hexToUuidV8, sha256Hex, sha256Hex128 } from '../../src/fhir/internal/hash.js';
+import { sortKey } from '../../src/fhir/internal/sort-key.js';
 import { escapeXhtmlText, narrativeDiv, textNarrative } from '../../src/fhir/internal/xhtml.js';
+import { isoSortKey } from '../../src/internal/iso.js';
+import { arbIsoDate, arbIsoDateTime } from '../arbitraries/index.js';
 import { parseXhtml } from '../support/fhir-validator.js';
 
 // eslint-disable-next-line no-control-regex
@@ -114,5 +117,20 @@ describe('textNarrative', () => {
       div: '<div xmlns="http://www.w3.org/1999/xhtml"><p>(blank note)</p></div>',
     });
     expect(textNarrative('\u00A0', 'x').div).toBe('<div xmlns="http://www.w3.org/1999/xhtml">\u00A0</div>');
+  });
+});
+
+describe('sortKey', () => {
+  it('should equal isoSortKey for every checked date and date-time', () => {
+    fc.assert(
+      fc.property(fc.oneof(arbIsoDate(), arbIsoDateTime()), (value) => {
+        expect(sortKey(value)).toBe(isoSortKey(value));
+      }),
+      { numRuns: 1000 },
+    );
+    for (const v of ['0050-01-01', '0001', '2026-03-01T09:30:00.5-05:00', '2016-12-31T23:59:60Z', '2026-03-01T00:00:00.1234+14:00']) {
+      expect(sortKey(v)).toBe(isoSortKey(v));
+    }
+    expect(sortKey(undefined)).toBe(Number.NEGATIVE_INFINITY);
   });
 });

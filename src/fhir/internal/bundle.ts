@@ -7,7 +7,6 @@ import type * as fhir from 'fhir/r4';
 import type { PatientChart } from '../../model/chart.js';
 import type { Directory, DirectoryLocation, DirectoryOrganization, DirectoryPractitioner } from '../../model/directory.js';
 import type { Encounter } from '../../model/encounter.js';
-import { isoSortKey } from '../../internal/iso.js';
 import { mapLocation } from '../location.js';
 import { mapOrganization } from '../organization.js';
 import { mapPractitioner } from '../practitioner.js';
@@ -17,6 +16,7 @@ import { literalRef, responseQuestionnaireUrl } from './context.js';
 import { createContentHash, hexToUuidV8 } from './hash.js';
 import { mapChartId } from './ids.js';
 import type { ResolvedOptions } from './options.js';
+import { sortKey } from './sort-key.js';
 import { hasText } from './text.js';
 
 /** A logical reference: the record's chart id as identifier value, and a display when one is known. */
@@ -134,7 +134,7 @@ export function createBundleContext(
 export function newestFirst<T>(records: readonly T[] | undefined, limit: number, keys: (record: T) => readonly (string | undefined)[]): T[] {
   if (records === undefined || records.length === 0 || limit <= 0) return [];
   // Decorate once: parsing a date per comparison would repeat the work n log n times.
-  const decorated = records.map((record, index) => ({ record, index, keys: keys(record).map(isoSortKey) }));
+  const decorated = records.map((record, index) => ({ record, index, keys: keys(record).map(sortKey) }));
   decorated.sort((a, b) => {
     for (let k = 0; k < a.keys.length; k++) {
       const x = a.keys[k] as number;
