@@ -3,11 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { formatIssuePath, type ChartIssue } from '../../src/errors.js';
 import { isoSortKey, parseIsoDateTime } from '../../src/internal/iso.js';
 import { checkChartDocument, checkDirectory, checkPatientChart } from '../../src/validation/chart.js';
+import { MappingError, buildAdrA19, buildAdtA08, buildAdtA31, buildFhirPatientExport, buildMdmT02, buildOruR01 } from '../../src/index.js';
+import type { PatientChart } from '../../src/model/index.js';
 import {
   CHART_BREAKERS,
+  CODE_MAX_LENGTH,
   DOCUMENT_BREAKERS,
   FORBIDDEN_CONTROL_CHARS,
+  INVALID_CODES,
   INVALID_ISO_DATE_TIMES,
+  INVALID_POSITIVE_INTS,
+  POSITIVE_INT_MAX,
   arbAssessment,
   arbBrokenChartDocument,
   arbBrokenPatientChart,
@@ -17,6 +23,7 @@ import {
   arbForbiddenControlChar,
   arbHostileText,
   arbId,
+  arbIdFor,
   arbIdentifier,
   arbInvalidId,
   arbInvalidText,
@@ -28,8 +35,10 @@ import {
   arbPatientChart,
   arbPeriod,
   arbText,
+  type ChartWithDirectory,
   isValidChartText,
   realisticPatientChart,
+  toValidId,
 } from './index.js';
 
 const paths = (issues: readonly ChartIssue[]): string[] => issues.map((i) => `${formatIssuePath(i.path)}: ${i.message}`);
@@ -75,19 +84,30 @@ describe('arbLongText', () => {
   });
 });
 
+/** Any control character (Cc): C0 with tab, CR and LF, DEL, C1. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\u0000-\u001F\u007F-\u009F]/;
+
 describe('arbId', () => {
-  it('should produce ids of 1–128 code units without controls or surrounding white space', () => {
+  it('should produce ids of 1–128 code units without any control character or surrounding white space, in every mode', () => {
     fc.assert(
-      fc.property(arbId, (id) => {
+      fc.property(fc.oneof(arbId, arbIdFor('realistic'), arbIdFor('hostile')), (id) => {
         expect(id.length).toBeGreaterThanOrEqual(1);
         expect(id.length).toBeLessThanOrEqual(128);
         expect(id.trim()).toBe(id);
-        // eslint-disable-next-line no-control-regex
-        expect(/[\u0000-\u001F]/.test(id)).toBe(false);
+        expect(CONTROL_RE.test(id), JSON.stringify(id)).toBe(false);
         expect(isValidChartText(id)).toBe(true);
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('should turn tab, CR, LF, DEL and C1 controls into valid ids', () => {
+    expect(toValidId('a\tb\r\nc\u007Fd\u0085e')).toBe('a_b__c_d_e');
+    expect(toValidId('\t')).toBe('_');
+    expect(toValidId('\u007F'.repeat(200))).toBe('_'.repeat(128));
+    const chart = (id: string) => checkPatientChart({ patient: { id, identifiers: [{ system: 'urn:x:y', value: '1' }], names: [{ family: 'X' }] } });
+    for (const raw of ['a\tb', 'x\u007F', '\r\n', ' \u0000 ', '😀\n😀']) expect(chart(toValidId(raw)), raw).toEqual([]);
   });
 });
 
@@ -106,7 +126,7 @@ describe('invalid material', () => {
     );
   });
 
-  it('should give ids the chart check rejects at the id path', () => {
+  it('should give ids the chart check rejects at the id path, tab, CR, LF and DEL inside among them', () => {
     fc.assert(
       fc.property(arbPatientChart({ text: 'realistic', maxEncounters: 0, maxNotes: 0, maxAssessments: 0, maxHistory: 0 }), arbInvalidId, ({ chart }, id) => {
         const broken = { ...chart, patient: { ...chart.patient, id } };
@@ -114,6 +134,28 @@ describe('invalid material', () => {
       }),
       { numRuns: 50 },
     );
+    const sample = fc.sample(arbInvalidId, { numRuns: 500, seed: 11 });
+    for (const ch of ['\t', '\r', '\n', '\u007F']) {
+      expect(sample.some((id) => id.trim() === id && id.slice(1, -1).includes(ch)), JSON.stringify(ch)).toBe(true);
+    }
+  });
+
+  it('should list codes and ranks the chart check rejects at the code and rank paths', () => {
+    const base: PatientChart = {
+      patient: { id: 'p', identifiers: [{ system: 'urn:x:y', value: '1' }], names: [{ family: 'X' }] },
+      encounters: [{ id: 'e', status: 'finished', class: 'AMB', diagnoses: [{ code: { system: 'icd-10-cm', code: 'F32.1' }, rank: 1 }] }],
+    };
+    const withDx = (dx: object): PatientChart => ({ ...base, encounters: [{ id: 'e', status: 'finished', class: 'AMB', diagnoses: [dx as never] }] });
+    expect(checkPatientChart(base)).toEqual([]);
+    expect(checkPatientChart(withDx({ code: { system: 'icd-10-cm', code: 'x'.repeat(CODE_MAX_LENGTH) }, rank: POSITIVE_INT_MAX }))).toEqual([]);
+    expect(INVALID_CODES).toContain('x'.repeat(CODE_MAX_LENGTH + 1));
+    for (const code of INVALID_CODES) {
+      expect(paths(checkPatientChart(withDx({ code: { system: 'icd-10-cm', code } }))).map((p) => p.split(':')[0]), JSON.stringify(code)).toEqual(['encounters[0].diagnoses[0].code.code']);
+    }
+    expect(INVALID_POSITIVE_INTS).toContain(POSITIVE_INT_MAX + 1);
+    for (const rank of INVALID_POSITIVE_INTS) {
+      expect(paths(checkPatientChart(withDx({ code: { system: 'icd-10-cm', code: 'F32.1' }, rank }))).map((p) => p.split(':')[0]), String(rank)).toEqual(['encounters[0].diagnoses[0].rank']);
+    }
   });
 
   it('should list ISO strings that the profile rejects', () => {
@@ -167,15 +209,29 @@ describe('arbPeriod', () => {
 });
 
 describe('arbCoding', () => {
-  it('should keep to the systems asked for and the FHIR code shape', () => {
-    fc.assert(
-      fc.property(arbCoding(['icd-10-cm', 'snomed-ct']), (c) => {
-        expect(['icd-10-cm', 'snomed-ct']).toContain(c.system);
-        expect(c.code.length).toBeLessThanOrEqual(256);
-        expect(CODE_RE.test(c.code)).toBe(true);
-      }),
-      { numRuns: 1000 },
-    );
+  it('should keep to the systems asked for, the FHIR code shape and 64 characters, in every mode', () => {
+    for (const mode of ['realistic', 'mixed', 'hostile'] as const) {
+      fc.assert(
+        fc.property(arbCoding(['icd-10-cm', 'snomed-ct'], mode), (c) => {
+          expect(['icd-10-cm', 'snomed-ct']).toContain(c.system);
+          expect(c.code.length).toBeLessThanOrEqual(CODE_MAX_LENGTH);
+          expect(CODE_RE.test(c.code)).toBe(true);
+          expect(isValidChartText(c.code)).toBe(true);
+        }),
+        { numRuns: 500 },
+      );
+    }
+  });
+
+  it('should reach the 64-character limit, with codes that escape to the HL7 worst case', () => {
+    const sample = fc.sample(arbCoding(undefined, 'hostile'), { numRuns: 2000, seed: 5 }).map((c) => c.code);
+    expect(sample.some((c) => c.length === CODE_MAX_LENGTH && /^[|^~\\&]+$/.test(c))).toBe(true);
+    expect(sample.some((c) => c.length === CODE_MAX_LENGTH && /[\u{10000}-\u{10FFFF}]$/u.test(c))).toBe(true);
+    expect(sample.some((c) => c.includes(' '))).toBe(true);
+    // A lower limit shortens hostile codes; the real codes of the tables are at most 9 characters.
+    expect(fc.sample(arbCoding(undefined, 'hostile', 12), { numRuns: 300, seed: 5 }).every((c) => c.code.length <= 12)).toBe(true);
+    expect(() => arbCoding(undefined, 'hostile', CODE_MAX_LENGTH + 1)).toThrow(RangeError);
+    expect(() => arbCoding(undefined, 'hostile', 0)).toThrow(RangeError);
   });
 
   it('should produce identifiers with absolute-URI systems', () => {
@@ -210,13 +266,23 @@ describe('arbAssessment', () => {
 });
 
 describe('arbDirectory', () => {
-  it('should pass checkDirectory', () => {
-    fc.assert(
-      fc.property(arbDirectory(), (d) => {
-        expect(paths(checkDirectory(d))).toEqual([]);
-      }),
-      { numRuns: 200 },
-    );
+  it('should pass checkDirectory in every mode, organizations never using home', () => {
+    let orgUses = 0;
+    for (const text of ['realistic', 'mixed', 'hostile'] as const) {
+      fc.assert(
+        fc.property(arbDirectory({ text }), (d) => {
+          expect(paths(checkDirectory(d))).toEqual([]);
+          for (const o of d.organizations ?? []) {
+            const uses = [...(o.addresses ?? []), ...(o.telecoms ?? [])].map((x) => x.use).filter((u) => u !== undefined);
+            expect(uses).not.toContain('home');
+            orgUses += uses.length;
+          }
+        }),
+        { numRuns: 100 },
+      );
+    }
+    // Organizations still get addresses and contact points with uses (the rule is exercised, not avoided).
+    expect(orgUses).toBeGreaterThan(50);
   });
 });
 
@@ -274,30 +340,114 @@ describe('arbPatientChart', () => {
   });
 });
 
-describe('arbPatientChart({ mappable: true })', () => {
-  it('should keep ranks and orders in 32 bits, codes short, procedures dated and organizations without home uses', () => {
+/** Keys that hold a chart id or a reference to one (`memberId` is business text, not a chart id). */
+const ID_KEYS = new Set(['id', 'linkId', 'locationId', 'practitionerId', 'performerId', 'authorId', 'encounterId', 'organizationId', 'partOfId']);
+
+/** Every id, rank, order and code anywhere in a chart or directory, found by key, independently of the chart check. */
+function expectUpdatedRules(value: unknown, where = ''): void {
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => expectUpdatedRules(v, `${where}[${i}]`));
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  const obj = value as Record<string, unknown>;
+  for (const [key, v] of Object.entries(obj)) {
+    const at = `${where}.${key}`;
+    if (ID_KEYS.has(key) && typeof v === 'string') {
+      expect(CONTROL_RE.test(v), at).toBe(false);
+      expect(v.length, at).toBeLessThanOrEqual(128);
+    }
+    if (key === 'rank' || key === 'order') {
+      expect(Number.isInteger(v) && (v as number) >= 1 && (v as number) <= POSITIVE_INT_MAX, at).toBe(true);
+    }
+    if (key === 'code' && typeof v === 'string' && typeof obj['system'] === 'string') expect(v.length, at).toBeLessThanOrEqual(CODE_MAX_LENGTH);
+    expectUpdatedRules(v, at);
+  }
+}
+
+/** Whether an encounter holds a procedure with no date while having no start itself (HL7 PR1-5 unfillable). */
+const hasUndatedProcedure = (chart: PatientChart): boolean =>
+  (chart.encounters ?? []).some(
+    (e) => e.period?.start === undefined && (e.procedures ?? []).some((p) => (typeof p.performed === 'object' ? p.performed.start : p.performed) === undefined),
+  );
+
+describe('arbPatientChart and the updated rules', () => {
+  it('should keep ids free of control characters, ranks and orders within 32 bits, codes ≤ 64 and organizations without home, in every mode', () => {
+    for (const text of ['realistic', 'mixed', 'hostile'] as const) {
+      fc.assert(
+        fc.property(arbPatientChart({ text }), ({ chart, directory }) => {
+          expectUpdatedRules(chart);
+          expectUpdatedRules(directory);
+          for (const o of directory.organizations ?? []) {
+            expect([...(o.addresses ?? []), ...(o.telecoms ?? [])].some((x) => x.use === 'home')).toBe(false);
+          }
+        }),
+        { numRuns: 100 },
+      );
+    }
+  });
+
+  it('should still produce large ranks and orders up to 2147483647', () => {
+    const sample = fc.sample(arbPatientChart({ minEncounters: 3, maxDiagnoses: 3 }), { numRuns: 300, seed: 9 });
+    const values = sample.flatMap(({ chart }) => [
+      ...(chart.patient.coverages ?? []).map((c) => c.order),
+      ...(chart.encounters ?? []).flatMap((e) => (e.diagnoses ?? []).map((d) => d.rank)),
+    ]);
+    expect(values).toContain(POSITIVE_INT_MAX);
+    expect(values.some((v) => v !== undefined && v > 65535 && v < POSITIVE_INT_MAX)).toBe(true);
+  });
+});
+
+describe('arbPatientChart({ mappable })', () => {
+  const NOW = '2026-03-01T10:00:00-05:00';
+
+  /** Every export of the chart; returns the MappingError targets met (any other error fails the test). */
+  function exportAll(chart: PatientChart, directory: ChartWithDirectory['directory']): string[] {
+    const targets: string[] = [];
+    const o = { now: NOW, directory };
+    const run = (build: () => unknown): void => {
+      try {
+        build();
+      } catch (e) {
+        if (!(e instanceof MappingError)) throw e;
+        targets.push(e.target);
+      }
+    };
+    run(() => buildFhirPatientExport(chart, o));
+    run(() => buildAdtA31(chart, o));
+    run(() => buildAdrA19(chart, o));
+    for (const e of chart.encounters ?? []) run(() => buildAdtA08(chart, e.id, o));
+    for (const n of chart.notes ?? []) run(() => buildMdmT02(chart, n.id, o));
+    for (const a of chart.assessments ?? []) run(() => buildOruR01(chart, a.id, o));
+    return targets;
+  }
+
+  it('should give charts that every FHIR and HL7 builder exports, in every mode', () => {
+    for (const text of ['realistic', 'mixed', 'hostile'] as const) {
+      fc.assert(
+        fc.property(arbPatientChart({ text, mappable: true }), ({ chart, directory }) => {
+          expect(paths(checkChartDocument({ patients: [chart], directory }))).toEqual([]);
+          expect(hasUndatedProcedure(chart)).toBe(false);
+          expect(exportAll(chart, directory)).toEqual([]);
+        }),
+        { numRuns: 60 },
+      );
+    }
+  });
+
+  it('should by default also give undated procedures in undated encounters, which only HL7 PR1-5 cannot map', () => {
     fc.assert(
-      fc.property(arbPatientChart({ mappable: true }), ({ chart, directory }) => {
-        expect(paths(checkPatientChart(chart))).toEqual([]);
-        for (const c of chart.patient.coverages ?? []) expect(c.order ?? 1).toBeLessThanOrEqual(2147483647);
-        for (const e of chart.encounters ?? []) {
-          for (const d of e.diagnoses ?? []) {
-            expect(d.rank ?? 1).toBeLessThanOrEqual(2147483647);
-            expect(d.code.code.length).toBeLessThanOrEqual(80);
-          }
-          for (const p of e.procedures ?? []) {
-            expect(p.code.code.length).toBeLessThanOrEqual(80);
-            const start = typeof p.performed === 'object' ? p.performed.start : p.performed;
-            expect(start ?? e.period?.start).toBeDefined();
-          }
-        }
-        for (const o of directory.organizations ?? []) {
-          expect((o.addresses ?? []).some((a) => a.use === 'home')).toBe(false);
-          expect((o.telecoms ?? []).some((t) => t.use === 'home')).toBe(false);
-        }
+      fc.property(arbPatientChart({ minEncounters: 1 }), ({ chart, directory }) => {
+        const targets = exportAll(chart, directory);
+        for (const t of targets) expect(t).toBe('PR1-5');
+        if (hasUndatedProcedure(chart)) expect(targets).toContain('PR1-5');
+        else expect(targets).not.toContain('PR1-5');
       }),
-      { numRuns: 200 },
+      { numRuns: 100 },
     );
+    // The default keeps this valid input in the generated space (fixed seed: a count, not a property).
+    const sample = fc.sample(arbPatientChart({ minEncounters: 1 }), { numRuns: 150, seed: 4 });
+    expect(sample.filter(({ chart }) => hasUndatedProcedure(chart)).length).toBeGreaterThan(3);
   });
 });
 
@@ -341,6 +491,13 @@ describe('chart breakers', () => {
       }),
       { numRuns: 15 },
     );
+  });
+
+  it('should include the rules tightened last: control characters in ids, 32-bit ranks and orders, 64-character codes, home on organizations', () => {
+    const names = [...CHART_BREAKERS, ...DOCUMENT_BREAKERS].map((b) => b.name);
+    for (const needle of ['with a tab', 'CR LF', 'line feed', 'DEL', '2147483648', 'beyond FHIR positiveInt', 'code of 65 characters', 'address with use home', 'contact point with use home']) {
+      expect(names.some((n) => n.includes(needle)), needle).toBe(true);
+    }
   });
 
   it('should report the breaker path for charts from arbBrokenPatientChart', () => {

@@ -51,10 +51,14 @@ export interface ChartOptions {
    */
   danglingReferences?: boolean;
   /**
-   * Leave out contract-valid values that the builders reject with a MappingError today (ranks/orders
-   * beyond 2147483647, codes over 80 characters, undated procedures in undated encounters, `home` uses on
-   * organizations). Use it for "the output is valid" properties; use the default for "valid input never
-   * makes a builder throw anything but a typed error". Default false.
+   * Leave out the one kind of valid input a builder rejects by design: a procedure with no date
+   * (`performed` absent, or a period without start) in an encounter without `period.start`, for which the
+   * HL7 builders that send PR1 raise a MappingError (PR1-5 is required). Everything else generated is
+   * valid and mappable in every mode: ids without control characters, ranks and orders within
+   * 1…2147483647, codes of at most 64 characters, organizations without `home` uses.
+   *
+   * Default false, so that the generators cover the whole valid input space ("valid input gives output or
+   * a documented MappingError"). Set it for "every export succeeds" properties.
    */
   mappable?: boolean;
 }
@@ -72,7 +76,7 @@ function arbInstrumentPool(opts: ChartOptions, mode: TextMode): fc.Arbitrary<Ass
   return fc
     .tuple(
       fc.subarray([PHQ9_INSTRUMENT, GAD7_INSTRUMENT, PHQ9_INSTRUMENT_NO_ITEMS, GAD7_INSTRUMENT_NO_ITEMS]),
-      fc.array(arbInstrument({ text: mode, ids: opts.ids ?? mode, maxItems: opts.maxItems ?? 6, mappable: opts.mappable === true }), { maxLength: 2 }),
+      fc.array(arbInstrument({ text: mode, ids: opts.ids ?? mode, maxItems: opts.maxItems ?? 6 }), { maxLength: 2 }),
     )
     .map(([standard, generated]) => {
       const seen = new Set(standard.map((i) => i.id));
@@ -86,16 +90,19 @@ function arbInstrumentPool(opts: ChartOptions, mode: TextMode): fc.Arbitrary<Ass
 }
 
 /**
- * One patient's chart and its directory. Record ids are unique per kind (and diagnosis/procedure ids per
- * encounter, linkIds per instrument and assessment); every `locationId`, `practitionerId`, `performerId`,
- * `authorId` resolves to the directory and every `encounterId` to the chart's own encounters, unless
- * `danglingReferences` is set. Instruments with the same id are the same definition.
- * @param opts - sizes, text/id modes, directory, dangling references
+ * One patient's chart and its directory, both passing the chart check in every mode. Record ids are unique
+ * per kind (and diagnosis/procedure ids per encounter, linkIds per instrument and assessment); every
+ * `locationId`, `practitionerId`, `performerId`, `authorId` resolves to the directory and every
+ * `encounterId` to the chart's own encounters, unless `danglingReferences` is set. Instruments with the
+ * same id are the same definition. With the default `mappable: false` an encounter may hold an undated
+ * procedure without having a start itself (valid; the HL7 builders raise a MappingError for PR1-5); with
+ * `mappable: true` every export of the chart succeeds (see {@link ChartOptions.mappable}).
+ * @param opts - sizes, text/id modes, directory, dangling references, mappable
  * @returns `{ chart, directory }`
  * @example fc.assert(fc.property(arbPatientChart({ maxEncounters: 2 }), ({ chart, directory }) => …))
  */
 export function arbPatientChart(opts: ChartOptions = {}): fc.Arbitrary<ChartWithDirectory> {
-  const directory = opts.directory !== undefined ? fc.constant(opts.directory) : arbDirectory({ text: opts.text ?? 'mixed', ids: opts.ids ?? opts.text ?? 'mixed', ...(opts.mappable === true ? { mappable: true } : {}), ...opts.directoryOptions });
+  const directory = opts.directory !== undefined ? fc.constant(opts.directory) : arbDirectory({ text: opts.text ?? 'mixed', ids: opts.ids ?? opts.text ?? 'mixed', ...opts.directoryOptions });
   return directory.chain((dir) => arbChartFor(dir, opts).map((chart) => ({ chart, directory: dir })));
 }
 
@@ -119,7 +126,7 @@ export function arbChartFor(directory: Directory, opts: ChartOptions = {}): fc.A
   };
   return fc
     .tuple(
-      arbPatient({ text: mode, ids: idMode, years, maxCoverages: opts.maxCoverages ?? 3, mappable: opts.mappable === true }),
+      arbPatient({ text: mode, ids: idMode, years, maxCoverages: opts.maxCoverages ?? 3 }),
       list(arbEncounter({ ...base, maxDiagnoses: opts.maxDiagnoses ?? 3, maxProcedures: opts.maxProcedures ?? 2 }), opts.minEncounters, opts.maxEncounters, 3),
       arbInstrumentPool(opts, mode),
     )
@@ -144,7 +151,7 @@ export function arbChartFor(directory: Directory, opts: ChartOptions = {}): fc.A
 export function arbChartDocument(opts: ChartOptions & { minPatients?: number; maxPatients?: number; omitDirectory?: boolean } = {}): fc.Arbitrary<ChartDocument> {
   const mode = opts.text ?? 'mixed';
   const chartOpts: ChartOptions = { ...opts, danglingReferences: false };
-  const directory = opts.directory !== undefined ? fc.constant(opts.directory) : arbDirectory({ text: mode, ids: opts.ids ?? mode, ...(opts.mappable === true ? { mappable: true } : {}), ...opts.directoryOptions });
+  const directory = opts.directory !== undefined ? fc.constant(opts.directory) : arbDirectory({ text: mode, ids: opts.ids ?? mode, ...opts.directoryOptions });
   return directory.chain((dir) => {
     // Without a directory in the document, charts may not reference it at all.
     const refDir = opts.omitDirectory === true ? {} : dir;

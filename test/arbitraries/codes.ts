@@ -100,16 +100,14 @@ const ALL_SYSTEMS = Object.keys(CODE_SYSTEMS) as CodeSystem[];
 /** Characters for hostile codes: never white space (`\s`) and never a control character. */
 const CODE_CHARS = ['A', 'z', '0', '9', '.', '-', '_', '|', '^', '~', '\\', '&', '<', '>', '"', "'", '#', '%', '/', ':', '😀', 'é', 'e\u0301', '李', 'ש', '\u200F'];
 
-/** A hostile code in the FHIR `code` shape: tokens without white space joined by single spaces, ≤ 256 units. */
-export const arbHostileCode: fc.Arbitrary<string> = fc.oneof(
-  {
-    arbitrary: fc
-      .array(fc.string({ unit: fc.constantFrom(...CODE_CHARS), minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 4 })
-      .map((tokens) => tokens.join(' ')),
-    weight: 8,
-  },
-  { arbitrary: fc.constantFrom('|', '^', '\\F\\', '\\X0D\\', 'a b', 'F32.1 ', 'x'.repeat(256)).map((c) => c.trim()), weight: 2 },
-);
+/** The longest Coding.code the chart check accepts (it must fit HL7 CE after escaping). */
+export const CODE_MAX_LENGTH = 64;
+
+/**
+ * Codes of exactly {@link CODE_MAX_LENGTH} UTF-16 code units: plain, made of HL7 delimiters and backslashes
+ * (each escapes to three characters, the worst case for HL7 CE), and ending in an astral character.
+ */
+const LONGEST_CODES: readonly string[] = ['x'.repeat(CODE_MAX_LENGTH), '|^~\\&'.repeat(13).slice(0, CODE_MAX_LENGTH), '\\'.repeat(CODE_MAX_LENGTH), `${'9'.repeat(CODE_MAX_LENGTH - 2)}😀`];
 
 /** Shorten a code to `max` UTF-16 units on a code-point boundary, keeping the FHIR code shape. */
 function shortenCode(code: string, max: number): string {
@@ -122,6 +120,21 @@ function shortenCode(code: string, max: number): string {
   return out.trimEnd() || 'X';
 }
 
+/**
+ * A hostile code in the FHIR `code` shape: tokens without white space joined by single spaces, at most
+ * {@link CODE_MAX_LENGTH} UTF-16 code units, sometimes exactly that many.
+ */
+export const arbHostileCode: fc.Arbitrary<string> = fc.oneof(
+  {
+    arbitrary: fc
+      .array(fc.string({ unit: fc.constantFrom(...CODE_CHARS), minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 4 })
+      .map((tokens) => shortenCode(tokens.join(' '), CODE_MAX_LENGTH)),
+    weight: 8,
+  },
+  { arbitrary: fc.constantFrom('|', '^', '\\F\\', '\\X0D\\', 'a b', 'F32.1'), weight: 1 },
+  { arbitrary: fc.constantFrom(...LONGEST_CODES), weight: 1 },
+);
+
 /** A real code of one system with its display, or a hostile code of at most `maxCodeLength` units. */
 function arbCodeOf(system: CodeSystem, mode: TextMode, maxCodeLength: number): fc.Arbitrary<Coding> {
   const table = CODE_TABLES[system];
@@ -129,7 +142,7 @@ function arbCodeOf(system: CodeSystem, mode: TextMode, maxCodeLength: number): f
   const realNoDisplay = fc.constantFrom(...table).map(([code]): Coding => ({ system, code }));
   if (mode === 'realistic') return fc.oneof({ arbitrary: real, weight: 5 }, { arbitrary: realNoDisplay, weight: 1 });
   const hostile = fc
-    .record({ code: maxCodeLength >= 256 ? arbHostileCode : arbHostileCode.map((c) => shortenCode(c, maxCodeLength)), display: opt(textFor(mode)) })
+    .record({ code: maxCodeLength >= CODE_MAX_LENGTH ? arbHostileCode : arbHostileCode.map((c) => shortenCode(c, maxCodeLength)), display: opt(textFor(mode)) })
     .map((r): Coding => compact({ system, code: r.code, display: r.display }));
   if (mode === 'hostile') return fc.oneof({ arbitrary: hostile, weight: 3 }, { arbitrary: real, weight: 1 });
   return fc.oneof({ arbitrary: real, weight: 4 }, { arbitrary: realNoDisplay, weight: 1 }, { arbitrary: hostile, weight: 2 });
@@ -137,12 +150,17 @@ function arbCodeOf(system: CodeSystem, mode: TextMode, maxCodeLength: number): f
 
 /**
  * A coding from the given systems (default all five): a real code with its display most of the time, or a
- * hostile code (delimiters, emoji, single inner spaces, 256 characters) with hostile or missing display.
+ * hostile code (delimiters, emoji, single inner spaces, up to 64 characters) with hostile or missing display.
  * @param systems - allowed code-system keys
  * @param mode - realistic, hostile, or mixed (default)
- * @param maxCodeLength - longest hostile code (default 256, the contract's limit)
+ * @param maxCodeLength - longest hostile code, 1–64 (default 64, the chart check's limit)
+ * @returns codings the chart check accepts
+ * @throws {RangeError} when `maxCodeLength` is outside 1–64 (longer codes are invalid input)
  */
-export function arbCoding(systems: readonly CodeSystem[] = ALL_SYSTEMS, mode: TextMode = 'mixed', maxCodeLength = 256): fc.Arbitrary<Coding> {
+export function arbCoding(systems: readonly CodeSystem[] = ALL_SYSTEMS, mode: TextMode = 'mixed', maxCodeLength = CODE_MAX_LENGTH): fc.Arbitrary<Coding> {
+  if (!Number.isInteger(maxCodeLength) || maxCodeLength < 1 || maxCodeLength > CODE_MAX_LENGTH) {
+    throw new RangeError(`maxCodeLength must be an integer from 1 to ${CODE_MAX_LENGTH}`);
+  }
   return memo(`coding|${systems.join(',')}|${mode}|${maxCodeLength}`, () => buildCoding(systems, mode, maxCodeLength));
 }
 

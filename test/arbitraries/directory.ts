@@ -10,7 +10,7 @@ import {
   type DirectoryPractitioner,
 } from '../../src/model/index.js';
 import { arbCoding, arbIdentifier, arbNpiIdentifier } from './codes.js';
-import { arbAddress, arbHumanName, arbTelecom } from './people.js';
+import { ORGANIZATION_ADDRESS_USES, ORGANIZATION_TELECOM_USES, arbAddress, arbHumanName, arbTelecom } from './people.js';
 import { arbIdFor, textFor, type TextMode } from './text.js';
 import { compact, memo, opt, optArray } from './util.js';
 
@@ -30,7 +30,10 @@ export interface DirectoryOptions {
   minLocations?: number;
   /** Maximum locations (default 3). */
   maxLocations?: number;
-  /** No `home` address or contact point on organizations (FHIR org-2/org-3); codes ≤ 80 characters. Default false. */
+  /**
+   * @deprecated No effect, kept so that existing callers compile: every generated directory is valid and
+   * mappable (organizations never have a `home` address or contact point, codes are at most 64 characters).
+   */
   mappable?: boolean;
 }
 
@@ -41,40 +44,41 @@ function name(mode: TextMode, pool: readonly string[]): fc.Arbitrary<string> {
   return mode === 'realistic' ? fc.constantFrom(...pool) : fc.oneof(fc.constantFrom(...pool), textFor(mode, true));
 }
 
-/** An organization without `partOfId` (set by {@link arbDirectory}, which knows the other organizations). */
-export function arbOrganization(mode: TextMode = 'mixed', idMode: TextMode = mode, mappable = false): fc.Arbitrary<DirectoryOrganization> {
-  return memo(`org|${mode}|${idMode}|${mappable}`, () => buildOrganization(mode, idMode, mappable));
+/**
+ * An organization without `partOfId` (set by {@link arbDirectory}, which knows the other organizations).
+ * Its addresses and contact points never have use `home` (FHIR org-2/org-3; the chart check rejects it).
+ * @param mode - text mode (default mixed)
+ * @param idMode - id mode (default: the text mode)
+ * @returns organizations the chart check accepts
+ */
+export function arbOrganization(mode: TextMode = 'mixed', idMode: TextMode = mode): fc.Arbitrary<DirectoryOrganization> {
+  return memo(`org|${mode}|${idMode}`, () => buildOrganization(mode, idMode));
 }
 
-/** Organizations never use `home` in FHIR (org-2, org-3): make such uses `work`. */
-function noHome<T extends { use?: string }>(x: T): T {
-  return x.use === 'home' ? { ...x, use: 'work' } : x;
-}
-
-function buildOrganization(mode: TextMode, idMode: TextMode, mappable: boolean): fc.Arbitrary<DirectoryOrganization> {
+function buildOrganization(mode: TextMode, idMode: TextMode): fc.Arbitrary<DirectoryOrganization> {
   return fc
     .record({
       id: arbIdFor(idMode),
       name: name(mode, ORG_NAMES),
       active: opt(fc.boolean()),
       identifiers: optArray(fc.oneof(arbNpiIdentifier, arbIdentifier(mode)), 2),
-      telecoms: optArray(arbTelecom(mode), 2),
-      addresses: optArray(arbAddress(mode), 2),
+      telecoms: optArray(arbTelecom(mode, ORGANIZATION_TELECOM_USES), 2),
+      addresses: optArray(arbAddress(mode, ORGANIZATION_ADDRESS_USES), 2),
     })
-    .map((r): DirectoryOrganization => {
-      const org: DirectoryOrganization = compact(r);
-      if (mappable && org.addresses !== undefined) org.addresses = org.addresses.map(noHome);
-      if (mappable && org.telecoms !== undefined) org.telecoms = org.telecoms.map(noHome);
-      return org;
-    });
+    .map((r): DirectoryOrganization => compact(r));
 }
 
-/** A practitioner: 1–2 names, usually an NPI, qualifications as codes. */
-export function arbPractitioner(mode: TextMode = 'mixed', idMode: TextMode = mode, mappable = false): fc.Arbitrary<DirectoryPractitioner> {
-  return memo(`prac|${mode}|${idMode}|${mappable}`, () => buildPractitioner(mode, idMode, mappable));
+/**
+ * A practitioner: 1–2 names, usually an NPI, qualifications as codes (at most 64 characters).
+ * @param mode - text mode (default mixed)
+ * @param idMode - id mode (default: the text mode)
+ * @returns practitioners the chart check accepts
+ */
+export function arbPractitioner(mode: TextMode = 'mixed', idMode: TextMode = mode): fc.Arbitrary<DirectoryPractitioner> {
+  return memo(`prac|${mode}|${idMode}`, () => buildPractitioner(mode, idMode));
 }
 
-function buildPractitioner(mode: TextMode, idMode: TextMode, mappable: boolean): fc.Arbitrary<DirectoryPractitioner> {
+function buildPractitioner(mode: TextMode, idMode: TextMode): fc.Arbitrary<DirectoryPractitioner> {
   return fc
     .record({
       id: arbIdFor(idMode),
@@ -83,7 +87,7 @@ function buildPractitioner(mode: TextMode, idMode: TextMode, mappable: boolean):
       identifiers: opt(fc.array(fc.oneof({ arbitrary: arbNpiIdentifier, weight: 3 }, { arbitrary: arbIdentifier(mode), weight: 1 }), { minLength: 1, maxLength: 2 }), 5),
       telecoms: optArray(arbTelecom(mode), 2),
       qualifications: optArray(
-        fc.record({ code: arbCoding(['snomed-ct'], mode, mappable ? 80 : 256), display: opt(name(mode, ['MD', 'PhD, Clinical Psychology', 'LCSW', 'PMHNP-BC'])) }).map((q) => compact(q)),
+        fc.record({ code: arbCoding(['snomed-ct'], mode), display: opt(name(mode, ['MD', 'PhD, Clinical Psychology', 'LCSW', 'PMHNP-BC'])) }).map((q) => compact(q)),
         2,
       ),
     })
@@ -109,20 +113,22 @@ function buildLocation(mode: TextMode = 'mixed', idMode: TextMode = mode): fc.Ar
 }
 
 /**
- * A directory whose ids are unique per kind, whose `partOfId` always names an earlier organization (no
- * cycles) and whose `location.organizationId` always names one of its organizations.
+ * A directory that passes `checkDirectory` in every mode: ids unique per kind, `partOfId` always naming an
+ * earlier organization (no cycles), `location.organizationId` always naming one of its organizations,
+ * organizations without `home` addresses or contact points, qualification codes of at most 64 characters.
  * @param opts - text/id mode and sizes
+ * @returns directories the chart check accepts
  */
 export function arbDirectory(opts: DirectoryOptions = {}): fc.Arbitrary<Directory> {
   const mode = opts.text ?? 'mixed';
   const idMode = opts.ids ?? mode;
   return fc
     .record({
-      organizations: fc.uniqueArray(fc.tuple(arbOrganization(mode, idMode, opts.mappable === true), fc.option(fc.nat(), { nil: undefined })), {
+      organizations: fc.uniqueArray(fc.tuple(arbOrganization(mode, idMode), fc.option(fc.nat(), { nil: undefined })), {
         maxLength: opts.maxOrganizations ?? 3,
         selector: ([o]) => o.id,
       }),
-      practitioners: fc.uniqueArray(arbPractitioner(mode, idMode, opts.mappable === true), {
+      practitioners: fc.uniqueArray(arbPractitioner(mode, idMode), {
         minLength: opts.minPractitioners ?? 0,
         maxLength: Math.max(opts.maxPractitioners ?? 4, opts.minPractitioners ?? 0),
         selector: (p) => p.id,

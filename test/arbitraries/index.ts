@@ -1,7 +1,12 @@
 /**
  * fast-check arbitraries for the whole chart-domain model. Everything generated satisfies the contract's
- * validation rules (see `src/validation/chart.ts`); the `arbInvalid…` arbitraries and
- * {@link CHART_BREAKERS} build deliberately invalid input for validator tests.
+ * validation rules (see `src/validation/chart.ts`) in every text and id mode: ids without any control
+ * character, `rank` / `order` within 1…2147483647, codes of at most 64 characters, organizations without
+ * `home` uses. The `arbInvalid…` arbitraries, {@link INVALID_CODES}, {@link INVALID_POSITIVE_INTS},
+ * {@link CHART_BREAKERS} and {@link DOCUMENT_BREAKERS} build deliberately invalid input for validator tests.
+ *
+ * `mappable` ({@link ChartOptions}, {@link RecordOptions}; default false) only leaves out the one valid
+ * input a builder rejects by design: an undated procedure in an encounter without start (HL7 PR1-5).
  *
  * Import from `../arbitraries/index.js`.
  */
@@ -41,11 +46,13 @@ export {
   arbRecentDateTime,
   offsetMinutes,
 } from './dates.js';
-export { CODE_TABLES, IDENTIFIER_SYSTEMS, arbCoding, arbHostileCode, arbIdentifier, arbNpiIdentifier, npiFromBase } from './codes.js';
+export { CODE_MAX_LENGTH, CODE_TABLES, IDENTIFIER_SYSTEMS, arbCoding, arbHostileCode, arbIdentifier, arbNpiIdentifier, npiFromBase } from './codes.js';
 export {
   type PatientOptions,
   FAMILY_NAMES,
   GIVEN_NAMES,
+  ORGANIZATION_ADDRESS_USES,
+  ORGANIZATION_TELECOM_USES,
   PAYERS,
   arbAddress,
   arbCoverage,
@@ -62,6 +69,7 @@ export {
   type RecordOptions,
   GAD7_INSTRUMENT_NO_ITEMS,
   PHQ9_INSTRUMENT_NO_ITEMS,
+  POSITIVE_INT_MAX,
   arbAssessment,
   arbDiagnosis,
   arbEncounter,
@@ -93,6 +101,7 @@ export {
   INVALID_CODES,
   INVALID_IDENTIFIER_SYSTEMS,
   INVALID_ISO_DATE_TIMES,
+  INVALID_POSITIVE_INTS,
   arbBrokenChartDocument,
   arbBrokenPatientChart,
   arbInvalidIsoDateTime,

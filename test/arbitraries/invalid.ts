@@ -37,8 +37,14 @@ export const INVALID_ISO_DATE_TIMES: readonly string[] = [
   '2024-01-01T10:00:00ZZ',
 ];
 
-/** Codes that break the FHIR `code` shape or length. */
-export const INVALID_CODES: readonly string[] = ['', ' F32.1', 'F32.1 ', 'F32  1', 'F32\t1', 'F32\n1', 'x'.repeat(257)];
+/**
+ * Codes that break the FHIR `code` shape `[^\s]+(\s[^\s]+)*` (so a single inner tab or LF is valid, two white
+ * space characters in a row are not) or the 64-character limit (65 is the first length too long).
+ */
+export const INVALID_CODES: readonly string[] = ['', ' F32.1', 'F32.1 ', 'F32  1', 'F32 \t1', '\tF32.1', 'F32.1\n', 'x'.repeat(65), `${'9'.repeat(63)}😀`, 'x'.repeat(257)];
+
+/** Values a `rank` / `order` may not have: below 1, beyond 2147483647 (FHIR positiveInt), not integers. */
+export const INVALID_POSITIVE_INTS: readonly number[] = [0, -1, 2_147_483_648, 4_294_967_296, Number.MAX_SAFE_INTEGER, 1.5, Number.NaN, Number.POSITIVE_INFINITY];
 
 /** Identifier systems that are not absolute URIs. */
 export const INVALID_IDENTIFIER_SYSTEMS: readonly string[] = ['', 'mrn', '1urn:x', 'urn:', 'urn: x', 'http ://x', ':x'];
@@ -238,6 +244,67 @@ export const CHART_BREAKERS: readonly ChartBreaker[] = [
     },
   },
   {
+    name: 'diagnosis rank 2147483648 (beyond FHIR positiveInt)',
+    apply(chart) {
+      const c = copy(chart);
+      const [i, enc] = firstEncounter(c);
+      enc.diagnoses = [{ code: { system: 'icd-10-cm', code: 'F32.1' }, rank: 2_147_483_648 }];
+      return { value: c, path: `encounters[${i}].diagnoses[0].rank` };
+    },
+  },
+  {
+    name: 'diagnosis code of 65 characters',
+    apply(chart) {
+      const c = copy(chart);
+      const [i, enc] = firstEncounter(c);
+      enc.diagnoses = [{ code: { system: 'icd-10-cm', code: 'x'.repeat(65) } }];
+      return { value: c, path: `encounters[${i}].diagnoses[0].code.code` };
+    },
+  },
+  {
+    name: 'procedure code of 65 characters',
+    apply(chart) {
+      const c = copy(chart);
+      const [i, enc] = firstEncounter(c);
+      enc.procedures = [{ code: { system: 'cpt', code: `${'|'.repeat(64)}^` }, status: 'completed' }];
+      return { value: c, path: `encounters[${i}].procedures[0].code.code` };
+    },
+  },
+  {
+    name: 'encounter id with a tab',
+    apply(chart) {
+      const c = copy(chart);
+      const [i, enc] = firstEncounter(c);
+      enc.id = 'enc\t0001';
+      return { value: c, path: `encounters[${i}].id` };
+    },
+  },
+  {
+    name: 'diagnosis id with CR LF',
+    apply(chart) {
+      const c = copy(chart);
+      const [i, enc] = firstEncounter(c);
+      enc.diagnoses = [{ id: 'dx\r\n1', code: { system: 'icd-10-cm', code: 'F32.1' } }];
+      return { value: c, path: `encounters[${i}].diagnoses[0].id` };
+    },
+  },
+  {
+    name: 'note encounter reference with a line feed',
+    apply(chart) {
+      const c = copy(chart);
+      c.notes = prepend(c.notes, { id: 'note-broken', type: 'progress-note', title: 'Progress note', status: 'final', authored: '2024-03-01T10:00:00Z', text: 'x', encounterId: 'enc\n1' });
+      return { value: c, path: 'notes[0].encounterId' };
+    },
+  },
+  {
+    name: 'medical-history id with DEL',
+    apply(chart) {
+      const c = copy(chart);
+      c.medicalHistory = prepend(c.medicalHistory, { id: 'hx\u007F1', code: { system: 'icd-10-cm', code: 'I10' }, clinicalStatus: 'active' });
+      return { value: c, path: 'medicalHistory[0].id' };
+    },
+  },
+  {
     name: 'diagnosis rank 0',
     apply(chart) {
       const c = copy(chart);
@@ -263,6 +330,14 @@ export const CHART_BREAKERS: readonly ChartBreaker[] = [
     apply(chart) {
       const c = copy(chart);
       c.patient.id = 'x'.repeat(129);
+      return { value: c, path: 'patient.id' };
+    },
+  },
+  {
+    name: 'patient id with a tab inside',
+    apply(chart) {
+      const c = copy(chart);
+      c.patient.id = 'pat\t0001';
       return { value: c, path: 'patient.id' };
     },
   },
@@ -304,6 +379,22 @@ export const CHART_BREAKERS: readonly ChartBreaker[] = [
       const c = copy(chart);
       c.patient.coverages = [{ id: 'cov-1', status: 'active', payer: { id: 'payer-1', name: 'Payer' }, order: 0 }];
       return { value: c, path: 'patient.coverages[0].order' };
+    },
+  },
+  {
+    name: 'coverage order beyond FHIR positiveInt',
+    apply(chart) {
+      const c = copy(chart);
+      c.patient.coverages = [{ id: 'cov-1', status: 'active', payer: { id: 'payer-1', name: 'Payer' }, order: Number.MAX_SAFE_INTEGER }];
+      return { value: c, path: 'patient.coverages[0].order' };
+    },
+  },
+  {
+    name: 'answer linkId with a tab',
+    apply(chart) {
+      const c = copy(chart);
+      c.assessments = prepend(c.assessments, validAssessment({ instrument: { id: 'free', title: 'Free' }, answers: [{ linkId: 'q\t1', value: { type: 'boolean', value: true } }] }));
+      return { value: c, path: 'assessments[0].answers[0].linkId' };
     },
   },
   {
@@ -433,6 +524,46 @@ export const DOCUMENT_BREAKERS: readonly DocumentBreaker[] = [
       d.directory.locations ??= [];
       d.directory.locations.push({ id: unusedId(d.directory.locations, 'loc-orphan'), name: 'Orphan', organizationId: unusedId(d.directory.organizations, 'org-nowhere') });
       return { value: d, path: `directory.locations[${d.directory.locations.length - 1}].organizationId` };
+    },
+  },
+  {
+    name: 'organization address with use home',
+    apply(doc) {
+      const d = copy(doc);
+      d.directory ??= {};
+      d.directory.organizations ??= [];
+      d.directory.organizations.push({ id: unusedId(d.directory.organizations, 'org-home'), name: 'Home office', addresses: [{ use: 'work', city: 'Springfield' }, { use: 'home', city: 'Springfield' }] });
+      return { value: d, path: `directory.organizations[${d.directory.organizations.length - 1}].addresses[1].use` };
+    },
+  },
+  {
+    name: 'organization contact point with use home',
+    apply(doc) {
+      const d = copy(doc);
+      d.directory ??= {};
+      d.directory.organizations ??= [];
+      d.directory.organizations.push({ id: unusedId(d.directory.organizations, 'org-home'), name: 'Home office', telecoms: [{ system: 'phone', value: '555-0100', use: 'home' }] });
+      return { value: d, path: `directory.organizations[${d.directory.organizations.length - 1}].telecoms[0].use` };
+    },
+  },
+  {
+    name: 'practitioner qualification code of 65 characters',
+    apply(doc) {
+      const d = copy(doc);
+      d.directory ??= {};
+      d.directory.practitioners ??= [];
+      d.directory.practitioners.push({ id: unusedId(d.directory.practitioners, 'prac-long'), names: [{ family: 'Long' }], qualifications: [{ code: { system: 'snomed-ct', code: '1'.repeat(65) } }] });
+      return { value: d, path: `directory.practitioners[${d.directory.practitioners.length - 1}].qualifications[0].code.code` };
+    },
+  },
+  {
+    name: 'location id with a line feed',
+    apply(doc) {
+      const d = copy(doc);
+      d.directory ??= {};
+      d.directory.locations ??= [];
+      d.directory.locations.push({ id: 'loc\n1', name: 'Ward 4B' });
+      return { value: d, path: `directory.locations[${d.directory.locations.length - 1}].id` };
     },
   },
   {

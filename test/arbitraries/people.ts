@@ -13,11 +13,13 @@ import {
   TELECOM_SYSTEMS,
   TELECOM_USES,
   type Address,
+  type AddressUse,
   type Coverage,
   type HumanName,
   type Patient,
   type Payer,
   type Telecom,
+  type TelecomUse,
 } from '../../src/model/index.js';
 import { arbIdentifier } from './codes.js';
 import { arbIsoDate, arbIsoDateTime, arbPeriod, type YearRange } from './dates.js';
@@ -90,17 +92,27 @@ function buildHumanName(mode: TextMode = 'mixed'): fc.Arbitrary<HumanName> {
     });
 }
 
-/** A postal address (all parts optional). */
-export function arbAddress(mode: TextMode = 'mixed'): fc.Arbitrary<Address> {
-  return memo(`address|${mode}`, () => buildAddress(mode));
+/** Address uses an organization may have: all but `home` (FHIR org-2; the chart check rejects it). */
+export const ORGANIZATION_ADDRESS_USES: readonly AddressUse[] = ADDRESS_USES.filter((u) => u !== 'home');
+/** Contact-point uses an organization may have: all but `home` (FHIR org-3; the chart check rejects it). */
+export const ORGANIZATION_TELECOM_USES: readonly TelecomUse[] = TELECOM_USES.filter((u) => u !== 'home');
+
+/**
+ * A postal address (all parts optional).
+ * @param mode - realistic, hostile, or mixed (default)
+ * @param uses - the uses it may have (default all; {@link ORGANIZATION_ADDRESS_USES} for organizations)
+ * @returns addresses the chart check accepts
+ */
+export function arbAddress(mode: TextMode = 'mixed', uses: readonly AddressUse[] = ADDRESS_USES): fc.Arbitrary<Address> {
+  return memo(`address|${mode}|${uses.join(',')}`, () => buildAddress(mode, uses));
 }
 
-function buildAddress(mode: TextMode = 'mixed'): fc.Arbitrary<Address> {
+function buildAddress(mode: TextMode, uses: readonly AddressUse[]): fc.Arbitrary<Address> {
   const realLine = fc.tuple(fc.integer({ min: 1, max: 9999 }), fc.constantFrom('Elm St', 'N Main St', 'Oak Ave, Apt 4B', 'Lake Shore Dr', 'Rue de l’Église', 'Calle 5 #12-34')).map(([n, s]) => `${n} ${s}`);
   const line = mode === 'realistic' ? realLine : fc.oneof(realLine, textFor(mode));
   return fc
     .record({
-      use: opt(fc.constantFrom(...ADDRESS_USES)),
+      use: opt(fc.constantFrom(...uses)),
       type: opt(fc.constantFrom(...ADDRESS_TYPES)),
       lines: optArray(line, 3),
       place: fc.constantFrom(...CITIES),
@@ -121,20 +133,27 @@ function buildAddress(mode: TextMode = 'mixed'): fc.Arbitrary<Address> {
     );
 }
 
-/** A contact point: phones (home, work, mobile), e-mail, fax, URL… */
-export function arbTelecom(mode: TextMode = 'mixed'): fc.Arbitrary<Telecom> {
-  return memo(`telecom|${mode}`, () => buildTelecom(mode));
+/**
+ * A contact point: phones (home, work, mobile), e-mail, fax, URL…
+ * @param mode - realistic, hostile, or mixed (default)
+ * @param uses - the uses it may have (default all; {@link ORGANIZATION_TELECOM_USES} for organizations)
+ * @returns contact points the chart check accepts
+ */
+export function arbTelecom(mode: TextMode = 'mixed', uses: readonly TelecomUse[] = TELECOM_USES): fc.Arbitrary<Telecom> {
+  return memo(`telecom|${mode}|${uses.join(',')}`, () => buildTelecom(mode, uses));
 }
 
-function buildTelecom(mode: TextMode = 'mixed'): fc.Arbitrary<Telecom> {
+function buildTelecom(mode: TextMode, uses: readonly TelecomUse[]): fc.Arbitrary<Telecom> {
+  const use = opt(fc.constantFrom(...uses));
+  const emailUses = uses.filter((u) => u === 'home' || u === 'work');
   const realistic = fc.oneof(
-    fc.record({ system: fc.constant('phone' as const), value: fc.integer({ min: 0, max: 9999 }).map((n) => `+1 217 555 ${String(n).padStart(4, '0')}`), use: opt(fc.constantFrom(...TELECOM_USES)) }),
-    fc.record({ system: fc.constant('email' as const), value: fc.constantFrom('mary.obrien@example.com', "o'brien+chart@example.org", 'jose.garcia@example.net'), use: opt(fc.constantFrom('home', 'work') as fc.Arbitrary<'home' | 'work'>) }),
-    fc.record({ system: fc.constantFrom(...TELECOM_SYSTEMS), value: fc.constantFrom('(217) 555-0100 ext. 12', 'https://clinic.example.org', '555-0199'), use: opt(fc.constantFrom(...TELECOM_USES)) }),
+    fc.record({ system: fc.constant('phone' as const), value: fc.integer({ min: 0, max: 9999 }).map((n) => `+1 217 555 ${String(n).padStart(4, '0')}`), use }),
+    fc.record({ system: fc.constant('email' as const), value: fc.constantFrom('mary.obrien@example.com', "o'brien+chart@example.org", 'jose.garcia@example.net'), use: emailUses.length > 0 ? opt(fc.constantFrom(...emailUses)) : fc.constant(undefined) }),
+    fc.record({ system: fc.constantFrom(...TELECOM_SYSTEMS), value: fc.constantFrom('(217) 555-0100 ext. 12', 'https://clinic.example.org', '555-0199'), use }),
   ).map((r): Telecom => compact(r));
   if (mode === 'realistic') return realistic;
   const hostile = fc
-    .record({ system: fc.constantFrom(...TELECOM_SYSTEMS), value: textFor(mode, true), use: opt(fc.constantFrom(...TELECOM_USES)) })
+    .record({ system: fc.constantFrom(...TELECOM_SYSTEMS), value: textFor(mode, true), use })
     .map((r): Telecom => compact(r));
   return mode === 'hostile' ? hostile : fc.oneof({ arbitrary: realistic, weight: 2 }, { arbitrary: hostile, weight: 1 });
 }
@@ -172,11 +191,9 @@ export interface PatientOptions {
   years?: YearRange;
   /** Maximum number of coverages (default 3). */
   maxCoverages?: number;
-  /** Keep `order` within the FHIR positiveInt range (see `RecordOptions.mappable`). Default false. */
-  mappable?: boolean;
 }
 
-/** A coverage (order is set by {@link arbPatient} when in a list). */
+/** A coverage; `order` is 1…2147483647 (FHIR positiveInt), renumbered by {@link arbPatient} when in a list. */
 export function arbCoverage(opts: PatientOptions = {}): fc.Arbitrary<Coverage> {
   return memo(`coverage|${JSON.stringify(opts)}`, () => buildCoverage(opts));
 }
@@ -195,7 +212,7 @@ function buildCoverage(opts: PatientOptions = {}): fc.Arbitrary<Coverage> {
       group: opt(fc.record({ id: arbIdFor(idMode), name: opt(planName) }).map((r) => compact(r))),
       relationship: opt(fc.constantFrom(...SUBSCRIBER_RELATIONSHIPS)),
       period: opt(arbPeriod({ dateOnly: true, years: opts.years ?? (mode === 'realistic' ? 'realistic' : 'mixed') })),
-      order: opt(fc.oneof({ arbitrary: fc.integer({ min: 1, max: 3 }), weight: 10 }, { arbitrary: opts.mappable === true ? fc.constant(2147483647) : fc.constantFrom(2147483647, Number.MAX_SAFE_INTEGER), weight: 1 })),
+      order: opt(fc.oneof({ arbitrary: fc.integer({ min: 1, max: 3 }), weight: 10 }, { arbitrary: fc.constantFrom(2147483646, 2147483647), weight: 1 })),
     })
     .map((r): Coverage => compact(r));
 }

@@ -288,10 +288,22 @@ const arbHostileIdRaw: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'grapheme', minLength: 100, maxLength: 128 }),
 );
 
-/** Make any string a valid id: no controls (tab/CR/LF included), no leading/trailing white space, 1–128 units. */
+/**
+ * Every control character (Unicode general category Cc): C0 (tab, CR and LF included), DEL and C1. The chart
+ * check rejects C0 and DEL in ids; generated ids leave out C1 too, as the contract says "no control
+ * characters at all".
+ */
+// eslint-disable-next-line no-control-regex
+const ID_CONTROL_RE = /[\u0000-\u001F\u007F-\u009F]/g;
+
+/**
+ * Make any string a valid id: control characters (tab, CR, LF, DEL and C1 included) become `_`, no leading
+ * or trailing white space, 1–128 UTF-16 code units, no lone surrogate.
+ * @param raw - any string
+ * @returns a valid chart id (`'id'` when nothing usable is left)
+ */
 export function toValidId(raw: string): string {
-  // eslint-disable-next-line no-control-regex
-  let s = sanitizeText(raw).replace(/[\u0000-\u001F]/g, '_');
+  let s = sanitizeText(raw).replace(ID_CONTROL_RE, '_');
   s = s.trim();
   if (s.length > 128) {
     s = s.slice(0, 128);
@@ -303,14 +315,16 @@ export function toValidId(raw: string): string {
   return s;
 }
 
-/**
- * A chart id: 1–128 UTF-16 code units, no control characters, no leading or trailing white space; any other
- * character allowed. Realistic most of the time, else hostile or deliberately colliding after folding.
- * @param mode - realistic ids only, hostile ids only, or mixed (default)
- */
 const arbHostileId: fc.Arbitrary<string> = fc.oneof(arbHostileIdRaw, arbNearCollisionId).map(toValidId);
 const arbMixedId: fc.Arbitrary<string> = fc.oneof({ arbitrary: arbRealisticId, weight: 3 }, { arbitrary: arbHostileId, weight: 2 });
 
+/**
+ * A chart id: 1–128 UTF-16 code units, no control character at all (no tab, CR, LF, DEL or C1), no leading
+ * or trailing white space; any other character allowed (HL7 delimiters, spaces inside, emoji, other
+ * scripts). Realistic most of the time, else hostile or deliberately colliding after folding.
+ * @param mode - realistic ids only, hostile ids only, or mixed (default)
+ * @returns the id arbitrary for that mode
+ */
 export function arbIdFor(mode: TextMode = 'mixed'): fc.Arbitrary<string> {
   return mode === 'realistic' ? arbRealisticId : mode === 'hostile' ? arbHostileId : arbMixedId;
 }
@@ -346,13 +360,13 @@ export const arbInvalidText: fc.Arbitrary<string> = fc
   });
 
 /**
- * Ids that break the id rule: empty, too long, padded with white space, or containing a forbidden control
- * character. (Interior tab/CR/LF are left out: the contract forbids them in ids, but the chart check
- * currently accepts them.)
+ * Ids that break the id rule, each at the id's own path: empty, 129 code units, padded with white space, or
+ * holding a control character inside: tab, CR, LF, CRLF, DEL or another C0 control.
  */
 export const arbInvalidId: fc.Arbitrary<string> = fc.oneof(
   fc.constant(''),
   fc.constant('x'.repeat(129)),
   fc.constantFrom(' a', 'a ', '\ta', 'a\n', '\r\na', '\u00A0a', 'a\u3000', '\uFEFFa'),
+  fc.constantFrom('enc\t1', 'enc\r1', 'enc\n1', 'enc\r\n1', 'enc\u007F1', 'a\tb\tc', 'MRN\u007F'),
   arbForbiddenControlChar.map((c) => `id${c}x`),
 );

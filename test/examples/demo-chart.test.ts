@@ -122,6 +122,12 @@ describe('examples/data/demo-chart.json', () => {
     expect(new Set(encounters.map((e) => e.status))).toEqual(new Set(['finished', 'planned', 'cancelled']));
   });
 
+  it('should date every procedure, by itself or by its encounter start, so that HL7 PR1-5 can always be filled', () => {
+    const undated = encounters.filter((e) => e.period?.start === undefined && (e.procedures ?? []).some((p) => (typeof p.performed === 'object' ? p.performed.start : p.performed) === undefined));
+    expect(encounters.some((e) => (e.procedures?.length ?? 0) > 0)).toBe(true);
+    expect(undated.map((e) => e.id)).toEqual([]);
+  });
+
   it('should have progress notes and discharge summaries with multi-line text and characters HL7 must escape', () => {
     const types = new Set(notes.map((n) => n.type));
     for (const type of ['progress-note', 'discharge-summary', 'consultation-note', 'history-and-physical']) expect(types, type).toContain(type);
