@@ -13,20 +13,16 @@ const XHTML_NS = 'http://www.w3.org/1999/xhtml';
 const DIV_OPEN = `<div xmlns="${XHTML_NS}">`;
 const DIV_CLOSE = '</div>';
 
+const NEEDS_TEXT_ESCAPE_RE = /[&<>\r\n\uFFFE\uFFFF]/;
+const TEXT_ESCAPE_RE = /\r\n|[&<>\r\n\uFFFE\uFFFF]/g;
 const NEEDS_INLINE_ESCAPE_RE = /[&<>\uFFFE\uFFFF]/;
 const INLINE_ESCAPE_RE = /[&<>\uFFFE\uFFFF]/g;
-const NONCHARACTER_RE = /[\uFFFE\uFFFF]/g;
 const XML_SPACE_ONLY_RE = /^[ \t\r\n]*$/;
 
-const REPLACEMENTS: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '\uFFFE': '\uFFFD',
-  '\uFFFF': '\uFFFD',
-};
-
-const replace = (match: string): string => REPLACEMENTS[match] ?? match;
+/** The replacement of one match: an entity, `<br/>` for a line break, U+FFFD for a noncharacter. */
+function replacement(match: string): string {
+  return match === '&' ? '&amp;' : match === '<' ? '&lt;' : match === '>' ? '&gt;' : match === '\uFFFE' || match === '\uFFFF' ? '\uFFFD' : '<br/>';
+}
 
 /**
  * Escape text for XHTML element content, keeping line breaks as `<br/>`.
@@ -35,17 +31,9 @@ const replace = (match: string): string => REPLACEMENTS[match] ?? match;
  * @example escapeXhtmlText('a < b\nc') // 'a &lt; b<br/>c'
  */
 export function escapeXhtmlText(text: string): string {
-  // One native pass per kind of character, each skipped when absent: measured faster on note-sized text
-  // than a single regular expression with a replacement callback. `&` goes first so that the entities
-  // written by the later passes are not escaped again.
-  let out = text;
-  if (out.includes('&')) out = out.replaceAll('&', '&amp;');
-  if (out.includes('<')) out = out.replaceAll('<', '&lt;');
-  if (out.includes('>')) out = out.replaceAll('>', '&gt;');
-  if (out.includes('\r')) out = out.replaceAll('\r\n', '\n').replaceAll('\r', '\n');
-  if (out.includes('\n')) out = out.replaceAll('\n', '<br/>');
-  if (out.includes('\uFFFE') || out.includes('\uFFFF')) out = out.replace(NONCHARACTER_RE, '\uFFFD');
-  return out;
+  // One pass, and none when nothing needs escaping. Measured against one native `replaceAll` pass per
+  // character kind: similar CPU time, but those passes leave a full copy of the text as garbage each.
+  return NEEDS_TEXT_ESCAPE_RE.test(text) ? text.replace(TEXT_ESCAPE_RE, replacement) : text;
 }
 
 /**
@@ -54,7 +42,7 @@ export function escapeXhtmlText(text: string): string {
  * @returns XHTML content
  */
 export function escapeXhtmlInline(text: string): string {
-  return NEEDS_INLINE_ESCAPE_RE.test(text) ? text.replace(INLINE_ESCAPE_RE, replace) : text;
+  return NEEDS_INLINE_ESCAPE_RE.test(text) ? text.replace(INLINE_ESCAPE_RE, replacement) : text;
 }
 
 /** True when `text` holds only XML white space (space, tab, CR, LF) or nothing. */
