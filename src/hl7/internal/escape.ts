@@ -1,24 +1,35 @@
 /**
  * The escaping every builder uses: {@link escapeHl7} with the standard delimiters, noting on the way
- * whether any text given is not ASCII, so a message whose text is all ASCII (the common case) needs no scan
- * for MSH-18. Builders run synchronously, so one flag per module is enough: `prepareMessage` clears it,
- * `assembleMessage` reads it. Every chart value reaches a message through these functions (codes, table
- * values and date-times are ASCII by construction), so the flag can only over-report, never miss.
+ * whether any text given is not ASCII, so MSH-18 needs no scan of the finished message. Builders run
+ * synchronously, so flags per module are enough: `prepareMessage` clears them, `assembleMessage` reads them.
+ * Every chart value reaches a message through these functions (codes, table values and date-times are ASCII
+ * by construction), so the flag never misses; it can over-report only when escaped text is later shortened or
+ * replaced by a derived id, which {@link noteDropped} records so that the message is scanned then.
  */
 import { escapeHl7, escapeHl7Lines } from '../encoding.js';
 
 // eslint-disable-next-line no-control-regex
 const NON_ASCII_RE = /[^\u0000-\u007f]/;
 let nonAscii = false;
+let dropped = false;
 
-/** Forget non-ASCII text seen so far (at the start of a message). */
+/** Forget what was seen so far (at the start of a message). */
 export function resetNonAscii(): void {
   nonAscii = false;
+  dropped = false;
 }
 
-/** Whether text escaped since the last reset held a character outside ASCII. */
-export function sawNonAscii(): boolean {
-  return nonAscii;
+/** Note that escaped text was shortened or replaced by a derived id, so some of it may not be sent. */
+export function noteDropped(): void {
+  dropped = true;
+}
+
+/**
+ * Whether the message may hold non-ASCII text: `'no'` when nothing escaped since the last reset held any,
+ * `'yes'` when something did and all of it is sent, `'maybe'` when something did but text was dropped since.
+ */
+export function nonAsciiState(): 'no' | 'yes' | 'maybe' {
+  return !nonAscii ? 'no' : dropped ? 'maybe' : 'yes';
 }
 
 /** Escape a value with the standard delimiters (see {@link escapeHl7}). */

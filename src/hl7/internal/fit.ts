@@ -8,7 +8,7 @@
  *   ({@link fitId}); a business identifier or code that does not fit is a MappingError.
  */
 import { MappingError, type IssuePath } from '../../errors.js';
-import { esc } from './escape.js';
+import { esc, noteDropped } from './escape.js';
 
 /**
  * Cut escaped text to at most `max` code units without splitting an escape sequence (escaped text holds
@@ -16,6 +16,7 @@ import { esc } from './escape.js';
  */
 export function truncateEscaped(escaped: string, max: number): string {
   if (escaped.length <= max) return escaped;
+  noteDropped();
   if (max <= 0) return '';
   let cut = max;
   let open = -1;
@@ -93,6 +94,7 @@ export function hash64(text: string): string {
 export function fitId(id: string, max: number): string {
   const escaped = esc(id);
   if (escaped.length <= max) return escaped;
+  noteDropped();
   return `${truncateEscaped(escaped, max - 17)}-${hash64(id)}`;
 }
 

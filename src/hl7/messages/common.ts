@@ -7,7 +7,7 @@ import type { PatientChart } from '../../model/chart.js';
 import type { Directory } from '../../model/directory.js';
 import { validateDirectory, validatePatientChart } from '../../validation/chart.js';
 import { formatHl7Instant } from '../datetime.js';
-import { esc, resetNonAscii, sawNonAscii } from '../internal/escape.js';
+import { esc, nonAsciiState, resetNonAscii } from '../internal/escape.js';
 import { indexDirectory, type DirectoryIndex } from '../internal/fields.js';
 import { buildMsh } from '../segments/msh.js';
 
@@ -168,16 +168,18 @@ const NON_ASCII_RE = /[^\u0000-\u007f]/;
 /**
  * Put the message together: MSH (with MSH-18 `UNICODE UTF-8` exactly when some text sent is not ASCII),
  * then the segments, each followed by the line ending (the last one too). Escaping noted whether any text
- * given was not ASCII; only then are the segments scanned, since shortened text and derived ids may have
- * dropped those characters.
+ * given was not ASCII; the segments are scanned only when some text was also shortened or replaced by a
+ * derived id, which may have dropped those characters.
  */
 export function assembleMessage(p: PreparedMessage, messageType: readonly [string, string, string], segments: readonly string[]): string {
   const le = p.lineEnding;
   const h = p.header;
+  const state = nonAsciiState();
   const nonAscii =
-    sawNonAscii() &&
-    (NON_ASCII_RE.test(h.sendingApplication + h.sendingFacility + h.receivingApplication + h.receivingFacility + p.controlId) ||
-      segments.some((s) => NON_ASCII_RE.test(s)));
+    state === 'yes' ||
+    (state === 'maybe' &&
+      (NON_ASCII_RE.test(h.sendingApplication + h.sendingFacility + h.receivingApplication + h.receivingFacility + p.controlId) ||
+        segments.some((s) => NON_ASCII_RE.test(s))));
   const msh = buildMsh({
     ...h,
     dateTime: p.now,
