@@ -1,7 +1,7 @@
 import type * as fhir from 'fhir/r4';
 import type { Coverage, Patient } from '../model/patient.js';
 import { SUBSCRIBER_RELATIONSHIP_DISPLAY, SYSTEM } from './internal/codings.js';
-import { FHIR_INTEGER_MAX, toPeriod } from './internal/datatypes.js';
+import { toPeriod } from './internal/datatypes.js';
 import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
 import { hasText } from './internal/text.js';
@@ -34,8 +34,8 @@ export function mapCoverage(coverage: Coverage, ctx: MapContext): fhir.Coverage 
   if (coverage.group !== undefined) classes.push(coverageClass('group', 'Group', coverage.group));
   if (coverage.plan !== undefined) classes.push(coverageClass('plan', 'Plan', coverage.plan));
   if (classes.length > 0) out.class = classes;
-  // positiveInt is 32-bit: a larger order cannot be carried and is left out.
-  if (coverage.order !== undefined && coverage.order <= FHIR_INTEGER_MAX) out.order = coverage.order;
+  // The chart check keeps the order within positiveInt (1…2147483647).
+  if (coverage.order !== undefined) out.order = coverage.order;
   return out;
 }
 
@@ -44,8 +44,7 @@ export function mapCoverage(coverage: Coverage, ctx: MapContext): fhir.Coverage 
  *
  * The id is derived from the patient's and the coverage's ids (`<patient id>-<coverage id>`, or the
  * hashed form). `payor` references the payer Organization (`toFhirPayerOrganization`); `subscriber` is the
- * patient when the relationship is `self` (the default); plan and group become `class` entries; an `order` beyond FHIR's positiveInt maximum
- * (2147483647) is left out.
+ * patient when the relationship is `self` (the default); plan and group become `class` entries.
  *
  * @param coverage - the chart coverage
  * @param patient - the patient it belongs to (the beneficiary)

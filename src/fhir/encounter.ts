@@ -2,7 +2,7 @@ import type * as fhir from 'fhir/r4';
 import type { Encounter } from '../model/encounter.js';
 import type { Patient } from '../model/patient.js';
 import { DIAGNOSIS_ROLE_DISPLAY, ENCOUNTER_CLASS_DISPLAY, PARTICIPANT_ROLE_DISPLAY, SYSTEM, toConcept } from './internal/codings.js';
-import { FHIR_INTEGER_MAX, toPeriod } from './internal/datatypes.js';
+import { toPeriod } from './internal/datatypes.js';
 import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
 import { hasText } from './internal/text.js';
@@ -35,8 +35,8 @@ export function mapEncounter(encounter: Encounter, ctx: MapContext): fhir.Encoun
       if (dx.use !== undefined) {
         d.use = { coding: [{ system: SYSTEM.diagnosisRole, code: dx.use, display: DIAGNOSIS_ROLE_DISPLAY[dx.use] }] };
       }
-      // positiveInt is 32-bit: a larger rank cannot be carried and is left out (the array order remains).
-      if (dx.rank !== undefined && dx.rank <= FHIR_INTEGER_MAX) d.rank = dx.rank;
+      // The chart check keeps ranks within positiveInt (1…2147483647).
+      if (dx.rank !== undefined) d.rank = dx.rank;
       return d;
     });
   }
@@ -49,8 +49,7 @@ export function mapEncounter(encounter: Encounter, ctx: MapContext): fhir.Encoun
  *
  * `class` is a v3 ActCode coding; participants carry their v3 ParticipationType role and reference
  * their Practitioner; each diagnosis becomes `diagnosis[]` referencing the Condition that
- * `toFhirEncounterCondition` creates, with its diagnosis-role `use` and `rank` (a rank beyond FHIR's
- * positiveInt maximum 2147483647 is left out); the reason is
+ * `toFhirEncounterCondition` creates, with its diagnosis-role `use` and `rank`; the reason is
  * `reasonCode.text`; the location references its Location. Dates are copied as given.
  *
  * @param encounter - the chart encounter

@@ -7,12 +7,6 @@ import { mapChartId } from './internal/ids.js';
 import { hasText } from './internal/text.js';
 import { assertValidDirectoryParts } from './internal/validate.js';
 
-function withoutHomeUse<T extends { use?: string | undefined }>(value: T): T {
-  if (value.use !== 'home') return value;
-  const { use: _home, ...rest } = value;
-  return rest as T;
-}
-
 /** Organization mapping; `ctx` decides how `partOf` points at the parent. */
 export function mapOrganization(org: DirectoryOrganization, ctx: Pick<MapContext, 'organizationRef'>): fhir.Organization {
   const out: fhir.Organization = { resourceType: 'Organization', id: mapChartId(org.id) };
@@ -23,11 +17,11 @@ export function mapOrganization(org: DirectoryOrganization, ctx: Pick<MapContext
   else if (!named) out.identifier = [{ value: org.id }];
   out.active = org.active ?? true;
   if (named) out.name = org.name;
-  // org-3 / org-2: an organization's telecom and address are never of use `home`; such a use is dropped.
+  // The chart check rejects `home` uses on organizations (FHIR org-2, org-3).
   const telecom = toContactPoints(org.telecoms);
-  if (telecom !== undefined) out.telecom = telecom.map(withoutHomeUse);
+  if (telecom !== undefined) out.telecom = telecom;
   const address = toAddresses(org.addresses);
-  if (address !== undefined) out.address = address.map(withoutHomeUse);
+  if (address !== undefined) out.address = address;
   if (org.partOfId !== undefined) out.partOf = ctx.organizationRef(org.partOfId);
   return out;
 }
@@ -37,7 +31,6 @@ export function mapOrganization(org: DirectoryOrganization, ctx: Pick<MapContext
  *
  * `active` defaults to true; `partOf` references the parent Organization. An organization whose name is
  * blank and which has no identifiers gets its chart id as identifier (org-1 needs a name or an identifier).
- * A `home` use on an address or telecom is dropped (org-2, org-3: an organization has no home).
  *
  * @param organization - the directory organization
  * @returns the Organization; its id is `toFhirId(organization.id)`
