@@ -104,6 +104,10 @@ export function parseHl7DateTime(hl7: string): string {
 /**
  * Format "now" for MSH-7, EVN-2 and QRD-1: seconds and offset, without the fraction (several receivers
  * reject fractional seconds in header time stamps).
+ * @param iso - an ISO 8601 date-time with seconds and offset
+ * @returns `YYYYMMDDHHMMSS±ZZZZ`
+ * @throws DateTimeFormatError when `iso` is not a date-time with seconds and offset
+ * @example formatHl7Instant('2026-03-01T09:30:00.250Z') // '20260301093000+0000'
  * @internal
  */
 export function formatHl7Instant(iso: string): string {

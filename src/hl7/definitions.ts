@@ -138,7 +138,10 @@ const FIELD_TABLES: Readonly<Record<string, readonly string[]>> = {
 const parsedFields = new Map<string, readonly FieldDefinition[]>();
 
 /**
- * The v2.5.1 field definitions of a segment the check knows (those this library emits), or undefined.
+ * The v2.5.1 field definitions of a segment the check knows (those this library emits).
+ * @param segmentId - a segment id, e.g. `PID`
+ * @returns the definitions of fields 1…n, or undefined for a segment the check does not know
+ * @example segmentFields('MSH')?.[9] // { type: 'ST', required: true, repeating: false, maxLength: 20 } (MSH-10)
  */
 export function segmentFields(segmentId: string): readonly FieldDefinition[] | undefined {
   const cached = parsedFields.get(segmentId);

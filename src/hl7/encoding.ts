@@ -132,6 +132,7 @@ function compile(delimiters: Hl7Delimiters): CompiledDelimiters {
  * @param delimiters - the delimiter set to check
  * @returns the same delimiter set
  * @throws InvalidArgumentError when a delimiter is missing, not one character, alphanumeric or repeated
+ * @example checkHl7Delimiters({ ...DEFAULT_HL7_DELIMITERS, component: '|' }) // throws: all delimiters must differ
  * @internal
  */
 export function checkHl7Delimiters(delimiters: Hl7Delimiters): Hl7Delimiters {
@@ -179,6 +180,9 @@ const DEFAULT_REPLACEMENT: Readonly<Record<string, string>> = { '\\': '\\E\\', '
  * Escape multi-line text for a repeating TX field with the default delimiters, in one pass: each line (LF
  * or CRLF ends a line) becomes one repetition, so line breaks are written as `~`; a lone CR is written
  * `\X0D\`; everything else as {@link escapeHl7}. Equal to `text.split(/\r\n|\n/).map(escapeHl7).join('~')`.
+ * @param text - the text
+ * @returns the repetitions joined by `~`
+ * @example escapeHl7Lines('a|b\r\nc') // 'a\\F\\b~c'
  * @internal
  */
 export function escapeHl7Lines(text: string): string {

@@ -42,6 +42,13 @@ const CONTROL_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
 /**
  * The position of a value in HL7 notation: `PID-5`, `PID-5.1`, `PID-3.4.2`; a repetition after the first is
  * written in parentheses, `PID-5(2).1`.
+ * @param segmentId - segment id
+ * @param field - field number
+ * @param repetition - repetition number, default 1
+ * @param component - component number, when the position names one
+ * @param subcomponent - subcomponent number, when the position names one
+ * @returns the position
+ * @example hl7Position('PID', 5, 2, 1) // 'PID-5(2).1'
  */
 export function hl7Position(segmentId: string, field: number, repetition = 1, component?: number, subcomponent?: number): string {
   let out = `${segmentId}-${field}`;

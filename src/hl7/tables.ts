@@ -76,6 +76,10 @@ export const HL7_NAME_TYPE: Readonly<Record<NameUse, string>> = {
  * reverse of "bad address"; "old" and "bad" are not told apart); `billing` has no v2.5.1 code. Without a
  * mappable use, type `postal` → M (mailing); `physical` and `both` have no code. XAD-7 holds one code, so
  * when both use and type are set the type is lost.
+ * @param use - the address use
+ * @param type - the address type
+ * @returns the table 0190 code, or '' when none applies
+ * @example hl7AddressType(undefined, 'postal') // 'M'
  */
 export function hl7AddressType(use: AddressUse | undefined, type: AddressType | undefined): string {
   const byUse: Readonly<Record<AddressUse, string>> = { home: 'H', work: 'B', temp: 'C', old: 'BA', billing: '' };
@@ -90,6 +94,10 @@ export function hl7AddressType(use: AddressUse | undefined, type: AddressType | 
  * have none (lossy). Equipment: `phone` → PH (CP when mobile), `fax` → FX, `pager` → BP, `sms` → CP,
  * `email` and `url` → `Internet` with use `NET` (the address goes to XTN-4; email and url are not told
  * apart, and their use is lost); `other` → no code.
+ * @param system - the contact point system
+ * @param use - the contact point use
+ * @returns XTN-2 and XTN-3 codes ('' when none applies)
+ * @example hl7TelecomCodes('phone', 'mobile') // { use: '', equipment: 'CP' }
  */
 export function hl7TelecomCodes(system: TelecomSystem, use: TelecomUse | undefined): { use: string; equipment: string } {
   if (system === 'email' || system === 'url') return { use: 'NET', equipment: 'Internet' };
@@ -102,6 +110,9 @@ export function hl7TelecomCodes(system: TelecomSystem, use: TelecomUse | undefin
 /**
  * Diagnosis type, DG1-6 (table 0052: A admitting, F final, W working). `AD` → A, `DD` (discharge) → F, every
  * other use and no use → W. The FHIR role (chief complaint, comorbidity, pre-/post-op, billing) is lost.
+ * @param use - the diagnosis use
+ * @returns the table 0052 code
+ * @example hl7DiagnosisType('billing') // 'W'
  */
 export function hl7DiagnosisType(use: DiagnosisUse | undefined): string {
   return use === 'AD' ? 'A' : use === 'DD' ? 'F' : 'W';
@@ -111,6 +122,9 @@ export function hl7DiagnosisType(use: DiagnosisUse | undefined): string {
  * Diagnosis type of a medical-history entry, DG1-6: confirmed (the default) → F, unconfirmed / provisional /
  * differential / refuted → W, entered-in-error → W (and DG1-21 `D`). The exact verification status and the
  * clinical status are lost.
+ * @param status - the verification status
+ * @returns the table 0052 code
+ * @example hl7HistoryDiagnosisType(undefined) // 'F'
  */
 export function hl7HistoryDiagnosisType(status: VerificationStatus | undefined): string {
   return status === undefined || status === 'confirmed' ? 'F' : 'W';
@@ -146,7 +160,12 @@ export const HL7_COMPLETION_STATUS: Readonly<Record<NoteStatus, string>> = {
   'entered-in-error': 'AU',
 };
 
-/** Document availability status, TXA-19 (table 0273): entered-in-error → CA (canceled), otherwise AV. */
+/**
+ * Document availability status, TXA-19 (table 0273): entered-in-error → CA (canceled), otherwise AV.
+ * @param status - the note status
+ * @returns the table 0273 code
+ * @example hl7AvailabilityStatus('final') // 'AV'
+ */
 export function hl7AvailabilityStatus(status: NoteStatus): string {
   return status === 'entered-in-error' ? 'CA' : 'AV';
 }

@@ -17,7 +17,10 @@ export const COMPOSITE_MAX = 250;
  * HD (hierarchic designator) for an identifier system, as the subcomponents of a component:
  * `urn:oid:X` → `&X&ISO`, `urn:uuid:X` → `&X&UUID`, any other URI → `&URI&URI` (HD-2 universal id, HD-3 type,
  * table 0301). The mapping is exact both ways.
+ * @param system - the identifier system (an absolute URI)
+ * @returns the encoded HD, HD-1 empty
  * @see HL7 v2.5.1 HD data type; CX-4 assigning authority
+ * @example hdForSystem('urn:oid:2.16.840.1.113883.19.5') // '&2.16.840.1.113883.19.5&ISO'
  */
 export function hdForSystem(system: string): string {
   if (system.startsWith('urn:oid:')) return `&${esc(system.slice(8))}&ISO`;
@@ -28,6 +31,13 @@ export function hdForSystem(system: string): string {
 /**
  * CE from a coding: `code^display^system` with the HL7 coding-system name of table 0396 (`I10`, `SCT`, `LN`…).
  * A display that does not fit is shortened; a code that does not fit is a MappingError.
+ * @param coding - the coding
+ * @param path - where the coding is in the input, for MappingError
+ * @param target - the field, e.g. `DG1-3`
+ * @param text - CE-2 text to send instead of the coding's display
+ * @returns the encoded CE, at most 250 characters
+ * @throws MappingError when the code alone does not fit
+ * @example ceFromCoding({ system: 'icd-10-cm', code: 'F32.1' }, [], 'DG1-3') // 'F32.1^^I10'
  */
 export function ceFromCoding(coding: Coding, path: IssuePath, target: string, text?: string): string {
   const display = text ?? coding.display ?? '';
@@ -36,7 +46,13 @@ export function ceFromCoding(coding: Coding, path: IssuePath, target: string, te
 
 /**
  * CX from an identifier: `value^^^assigning authority^type` (CX-1, CX-4 HD, CX-5 table 0203).
+ * @param identifier - the identifier
+ * @param path - where it is in the input, for MappingError
+ * @param target - the field, e.g. `PID-3`
+ * @returns the encoded CX, at most 250 characters
+ * @throws MappingError when it does not fit (identifiers are never shortened)
  * @see HL7 v2.5.1 CX data type
+ * @example cxFromIdentifier({ system: 'urn:oid:1.2', value: '42', type: 'MR' }, [], 'PID-3') // '42^^^&1.2&ISO^MR'
  */
 export function cxFromIdentifier(identifier: Identifier, path: IssuePath, target: string): string {
   return fitCompositeOrThrow([esc(identifier.value), '', '', hdForSystem(identifier.system), identifier.type ?? ''], [], COMPOSITE_MAX, path, target);
@@ -68,7 +84,13 @@ function nameParts(name: HumanName): { family: string; given: string; middle: st
 /**
  * XPN from a name: `family^given^further given^suffix^prefix^^type`. Parts that do not fit 250 characters
  * are shortened, longest first.
+ * @param name - the name
+ * @param path - where it is in the input, for MappingError
+ * @param target - the field, e.g. `PID-5`
+ * @returns the encoded XPN
+ * @throws MappingError never in practice (every part is free text); typed for uniformity
  * @see HL7 v2.5.1 XPN data type; PID-5
+ * @example xpnFromName({ use: 'official', family: 'Okafor', given: ['Adaeze'] }, [], 'PID-5') // 'Okafor^Adaeze^^^^^L'
  */
 export function xpnFromName(name: HumanName, path: IssuePath, target: string): string {
   const p = nameParts(name);
@@ -78,7 +100,13 @@ export function xpnFromName(name: HumanName, path: IssuePath, target: string): s
 /**
  * XAD from an address: `street^other lines^city^state^postal code^country^type^^district` (XAD-1 SAD-1 the
  * first line, XAD-2 the further lines joined by `, `, XAD-9 county). Parts that do not fit are shortened.
+ * @param address - the address
+ * @param path - where it is in the input, for MappingError
+ * @param target - the field, e.g. `PID-11`
+ * @returns the encoded XAD ('' for an empty address)
+ * @throws MappingError never in practice (every part is free text); typed for uniformity
  * @see HL7 v2.5.1 XAD data type; PID-11
+ * @example xadFromAddress({ use: 'home', lines: ['12 Elm St'], city: 'Springfield' }, [], 'PID-11') // '12 Elm St^^Springfield^^^^H'
  */
 export function xadFromAddress(address: Address, path: IssuePath, target: string): string {
   const lines = nonEmpty(address.lines);
@@ -100,7 +128,13 @@ export function xadFromAddress(address: Address, path: IssuePath, target: string
  * XTN from a telecom: a phone, fax, pager or SMS number goes to XTN-1 as written (`[NNN] …` free form; the
  * structured XTN-5…8 need parsed digits the chart does not have); an e-mail address or URL goes to XTN-4.
  * XTN-2 use and XTN-3 equipment come from tables 0201 / 0202.
+ * @param telecom - the contact point
+ * @param path - where it is in the input, for MappingError
+ * @param target - the field, `PID-13` or `PID-14`
+ * @returns the encoded XTN
+ * @throws MappingError when the value does not fit 250 characters after escaping (never shortened)
  * @see HL7 v2.5.1 XTN data type; PID-13, PID-14
+ * @example xtnFromTelecom({ system: 'email', value: 'a@example.org' }, [], 'PID-13') // '^NET^Internet^a@example.org'
  */
 export function xtnFromTelecom(telecom: Telecom, path: IssuePath, target: string): string {
   const { use, equipment } = hl7TelecomCodes(telecom.system, telecom.use);
@@ -116,7 +150,12 @@ export interface DirectoryIndex {
   readonly organizations: ReadonlyMap<string, NonNullable<Directory['organizations']>[number]>;
 }
 
-/** Index a directory (or nothing) for look-ups by id. */
+/**
+ * Index a directory (or nothing) for look-ups by id.
+ * @param directory - the directory, already checked, or undefined
+ * @returns maps of practitioners, locations and organizations by id
+ * @example indexDirectory(undefined).practitioners.size // 0
+ */
 export function indexDirectory(directory: Directory | undefined): DirectoryIndex {
   return {
     practitioners: new Map((directory?.practitioners ?? []).map((p) => [p.id, p])),
@@ -130,7 +169,14 @@ export function indexDirectory(directory: Directory | undefined): DirectoryIndex
  * identifier's value (with XCN-9 assigning authority and XCN-13 identifier type) or, without identifiers, its
  * chart id; XCN-2…6 and XCN-10 from its first name. Otherwise only the id, in XCN-1 (the reference stays
  * resolvable by id, as the contract says for references to records not present).
+ * @param practitionerId - the chart id of the practitioner
+ * @param dir - the directory index
+ * @param path - where the reference is in the input, for MappingError
+ * @param target - the field, e.g. `PV1-7`
+ * @returns the encoded XCN
+ * @throws MappingError when the practitioner's identifier does not fit 250 characters after escaping
  * @see HL7 v2.5.1 XCN data type
+ * @example xcnForPractitioner('prac-404', indexDirectory(undefined), [], 'PV1-7') // 'prac-404'
  */
 export function xcnForPractitioner(practitionerId: string, dir: DirectoryIndex, path: IssuePath, target: string): string {
   const practitioner = dir.practitioners.get(practitionerId);
@@ -158,12 +204,23 @@ export function xcnForPractitioner(practitionerId: string, dir: DirectoryIndex, 
   return fitCompositeOrThrow(parts, [1, 2, 3, 4, 5], COMPOSITE_MAX, path, target);
 }
 
-/** Join repetitions with `~` (empty repetitions are the caller's choice; none here are empty). */
+/**
+ * Join repetitions with `~`.
+ * @param values - encoded repetitions
+ * @returns the field value
+ * @example repeat(['a', 'b']) // 'a~b'
+ */
 export function repeat(values: readonly string[]): string {
   return values.join('~');
 }
 
-/** A segment: id and fields joined by `|`, trailing empty fields dropped. */
+/**
+ * A segment: id and fields joined by `|`, trailing empty fields dropped.
+ * @param id - segment id
+ * @param fields - encoded fields, field 1 first (for MSH, MSH-2 first)
+ * @returns the segment text without terminator
+ * @example segment('PV1', ['1', 'N', '', '']) // 'PV1|1|N'
+ */
 export function segment(id: string, fields: readonly string[]): string {
   const body = joinTrimmed(fields, '|');
   return body === '' ? id : `${id}|${body}`;

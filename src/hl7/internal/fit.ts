@@ -13,6 +13,10 @@ import { esc, noteDropped } from './escape.js';
 /**
  * Cut escaped text to at most `max` code units without splitting an escape sequence (escaped text holds
  * the escape character only in pairs that open and close a sequence) or a surrogate pair.
+ * @param escaped - text escaped with the standard delimiters
+ * @param max - the most code units to keep
+ * @returns the longest such prefix
+ * @example truncateEscaped('ab\\T\\c', 4) // 'ab' (the `\T\` sequence is not split)
  */
 export function truncateEscaped(escaped: string, max: number): string {
   if (escaped.length <= max) return escaped;
@@ -31,6 +35,10 @@ export function truncateEscaped(escaped: string, max: number): string {
 
 /**
  * Join components with a separator, dropping trailing empty ones (HL7 sends no trailing delimiters).
+ * @param parts - encoded parts
+ * @param sep - the separator
+ * @returns the joined text
+ * @example joinTrimmed(['a', '', 'b', '', ''], '^') // 'a^^b'
  */
 export function joinTrimmed(parts: readonly string[], sep: string): string {
   let end = parts.length;
@@ -44,7 +52,11 @@ export function joinTrimmed(parts: readonly string[], sep: string): string {
 /**
  * Build a composite (components joined by `^`) that fits `max`, shortening the free-text components listed in
  * `textParts` (indexes, longest first) when needed.
+ * @param parts - encoded components (modified when shortened)
+ * @param textParts - indexes of the components that may be shortened
+ * @param max - the field's maximum length
  * @returns the composite, or undefined when it cannot fit even with every text component emptied
+ * @example fitComposite(['F32.1', 'x'.repeat(300), 'I10'], [1], 250)?.length // 250
  */
 export function fitComposite(parts: string[], textParts: readonly number[], max: number): string | undefined {
   let value = joinTrimmed(parts, '^');
@@ -60,7 +72,17 @@ export function fitComposite(parts: string[], textParts: readonly number[], max:
   return undefined;
 }
 
-/** Like {@link fitComposite}, but a composite that cannot fit is a MappingError naming the target field. */
+/**
+ * Like {@link fitComposite}, but a composite that cannot fit is a MappingError naming the target field.
+ * @param parts - encoded components
+ * @param textParts - indexes of the components that may be shortened
+ * @param max - the field's maximum length
+ * @param path - where the value is in the input
+ * @param target - the field, e.g. `PID-3`
+ * @returns the composite
+ * @throws MappingError when the identifiers or codes alone exceed `max`
+ * @example fitCompositeOrThrow(['42', '', '', '&1.2&ISO', 'MR'], [], 250, [], 'PID-3') // '42^^^&1.2&ISO^MR'
+ */
 export function fitCompositeOrThrow(
   parts: string[],
   textParts: readonly number[],
@@ -75,7 +97,12 @@ export function fitCompositeOrThrow(
   return value;
 }
 
-/** FNV-1a 64-bit over the UTF-8 bytes of `text`, as 16 lower-case hex digits. */
+/**
+ * FNV-1a 64-bit hash of the UTF-8 bytes of `text`.
+ * @param text - any text
+ * @returns 16 lower-case hex digits
+ * @example hash64('') // 'cbf29ce484222325'
+ */
 export function hash64(text: string): string {
   const bytes = new TextEncoder().encode(text);
   let h = 0xcbf29ce484222325n;
@@ -89,6 +116,9 @@ export function hash64(text: string): string {
  * escaping is sent as is; a longer one becomes its escaped prefix, `-`, and the 16 hex digits of the
  * FNV-1a 64-bit hash of the full id, exactly `max` characters at most. The same id always gives the same
  * value, and ids that differ stay different (up to a 64-bit hash collision).
+ * @param id - the chart id
+ * @param max - the field's maximum length (at least 17)
+ * @returns the escaped id, or its derived form
  * @example fitId('f47ac10b-58cc-4372-a567-0e02b2c3d479', 30) // 'f47ac10b-58cc-1b5e3f0a9d2c4e71' (shape)
  */
 export function fitId(id: string, max: number): string {
@@ -101,6 +131,9 @@ export function fitId(id: string, max: number): string {
 /**
  * Format a finite number as HL7 NM: optional sign, digits, optional decimal point and digits; never an
  * exponent (JavaScript writes 1e21 and 1e-7 that way).
+ * @param n - a finite number
+ * @returns the NM text, which `Number()` reads back as `n`
+ * @example formatNm(1e-7) // '0.0000001'
  */
 export function formatNm(n: number): string {
   if (Object.is(n, -0)) return '0';

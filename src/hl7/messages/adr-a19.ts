@@ -46,6 +46,9 @@ type SummaryRecord =
  * Every record of the chart, newest first: encounters by `period.start`, notes and assessments by
  * `authored`, medical-history entries by `recordedDate` then `onset`. Records without a date come last;
  * ties keep the order encounters, notes, assessments, history, each in chart order.
+ * @param chart - the checked chart
+ * @returns the records with their kind, sort key and index in the chart
+ * @example summaryRecords(chart).map((r) => r.kind) // ['note', 'assessment', 'encounter', 'history']
  */
 export function summaryRecords(chart: PatientChart): SummaryRecord[] {
   const all: SummaryRecord[] = [

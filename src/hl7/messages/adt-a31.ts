@@ -12,6 +12,10 @@ import { assembleMessage, prepareMessage, type Hl7MessageOptions } from './commo
 /**
  * IN1 segments for the patient's coverages, in chart order (primary first), leaving out entered-in-error
  * ones (IN1 has no status to mark them).
+ * @param coverages - the patient's coverages
+ * @returns the IN1 segments, set ids from 1
+ * @throws MappingError when an identifier does not fit its field after escaping
+ * @example coverageSegments(chart.patient.coverages) // ['IN1|1|GOLD-PPO^Gold PPO|…']
  */
 export function coverageSegments(coverages: readonly Coverage[] | undefined): string[] {
   const out: string[] = [];

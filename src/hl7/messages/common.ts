@@ -114,7 +114,12 @@ function hdOption(options: Hl7MessageOptions, key: 'sendingApplication' | 'sendi
 /**
  * Check the chart and the options (the chart first, so nothing invalid is ever emitted), and turn the
  * options into header values.
+ * @param chart - the chart as given
+ * @param options - the builder's options
+ * @param messageCode - `ADT`, `ADR`, `MDM` or `ORU` (the control id must begin with it)
+ * @returns the checked chart, directory index and header values
  * @throws ChartValidationError for an invalid chart or directory; InvalidArgumentError for a bad option
+ * @example prepareMessage(chart, { now: '2026-03-01T10:30:00-05:00' }, 'MDM').now // '20260301103000-0500'
  */
 export function prepareMessage(chart: unknown, options: Hl7MessageOptions | undefined, messageCode: string): PreparedMessage {
   const checked = validatePatientChart(chart);
@@ -170,6 +175,11 @@ const NON_ASCII_RE = /[^\u0000-\u007f]/;
  * then the segments, each followed by the line ending (the last one too). Escaping noted whether any text
  * given was not ASCII; the segments are scanned only when some text was also shortened or replaced by a
  * derived id, which may have dropped those characters.
+ * @param p - the prepared header values
+ * @param messageType - MSH-9's three components
+ * @param segments - the segments after MSH, without terminators
+ * @returns the message text
+ * @example assembleMessage(p, ['ADT', 'A31', 'ADT_A05'], ['EVN|A31|…', 'PID|…', 'PV1|1|N'])
  */
 export function assembleMessage(p: PreparedMessage, messageType: readonly [string, string, string], segments: readonly string[]): string {
   const le = p.lineEnding;

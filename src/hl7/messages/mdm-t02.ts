@@ -14,6 +14,12 @@ import { assembleMessage, prepareMessage, type Hl7MessageOptions } from './commo
 /**
  * The PV1 of a record that may belong to an encounter: the encounter's PV1 when the chart holds it, a
  * reference PV1 (class U, visit number = the id) when it does not, `PV1|1|N` when there is no encounter.
+ * @param chart - the checked chart
+ * @param encounterId - the record's encounter id, if any
+ * @param dir - the directory index
+ * @returns the PV1 segment
+ * @throws MappingError when a practitioner identifier does not fit after escaping
+ * @example visitSegment(chart, undefined, dir) // 'PV1|1|N'
  */
 export function visitSegment(chart: PatientChart, encounterId: string | undefined, dir: DirectoryIndex): string {
   if (encounterId === undefined) return buildPv1NotApplicable();

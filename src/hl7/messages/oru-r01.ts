@@ -15,6 +15,14 @@ import { visitSegment } from './mdm-t02.js';
 /**
  * The OBX segments of an assessment (one per answer, in answer order, then the score as NM) and the NTE of
  * the score interpretation, numbered from `firstSetId`.
+ * @param assessment - the assessment
+ * @param firstSetId - OBX-1 of the first OBX
+ * @param dir - the directory index
+ * @param path - where the assessment is in the input
+ * @param subId - OBX-4, or ''
+ * @returns the segments
+ * @throws MappingError when a code or identifier does not fit its field after escaping
+ * @example assessmentObservations(assessment, 1, dir, ['assessments', 0]).length // answers + score + NTE
  */
 export function assessmentObservations(assessment: Assessment, firstSetId: number, dir: DirectoryIndex, path: IssuePath, subId = ''): string[] {
   const items = new Map((assessment.instrument.items ?? []).map((item) => [item.linkId, item]));

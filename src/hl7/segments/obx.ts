@@ -26,6 +26,9 @@ export const INTERPRETATION_LINK_ID = 'total-score-interpretation';
 /**
  * Escape text into TX repetitions (LF or CRLF end a line; a lone CR stays inside its line as `\X0D\`) and
  * pack them into OBX-5 values of at most {@link OBX5_MAX} characters.
+ * @param text - the text
+ * @returns one OBX-5 value per OBX segment needed
+ * @example textValues('a\nb') // ['a~b']
  */
 export function textValues(text: string): string[] {
   const escaped = escLines(text);
@@ -37,6 +40,10 @@ export function textValues(text: string): string[] {
  * Pack escaped lines into OBX-5 values: repetitions joined by `~`, each value at most {@link OBX5_MAX}
  * characters. A single line longer than that is cut at character boundaries that split no escape sequence
  * (readers see the pieces as separate lines).
+ * @param lines - escaped lines
+ * @param max - the most characters per value
+ * @returns the lines of each value
+ * @example packLines(['aa', 'bb', 'cc'], 5) // [['aa', 'bb'], ['cc']]
  */
 export function packLines(lines: readonly string[], max = OBX5_MAX): string[][] {
   const chunks: string[][] = [];

@@ -12,6 +12,9 @@ import { HL7_MARITAL_STATUS, HL7_SEX } from '../tables.js';
 /**
  * The patient's identifiers in PID-3 order: the first with type `MR` (or else the first) leads, the others
  * follow in chart order.
+ * @param patient - the patient
+ * @returns the identifiers with their index in the chart
+ * @example orderedIdentifiers(patient)[0]?.identifier.type // 'MR'
  */
 export function orderedIdentifiers(patient: Patient): { identifier: Patient['identifiers'][number]; index: number }[] {
   const all = patient.identifiers.map((identifier, index) => ({ identifier, index }));

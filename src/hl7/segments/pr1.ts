@@ -17,7 +17,12 @@ const EI_MAX = 427;
 /**
  * The value of PR1-5 (procedure date/time, required): the procedure's `performed` date-time, or the start of
  * its `performed` period, or else the encounter's `period.start` (the documented default of the model).
+ * @param procedure - the procedure
+ * @param encounter - its encounter
+ * @param path - where the procedure is in the input
+ * @returns the HL7 DTM
  * @throws MappingError (target `PR1-5`) when none of them is known
+ * @example procedureDateTime({ code, status: 'completed' }, { …, period: { start: '2026-02-01' } }, []) // '20260201'
  */
 export function procedureDateTime(procedure: Procedure, encounter: Encounter | undefined, path: IssuePath): string {
   const performed = procedure.performed;

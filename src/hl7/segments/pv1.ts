@@ -18,6 +18,9 @@ const ROLE_FIELD: Readonly<Record<ParticipantRole, number>> = { ATND: 7, REF: 8,
 /**
  * PV1 for a message without a visit (ADT^A31, a note or assessment without an encounter): `PV1|<set id>|N`,
  * patient class N "not applicable", since PV1 is required in those structures.
+ * @param setId - PV1-1
+ * @returns the segment text without terminator
+ * @example buildPv1NotApplicable() // 'PV1|1|N'
  */
 export function buildPv1NotApplicable(setId = 1): string {
   return `PV1|${setId}|N`;
@@ -26,6 +29,10 @@ export function buildPv1NotApplicable(setId = 1): string {
 /**
  * PV1 for an encounter that the chart refers to but does not hold: patient class `U` (unknown) and the
  * encounter id as visit number (PV1-19, CX-5 `VN`), so the reference stays resolvable by id.
+ * @param encounterId - the encounter's chart id
+ * @param setId - PV1-1
+ * @returns the segment text without terminator
+ * @example buildPv1Reference('enc-9') // 'PV1|1|U|||||||||||||||||enc-9^^^^VN'
  */
 export function buildPv1Reference(encounterId: string, setId = 1): string {
   return segment('PV1', [String(setId), 'U', ...new Array<string>(16).fill(''), `${fitId(encounterId, COMPOSITE_MAX - 6)}^^^^VN`]);
