@@ -3,7 +3,8 @@
 // same run with autocannon on loopback. Each server runs in its own child process; autocannon runs here.
 //
 //   npm run build && node bench/http.bench.mjs
-//   BENCH_DURATION=10 BENCH_CONNECTIONS=10 BENCH_ROUNDS=3 node bench/http.bench.mjs
+//   BENCH_DURATION=2 BENCH_CONNECTIONS=10 BENCH_ROUNDS=5 node bench/http.bench.mjs   (the defaults: short rounds,
+//   alternated between the servers, so a busy machine disturbs all servers alike; medians are reported)
 //   BENCH_STRICT=1 … exits non-zero when a ratio is below the 0.9 target.
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -11,9 +12,9 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 const TARGET_RATIO = 0.9;
-const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const DURATION = Number(process.env.BENCH_DURATION ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const API_KEY = 'bench-key-0123456789abcdef0123456789';
 const SELF = fileURLToPath(import.meta.url);
 
@@ -119,11 +120,30 @@ function serveBare(responses) {
 }
 
 async function childMain() {
+  let requests = 0;
   process.on('message', async (message) => {
+    // Server CPU per request is steadier than req/s on a machine shared with other work.
+    if (message.kind === 'stats') {
+      process.send({ stats: { cpu: process.cpuUsage(), requests } });
+      return;
+    }
     const server =
       message.kind === 'adapter' ? await serveAdapter(message.digest) : message.kind === 'builder' ? await serveBuilder() : serveBare(message.responses);
+    server.on('request', () => requests++);
     server.keepAliveTimeout = 60_000;
     server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+  });
+}
+
+function stats(child) {
+  return new Promise((resolve) => {
+    const onMessage = (m) => {
+      if (m.stats === undefined) return;
+      child.off('message', onMessage);
+      resolve(m.stats);
+    };
+    child.on('message', onMessage);
+    child.send({ kind: 'stats' });
   });
 }
 
@@ -161,10 +181,13 @@ function cannon(port, path, duration) {
   });
 }
 
-async function measure(port, path) {
-  const r = await cannon(port, path, DURATION);
+async function measure(server, path) {
+  const before = await stats(server.child);
+  const r = await cannon(server.port, path, DURATION);
+  const after = await stats(server.child);
   if (r.errors > 0 || r.timeouts > 0 || r.non2xx > 0) throw new Error(`${path}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
-  return { rps: r.requests.average, p99: r.latency.p99, total: r.requests.total };
+  const cpu = after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system;
+  return { rps: r.requests.average, p99: r.latency.p99, total: r.requests.total, cpu: cpu / Math.max(1, after.requests - before.requests) };
 }
 
 async function main() {
@@ -192,10 +215,10 @@ async function main() {
       for (const s of Object.values(servers)) await cannon(s.port, route.path, 1);
       const runs = Object.fromEntries(Object.keys(servers).map((k) => [k, []]));
       for (let i = 0; i < ROUNDS; i++) {
-        for (const [name, s] of Object.entries(servers)) runs[name].push(await measure(s.port, route.path));
+        for (const [name, s] of Object.entries(servers)) runs[name].push(await measure(s, route.path));
       }
       const median = (xs, key) => xs.map((x) => x[key]).sort((p, q) => p - q)[Math.floor(xs.length / 2)];
-      const m = Object.fromEntries(Object.entries(runs).map(([k, xs]) => [k, { rps: median(xs, 'rps'), p99: median(xs, 'p99') }]));
+      const m = Object.fromEntries(Object.entries(runs).map(([k, xs]) => [k, { rps: median(xs, 'rps'), p99: median(xs, 'p99'), cpu: median(xs, 'cpu') }]));
       rows.push({ route: route.name, bytes: responses.find((r) => r.path === route.path).bytes, ...m });
     }
   } finally {
@@ -218,6 +241,18 @@ async function main() {
       'adapter/builder': (r.adapter.rps / r.builder.rps).toFixed(2),
       'adapter*/builder': (r.adapterNodeDigest.rps / r.builder.rps).toFixed(2),
       'p99 ms bare/builder/adapter/adapter*': `${r.bare.p99}/${r.builder.p99}/${r.adapter.p99}/${r.adapterNodeDigest.p99}`,
+    })),
+  );
+  console.log('Server CPU per request (µs, user + system, all threads), median:');
+  console.table(
+    rows.map((r) => ({
+      route: r.route,
+      bare: r.bare.cpu.toFixed(1),
+      builder: r.builder.cpu.toFixed(1),
+      adapter: r.adapter.cpu.toFixed(1),
+      'adapter*': r.adapterNodeDigest.cpu.toFixed(1),
+      'adapter − builder': (r.adapter.cpu - r.builder.cpu).toFixed(1),
+      'adapter* − builder': (r.adapterNodeDigest.cpu - r.builder.cpu).toFixed(1),
     })),
   );
   const below = rows.filter((r) => r.adapter.rps / r.bare.rps < TARGET_RATIO).map((r) => r.route);
