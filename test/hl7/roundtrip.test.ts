@@ -1,7 +1,8 @@
 /**
  * Property tests over generated charts (realistic and hostile text, dangling references, every date form):
- * every built message passes the v2.5.1 structure check, reads back with an independent parser with the same
- * segments and fields, and returns every chart value in its field when parsed.
+ * every built message passes the v2.5.1 structure check, reads back with two independent parsers
+ * (@medplum/core, hl7-standard) with the same segments, fields and repetitions, and returns every chart value
+ * in its field when parsed.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -28,7 +29,7 @@ import {
   type PatientChart,
 } from '../../src/index.js';
 import { arbPatientChart } from '../arbitraries/index.js';
-import { crossCheckWithMedplum, expectId, expectText, rawRepetition, repetitions, segmentsOf, systemOf, val } from './support.js';
+import { crossCheckWithHl7Standard, crossCheckWithMedplum, expectId, expectText, rawRepetition, repetitions, segmentsOf, systemOf, val } from './support.js';
 
 const NOW = '2026-03-01T10:30:00-05:00';
 const HL7_SYSTEM: Record<string, string> = { 'icd-10-cm': 'I10', 'icd-10-pcs': 'I10P', 'snomed-ct': 'SCT', cpt: 'C4', loinc: 'LN' };
@@ -55,6 +56,7 @@ function checkCommon(text: string, type: string): Hl7Message {
   expect(text).not.toContain('\n');
   expect(checkHl7Message(text)).toEqual([]);
   crossCheckWithMedplum(text);
+  crossCheckWithHl7Standard(text);
   const m = parseHl7Message(text);
   const msh = m.segments[0] as Hl7Segment;
   expect(msh.raw.startsWith('MSH|^~\\&|')).toBe(true);

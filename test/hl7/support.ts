@@ -3,6 +3,7 @@
  * documented rules (free text may be shortened to fit, chart ids too long for a field are derived).
  */
 import { Hl7Message as MedplumMessage } from '@medplum/core';
+import { createRequire } from 'node:module';
 import { expect } from 'vitest';
 import { escapeHl7, getHl7Value, parseHl7Message, unescapeHl7, type Hl7Message, type Hl7Segment } from '../../src/index.js';
 
@@ -79,6 +80,40 @@ export function crossCheckWithMedplum(text: string): void {
   const other = theirs.map((seg) => [
     seg.name,
     ...seg.fields.slice(seg.name === 'MSH' ? 2 : 1).map((field) => field.components.map((rep) => rep.map((raw) => raw.split('&').map((s) => unescapeHl7(s))))),
+  ]);
+  expect(other).toEqual(mine);
+}
+
+/** The little of hl7-standard's API the cross-check uses (the package ships no type declarations). */
+interface Hl7StandardMessage {
+  transform(): void;
+  getSegments(): { type: string; data: Record<string, unknown>; index: number }[];
+}
+const Hl7Standard = createRequire(import.meta.url)('hl7-standard') as new (text: string) => Hl7StandardMessage;
+
+/**
+ * Parse with a second independent parser (hl7-standard) and compare: same segments in the same order, same
+ * number of fields in each, same number of repetitions in each field.
+ */
+export function crossCheckWithHl7Standard(text: string): void {
+  const ours = parseHl7Message(text);
+  const theirs = new Hl7Standard(text);
+  theirs.transform();
+  const shape = (id: string, data: Record<string, unknown>): [string, number, number[]] => {
+    const numbers = Object.keys(data).map((k) => Number(k.slice(id.length + 1)));
+    const count = Math.max(0, ...numbers);
+    const reps = numbers.sort((a, b) => a - b).filter((n) => n > 2 || id !== 'MSH').map((n) => (Array.isArray(data[`${id}.${n}`]) ? (data[`${id}.${n}`] as unknown[]).length : 1));
+    return [id, count, reps];
+  };
+  // getSegments() groups segments by type; `index` is the position in the message.
+  const other = theirs
+    .getSegments()
+    .sort((a, b) => a.index - b.index)
+    .map((s) => shape(s.type, s.data));
+  const mine = ours.segments.map((s): [string, number, number[]] => [
+    s.id,
+    s.fields.length - 1,
+    s.fields.slice(s.id === 'MSH' ? 3 : 1).map((f) => f.length),
   ]);
   expect(other).toEqual(mine);
 }
