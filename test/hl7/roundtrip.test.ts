@@ -90,6 +90,22 @@ function checkPid(pid: Hl7Segment, patient: Patient): void {
     expectText(val(pid, 5, 3, 1, r + 1), given.slice(1).join(' '), raw, 250, 'PID-5.3');
   });
   expect(val(pid, 7) === '' ? undefined : parseHl7DateTime(val(pid, 7))).toBe(patient.birthDate);
+  const addresses = (patient.addresses ?? []).filter((a) =>
+    [...(a.lines ?? []), a.city, a.state, a.postalCode, a.country, a.district].some((x) => x !== undefined && x !== '') ||
+    a.use === 'home' || a.use === 'work' || a.use === 'temp' || a.use === 'old' || a.type === 'postal',
+  );
+  expect(repetitions(pid, 11)).toBe(addresses.length);
+  addresses.forEach((a, r) => {
+    const raw = rawRepetition(pid, 11, r + 1).length;
+    const lines = (a.lines ?? []).filter((l) => l !== '');
+    expectText(val(pid, 11, 1, 1, r + 1), lines[0] ?? '', raw, 250, 'PID-11.1');
+    expectText(val(pid, 11, 2, 1, r + 1), lines.slice(1).join(', '), raw, 250, 'PID-11.2');
+    expectText(val(pid, 11, 3, 1, r + 1), a.city ?? '', raw, 250, 'PID-11.3');
+    expectText(val(pid, 11, 5, 1, r + 1), a.postalCode ?? '', raw, 250, 'PID-11.5');
+    expectText(val(pid, 11, 6, 1, r + 1), a.country ?? '', raw, 250, 'PID-11.6');
+  });
+  const marital: Record<string, string> = { A: 'N', D: 'D', I: 'I', L: 'E', M: 'M', P: 'O', S: 'S', T: 'P', U: 'B', W: 'W', UNK: 'U' };
+  expect(val(pid, 16)).toBe(patient.maritalStatus === undefined ? '' : marital[patient.maritalStatus]);
   expect(val(pid, 8)).toBe(patient.gender === undefined ? '' : SEX[patient.gender]);
   const phones = (patient.telecoms ?? []).filter((t) => t.value !== '');
   for (const [field, list] of [
@@ -334,7 +350,18 @@ function checkChart(chart: PatientChart, directory: Directory | undefined): void
           current = { kind: 'note', subId };
         }
       }
-      if (val(pv1, 2) === 'N') sent += g.filter((s) => s.id === 'DG1').length;
+      if (val(pv1, 2) === 'N') {
+        const history = g.filter((s) => s.id === 'DG1');
+        sent += history.length;
+        for (const h of history) {
+          const entry = chart.medicalHistory?.find((x) => x.id === val(h, 20));
+          expect(entry, 'DG1-20 names a history entry').toBeDefined();
+          expect(val(h, 3, 1)).toBe(entry?.code.code);
+          expect(iso(val(h, 5))).toBe(z(entry?.onset));
+          expect(iso(val(h, 19))).toBe(z(entry?.recordedDate));
+          expect(val(h, 6)).toBe(entry?.verificationStatus === undefined || entry.verificationStatus === 'confirmed' ? 'F' : 'W');
+        }
+      }
     }
     expect(sent).toBe(expected);
     expect(val(m.segments[2] as Hl7Segment, 7, 1)).toBe(String(limit ?? expected));
