@@ -146,6 +146,8 @@ export function xtnFromTelecom(telecom: Telecom, path: IssuePath, target: string
 /** Directory look-ups by id. */
 export interface DirectoryIndex {
   readonly practitioners: ReadonlyMap<string, DirectoryPractitioner>;
+  /** XCN values already built in this message, by practitioner id (the same author appears in TXA and OBX). */
+  readonly xcn: Map<string, string>;
   readonly locations: ReadonlyMap<string, NonNullable<Directory['locations']>[number]>;
   readonly organizations: ReadonlyMap<string, NonNullable<Directory['organizations']>[number]>;
 }
@@ -159,6 +161,7 @@ export interface DirectoryIndex {
 export function indexDirectory(directory: Directory | undefined): DirectoryIndex {
   return {
     practitioners: new Map((directory?.practitioners ?? []).map((p) => [p.id, p])),
+    xcn: new Map(),
     locations: new Map((directory?.locations ?? []).map((l) => [l.id, l])),
     organizations: new Map((directory?.organizations ?? []).map((o) => [o.id, o])),
   };
@@ -179,6 +182,14 @@ export function indexDirectory(directory: Directory | undefined): DirectoryIndex
  * @example xcnForPractitioner('prac-404', indexDirectory(undefined), [], 'PV1-7') // 'prac-404'
  */
 export function xcnForPractitioner(practitionerId: string, dir: DirectoryIndex, path: IssuePath, target: string): string {
+  const built = dir.xcn.get(practitionerId);
+  if (built !== undefined) return built;
+  const value = buildXcn(practitionerId, dir, path, target);
+  dir.xcn.set(practitionerId, value);
+  return value;
+}
+
+function buildXcn(practitionerId: string, dir: DirectoryIndex, path: IssuePath, target: string): string {
   const practitioner = dir.practitioners.get(practitionerId);
   if (practitioner === undefined) {
     return fitCompositeOrThrow([fitId(practitionerId, COMPOSITE_MAX)], [], COMPOSITE_MAX, path, target);
