@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_HL7_DELIMITERS, escapeHl7, InvalidArgumentError, unescapeHl7, type Hl7Delimiters } from '../../src/index.js';
 import { arbHostileText, arbLongText, arbText, HOSTILE_FRAGMENTS } from '../arbitraries/index.js';
 
-/** Every kind of string fast-check makes: any code point (lone surrogates included), graphemes, ASCII. */
+/** Every kind of string: any code point, any UTF-16 code unit (lone surrogates included), graphemes, ASCII. */
 const arbAnyString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 60 }),
+  fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((u) => String.fromCharCode(u)), maxLength: 60 }),
   fc.string({ unit: 'grapheme', maxLength: 30 }),
   fc.string({ unit: 'binary-ascii', maxLength: 60 }),
   // Dense in the characters that matter.
