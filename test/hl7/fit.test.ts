@@ -1,0 +1,129 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildAdtA08, buildOruR01, escapeHl7, parseHl7Message, unescapeHl7, type PatientChart } from '../../src/index.js';
+import { fitComposite, fitId, formatNm, hash64, truncateEscaped } from '../../src/hl7/internal/fit.js';
+import { packLines } from '../../src/hl7/segments/obx.js';
+import { CHART, DIRECTORY } from './fixtures.js';
+import { segmentsOf, val } from './support.js';
+
+describe('truncateEscaped', () => {
+  it('should never split an escape sequence or a surrogate pair', () => {
+    expect(truncateEscaped('ab\\T\\c', 4)).toBe('ab');
+    expect(truncateEscaped('ab\\T\\c', 5)).toBe('ab\\T\\');
+    expect(truncateEscaped('ab\\X0D\\', 6)).toBe('ab');
+    expect(truncateEscaped('a😀b', 2)).toBe('a');
+    expect(truncateEscaped('abc', 3)).toBe('abc');
+  });
+
+  it('should give a prefix of the text once unescaped, within the limit (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 80 }), fc.integer({ min: 0, max: 100 }), (s, max) => {
+        const cut = truncateEscaped(escapeHl7(s), max);
+        expect(cut.length).toBeLessThanOrEqual(max);
+        expect(s.startsWith(unescapeHl7(cut))).toBe(true);
+        // Nothing is cut that did not have to be: at most one escape sequence or one surrogate pair short.
+        if (escapeHl7(s).length > max) expect(cut.length).toBeGreaterThanOrEqual(max - 5);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('fitComposite', () => {
+  it('should shorten text components, longest first, and keep keys whole', () => {
+    const parts = ['F32.1', 'x'.repeat(300), 'I10'];
+    const value = fitComposite(parts, [1], 250);
+    expect(value).toHaveLength(250);
+    expect(value?.startsWith('F32.1^x')).toBe(true);
+    expect(value?.endsWith('^I10')).toBe(true);
+    expect(fitComposite(['k'.repeat(251), 'text'], [1], 250)).toBeUndefined();
+  });
+});
+
+describe('fitId', () => {
+  it('should keep ids that fit and derive a stable, distinct form for the others', () => {
+    expect(fitId('note-0001', 30)).toBe('note-0001');
+    expect(fitId('a|b', 30)).toBe('a\\F\\b');
+    const uuid = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
+    expect(fitId(uuid, 30)).toBe(`f47ac10b-58cc-${hash64(uuid)}`);
+    expect(fitId(`${uuid}x`, 30)).not.toBe(fitId(uuid, 30));
+    expect(fitId('|'.repeat(20), 30)).toBe(`\\F\\\\F\\\\F\\\\F\\-${hash64('|'.repeat(20))}`);
+  });
+
+  it('should stay within the limit and differ for different ids (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 128 }), fc.string({ minLength: 1, maxLength: 128 }), fc.integer({ min: 17, max: 60 }), (a, b, max) => {
+        expect(fitId(a, max).length).toBeLessThanOrEqual(max);
+        if (a !== b) expect(fitId(a, max)).not.toBe(fitId(b, max));
+      }),
+    );
+  });
+
+  it('should hash with FNV-1a 64 over UTF-8', () => {
+    expect(hash64('')).toBe('cbf29ce484222325');
+    expect(hash64('a')).toBe('af63dc4c8601ec8c');
+  });
+});
+
+describe('formatNm', () => {
+  it('should never write an exponent', () => {
+    expect(formatNm(1e21)).toBe('1000000000000000000000');
+    expect(formatNm(1.5e-7)).toBe('0.00000015');
+    expect(formatNm(-2.5e22)).toBe('-25000000000000000000000');
+    expect(formatNm(-0)).toBe('0');
+    expect(formatNm(12.25)).toBe('12.25');
+  });
+
+  it('should read back as the same number (property)', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => {
+        const s = formatNm(n);
+        expect(s).toMatch(/^-?\d+(\.\d+)?$/);
+        expect(Number(s)).toBe(n === 0 ? 0 : n);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('packLines', () => {
+  it('should fill values up to the limit and cut only lines longer than it', () => {
+    expect(packLines(['aa', 'bb', 'cc'], 5)).toEqual([['aa', 'bb'], ['cc']]);
+    expect(packLines(['abcdefgh'], 5)).toEqual([['abcde'], ['fgh']]);
+    expect(packLines(['ab\\T\\cd'], 4)).toEqual([['ab'], ['\\T\\c'], ['d']]);
+    expect(packLines([''], 5)).toEqual([['']]);
+  });
+});
+
+describe('length fitting in messages', () => {
+  it('should cut DG1-4 before an escape sequence that would cross 40 characters', () => {
+    const display = `${'a'.repeat(38)}&b`;
+    const chart: PatientChart = {
+      ...CHART,
+      encounters: [{ ...CHART.encounters![0]!, diagnoses: [{ code: { system: 'icd-10-cm', code: 'F32.1', display }, use: 'AD' }] }],
+    };
+    const dg1 = segmentsOf(parseHl7Message(buildAdtA08(chart, 'enc-0001', { directory: DIRECTORY })), 'DG1')[0]!;
+    expect(dg1.raw.split('|')[4]).toBe('a'.repeat(38));
+    expect(val(dg1, 3, 2)).toBe(display);
+  });
+
+  it('should send numbers of any size as plain NM', () => {
+    const chart: PatientChart = {
+      ...CHART,
+      assessments: [
+        {
+          id: 'a1',
+          instrument: { id: 'x', title: 'X' },
+          status: 'completed',
+          authored: '2026-03-01T10:00:00-05:00',
+          answers: [
+            { linkId: 'big', value: { type: 'decimal', value: 1e21 } },
+            { linkId: 'small', value: { type: 'decimal', value: 1.5e-7 } },
+          ],
+        },
+      ],
+    };
+    const obx = segmentsOf(parseHl7Message(buildOruR01(chart, 'a1')), 'OBX');
+    expect(obx.map((s) => val(s, 5))).toEqual(['1000000000000000000000', '0.00000015']);
+  });
+});
