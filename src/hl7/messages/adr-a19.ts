@@ -9,7 +9,7 @@ import type { MedicalHistoryEntry } from '../../model/history.js';
 import type { ClinicalNote } from '../../model/note.js';
 import { isoSortKey } from '../../internal/iso.js';
 import { esc } from '../internal/escape.js';
-import { ceFromCoding, COMPOSITE_MAX } from '../internal/fields.js';
+import { ceFromCoding, COMPOSITE_MAX, type DirectoryIndex } from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId } from '../internal/fit.js';
 import { buildDg1, buildHistoryDg1 } from '../segments/dg1.js';
 import { buildMsa } from '../segments/msa.js';
@@ -193,7 +193,7 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
 }
 
 /** Push an assessment's OBX (answers, score, interpretation) and return the next OBX set id. */
-function pushAssessment(segments: string[], a: Assessment, firstSetId: number, dir: Parameters<typeof buildAnswerObx>[4], path: IssuePath): number {
+function pushAssessment(segments: string[], a: Assessment, firstSetId: number, dir: DirectoryIndex, path: IssuePath): number {
   const subId = fitId(a.id, OBX_SUB_ID_MAX);
   const instrument = a.instrument;
   const method =
