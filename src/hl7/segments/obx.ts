@@ -124,6 +124,31 @@ export function buildNoteObx(note: ClinicalNote, firstSetId: number, dir: Direct
 }
 
 /**
+ * An assessment OBX: OBX-1…5 as given, then OBX-11 status, OBX-14 authored, OBX-16 author and OBX-17 method
+ * from the assessment (the shared tail of every assessment observation).
+ */
+function assessmentObx(
+  setId: number,
+  type: string,
+  identifier: string,
+  subId: string,
+  value: string,
+  assessment: Assessment,
+  dir: DirectoryIndex,
+  path: IssuePath,
+  method = '',
+): string {
+  const fields = new Array<string>(17).fill('');
+  fields[0] = String(setId);
+  fields[1] = type;
+  fields[2] = identifier;
+  fields[3] = subId;
+  fields[4] = value;
+  tail(fields, HL7_ANSWER_RESULT_STATUS[assessment.status], assessment.authored, assessment.authorId, dir, path, method);
+  return segment('OBX', fields);
+}
+
+/**
  * OBX-3 for an assessment item: the item code (from the answer, else the item definition) with the question
  * text, and the linkId as alternate identifier in the local system `L` (`code^text^LN^linkId^^L`); an item
  * without a code is identified by its linkId alone (`linkId^text^L`).
@@ -199,15 +224,9 @@ export function buildAnswerObx(
   subId = '',
   method = '',
 ): string {
-  const fields = new Array<string>(17).fill('');
   const [type, value] = answerValue(answer, [...path, 'value', 'value']);
-  fields[0] = String(setId);
-  fields[1] = type;
-  fields[2] = itemIdentifier(answer.linkId, answer.code ?? item?.code, answer.text ?? item?.text ?? '', [...path, 'linkId']);
-  fields[3] = subId;
-  fields[4] = value;
-  tail(fields, HL7_ANSWER_RESULT_STATUS[assessment.status], assessment.authored, assessment.authorId, dir, path, method);
-  return segment('OBX', fields);
+  const identifier = itemIdentifier(answer.linkId, answer.code ?? item?.code, answer.text ?? item?.text ?? '', [...path, 'linkId']);
+  return assessmentObx(setId, type, identifier, subId, value, assessment, dir, path, method);
 }
 
 /**
@@ -236,14 +255,8 @@ export function buildScoreObx(
 ): string {
   const score = assessment.score;
   if (score === undefined) return '';
-  const fields = new Array<string>(17).fill('');
-  fields[0] = String(setId);
-  fields[1] = 'NM';
-  fields[2] = itemIdentifier(TOTAL_SCORE_LINK_ID, score.code, score.code?.display ?? 'Total score', [...path, 'score', 'code']);
-  fields[3] = subId;
-  fields[4] = formatNm(score.value);
-  tail(fields, HL7_ANSWER_RESULT_STATUS[assessment.status], assessment.authored, assessment.authorId, dir, path, method);
-  return segment('OBX', fields);
+  const identifier = itemIdentifier(TOTAL_SCORE_LINK_ID, score.code, score.code?.display ?? 'Total score', [...path, 'score', 'code']);
+  return assessmentObx(setId, 'NM', identifier, subId, formatNm(score.value), assessment, dir, path, method);
 }
 
 /**
@@ -272,15 +285,8 @@ export function buildInterpretationObx(
   subId = '',
   method = '',
 ): string {
-  const fields = new Array<string>(17).fill('');
   const [type, value] = answerValue({ linkId: INTERPRETATION_LINK_ID, value: { type: 'string', value: interpretation } }, [...path, 'score', 'interpretation']);
-  fields[0] = String(setId);
-  fields[1] = type;
-  fields[2] = `${INTERPRETATION_LINK_ID}^Score interpretation^L`;
-  fields[3] = subId;
-  fields[4] = value;
-  tail(fields, HL7_ANSWER_RESULT_STATUS[assessment.status], assessment.authored, assessment.authorId, dir, path, method);
-  return segment('OBX', fields);
+  return assessmentObx(setId, type, `${INTERPRETATION_LINK_ID}^Score interpretation^L`, subId, value, assessment, dir, path, method);
 }
 
 /**
@@ -301,10 +307,5 @@ export function buildInterpretationObx(
  * @example buildPanelObx(1, '44249-1^PHQ-9 quick depression assessment panel^LN', assessment, dir, [], 'asmt-0001') // 'OBX|1||44249-1^PHQ-9 quick depression assessment panel^LN|asmt-0001|||||||F|||20260301101000-0500'
  */
 export function buildPanelObx(setId: number, instrument: string, assessment: Assessment, dir: DirectoryIndex, path: IssuePath, subId: string): string {
-  const fields = new Array<string>(17).fill('');
-  fields[0] = String(setId);
-  fields[2] = instrument;
-  fields[3] = subId;
-  tail(fields, HL7_ANSWER_RESULT_STATUS[assessment.status], assessment.authored, assessment.authorId, dir, path);
-  return segment('OBX', fields);
+  return assessmentObx(setId, '', instrument, subId, '', assessment, dir, path);
 }
