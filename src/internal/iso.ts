@@ -121,3 +121,61 @@ export function isoSortKey(value: string | undefined): number {
   const offMin = Number(p.offset.slice(1, 3)) * 60 + Number(p.offset.slice(3, 5));
   return instant - sign * offMin * 60_000;
 }
+
+/** Two ASCII digits at `i` as a number, or -1. */
+function two(s: string, i: number): number {
+  const a = s.charCodeAt(i) - 48;
+  const b = s.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+/**
+ * Classify a string against the accepted ISO profile without allocating: the chart check's hot path.
+ * Accepts exactly what {@link parseIsoDateTime} accepts (a property test holds them equal).
+ * @param s - the string to classify
+ * @returns `'date'` for YYYY / YYYY-MM / YYYY-MM-DD, `'dateTime'` for a full date-time, `undefined` otherwise
+ */
+export function isoKind(s: string): 'date' | 'dateTime' | undefined {
+  const n = s.length;
+  if (n !== 4 && n !== 7 && n !== 10 && n < 20) return undefined;
+  const hi = two(s, 0);
+  const lo = two(s, 2);
+  if (hi < 0 || lo < 0 || hi + lo === 0) return undefined;
+  if (n === 4) return 'date';
+  if (s.charCodeAt(4) !== 45) return undefined; // '-'
+  const month = two(s, 5);
+  if (month < 1 || month > 12) return undefined;
+  if (n === 7) return 'date';
+  if (s.charCodeAt(7) !== 45) return undefined;
+  const day = two(s, 8);
+  if (day < 1 || day > daysInMonth(hi * 100 + lo, month)) return undefined;
+  if (n === 10) return 'date';
+  // Thh:mm:ss
+  if (s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return undefined;
+  const h = two(s, 11);
+  const mi = two(s, 14);
+  const sec = two(s, 17);
+  if (h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 60) return undefined;
+  let i = 19;
+  if (s.charCodeAt(i) === 46) {
+    // '.' and 1–4 digits
+    let digits = 0;
+    i++;
+    while (i < n && digits <= 4) {
+      const c = s.charCodeAt(i);
+      if (c < 48 || c > 57) break;
+      digits++;
+      i++;
+    }
+    if (digits === 0 || digits > 4) return undefined;
+  }
+  if (i === n - 1) return s.charCodeAt(i) === 90 ? 'dateTime' : undefined; // 'Z'
+  if (i !== n - 6) return undefined;
+  const sign = s.charCodeAt(i);
+  if ((sign !== 43 && sign !== 45) || s.charCodeAt(i + 3) !== 58) return undefined;
+  const oh = two(s, i + 1);
+  const om = two(s, i + 4);
+  if (oh < 0 || om < 0 || om > 59) return undefined;
+  const minutes = oh * 60 + om;
+  return minutes <= (sign === 43 ? 14 * 60 : 12 * 60) ? 'dateTime' : undefined;
+}

@@ -21,7 +21,7 @@ import { CLINICAL_STATUSES, VERIFICATION_STATUSES } from '../model/history.js';
 import { CONFIDENTIALITY_CODES, NOTE_STATUSES, NOTE_TYPES } from '../model/note.js';
 import { COVERAGE_STATUSES, GENDERS, MARITAL_STATUSES, SUBSCRIBER_RELATIONSHIPS } from '../model/patient.js';
 import { ASSESSMENT_ITEM_TYPES, ASSESSMENT_STATUSES } from '../model/assessment.js';
-import { isoSortKey, parseIsoDateTime } from '../internal/iso.js';
+import { isoKind, isoSortKey } from '../internal/iso.js';
 
 /** A path built lazily as a linked list: turned into an array only when an issue is reported. */
 type Path = { readonly parent: Path; readonly key: string | number } | undefined;
@@ -181,8 +181,8 @@ class Checker {
       this.add(path, 'type', 'must be an ISO 8601 string');
       return undefined;
     }
-    const parts = parseIsoDateTime(value);
-    if (parts === undefined) {
+    const kind = isoKind(value);
+    if (kind === undefined) {
       this.add(
         path,
         'format',
@@ -192,7 +192,7 @@ class Checker {
       );
       return undefined;
     }
-    if (dateOnly && parts.precision === 'second') {
+    if (dateOnly && kind === 'dateTime') {
       this.add(path, 'format', 'must be a date without a time');
       return undefined;
     }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { daysInMonth, isIsoDate, isIsoDateTime, isoSortKey, parseIsoDateTime } from '../../src/internal/iso.js';
+import { daysInMonth, isIsoDate, isIsoDateTime, isoKind, isoSortKey, parseIsoDateTime } from '../../src/internal/iso.js';
 
 const two = (n: number): string => String(n).padStart(2, '0');
 
@@ -82,5 +82,71 @@ describe('isoSortKey', () => {
     expect(isoSortKey(undefined)).toBe(Number.NEGATIVE_INFINITY);
     expect(isoSortKey('2026-03-01')).toBeLessThan(isoSortKey('2026-03-01T00:00:01Z'));
     expect(isoSortKey('0050-01-01')).toBeLessThan(isoSortKey('1950-01-01'));
+  });
+});
+
+describe('isoKind', () => {
+  const expected = (s: string): 'date' | 'dateTime' | undefined => {
+    const p = parseIsoDateTime(s);
+    return p === undefined ? undefined : p.precision === 'second' ? 'dateTime' : 'date';
+  };
+  /** A valid value with one character replaced, inserted or removed: near misses of every rule. */
+  const nearMiss = fc
+    .tuple(
+      fc.oneof(arbDateTime.map((d) => d.text), fc.constantFrom('2026', '2026-03', '2024-02-29', '2026-03-01T09:30:00.1234+14:00')),
+      fc.nat(),
+      fc.constantFrom('0', '1', '2', '3', '4', '5', '6', '9', '-', ':', 'T', 'Z', '+', '.', ' ', '٣', ''),
+      fc.constantFrom('replace', 'insert', 'remove'),
+    )
+    .map(([s, at, c, op]) => {
+      const i = at % (s.length + 1);
+      return op === 'replace' ? s.slice(0, i) + c + s.slice(i + 1) : op === 'insert' ? s.slice(0, i) + c + s.slice(i) : s.slice(0, i) + s.slice(i + 1);
+    });
+
+  /** Strings of the profile's shape with any digit in every digit slot: hits every range boundary. */
+  const d = (k: number) => fc.array(fc.constantFrom('0', '1', '2', '3', '4', '5', '6', '9'), { minLength: k, maxLength: k }).map((a) => a.join(''));
+  const shaped = fc
+    .tuple(d(4), d(2), d(2), d(2), d(2), d(2), fc.option(d(1).chain((x) => d(5).map((y) => y.slice(0, Number(x) % 6)))), fc.constantFrom('Z', '+', '-', ''), d(2), d(2), fc.nat(3))
+    .map(([y, mo, da, h, mi, se, fr, sign, oh, om, precision]) => {
+      const date = [y, `${y}-${mo}`, `${y}-${mo}-${da}`][Math.min(precision, 2)] as string;
+      if (precision < 3) return date;
+      const frac = fr === null ? '' : `.${fr}`;
+      const tz = sign === 'Z' || sign === '' ? sign : `${sign}${oh}:${om}`;
+      return `${date}T${h}:${mi}:${se}${frac}${tz}`;
+    });
+
+  it('should accept exactly what parseIsoDateTime accepts, with the same kind', () => {
+    fc.assert(fc.property(fc.oneof(arbDateTime.map((d) => d.text), nearMiss, shaped, fc.string()), (s) => {
+      expect(isoKind(s)).toBe(expected(s));
+    }), { numRuns: 3000 });
+  });
+
+  it.each([
+    ['2026-03-01T23:59:60Z', 'dateTime'],
+    ['2026-03-01T23:59:61Z', undefined],
+    ['2026-03-01T23:60:00Z', undefined],
+    ['2026-03-01T24:00:00Z', undefined],
+    ['2026-03-01T09:30:00+14:00', 'dateTime'],
+    ['2026-03-01T09:30:00+14:01', undefined],
+    ['2026-03-01T09:30:00-12:00', 'dateTime'],
+    ['2026-03-01T09:30:00-12:01', undefined],
+    ['2026-03-01T09:30:00+05:59', 'dateTime'],
+    ['2026-03-01T09:30:00+05:60', undefined],
+    ['2026-03-01T09:30:00.1234Z', 'dateTime'],
+    ['2026-03-01T09:30:00.12345Z', undefined],
+    ['2026-03-01T09:30:00.Z', undefined],
+    ['2026-03-01T09:30:00', undefined],
+    ['2024-02-29', 'date'],
+    ['2023-02-29', undefined],
+    ['2026-04-31', undefined],
+    ['2026-00', undefined],
+    ['2026-13', undefined],
+    ['0000', undefined],
+    ['0001', 'date'],
+    ['2026-03-01t09:30:00Z', undefined],
+    ['2026-03-01T09:30:00z', undefined],
+  ])('should classify the boundary case %s as %s, like parseIsoDateTime', (value, kind) => {
+    expect(isoKind(value)).toBe(kind);
+    expect(expected(value)).toBe(kind);
   });
 });
