@@ -114,6 +114,27 @@ function sha256(text: string): Promise<ArrayBuffer> {
   return globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
 }
 
+/** The slice of `node:crypto` the default digest uses. */
+interface NodeCryptoLike {
+  createHash(algorithm: 'sha256'): { update(data: string, encoding: 'utf8'): { digest(): Uint8Array } };
+}
+
+/**
+ * Node's synchronous SHA-256 of a string's UTF-8 bytes, when the runtime hands out `node:crypto` without an
+ * import (`process.getBuiltinModule`, Node ≥ 20.16 and runtimes that copy it), else `undefined`. Looked up at
+ * run time so `chart-export/http` still loads where there is no `node:crypto`.
+ */
+function nodeSha256(): ((text: string) => Uint8Array) | undefined {
+  try {
+    const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    const nodeCrypto = proc?.getBuiltinModule?.('node:crypto') as NodeCryptoLike | undefined;
+    if (typeof nodeCrypto?.createHash !== 'function') return undefined;
+    return (text) => nodeCrypto.createHash('sha256').update(text, 'utf8').digest();
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A SHA-256 function over bytes, for {@link InMemoryKeyStoreOptions.digest}: returns the 32-byte digest,
  * synchronously or as a promise.
@@ -123,11 +144,12 @@ export type Sha256Digest = (data: Uint8Array) => ArrayBuffer | Uint8Array | Prom
 /** Options of {@link createInMemoryKeyStore}. */
 export interface InMemoryKeyStoreOptions {
   /**
-   * How a presented key is hashed. Default: Web Crypto, `crypto.subtle.digest('SHA-256', …)`, which runs on
-   * every runtime. On Node, Web Crypto's digest goes through the libuv thread pool and costs tens of
-   * microseconds per request; a host that wants that time back can pass Node's synchronous hash:
-   * `(data) => createHash('sha256').update(data).digest()`. It must be SHA-256: stored hashes are compared
-   * with its output.
+   * How a presented key is hashed. It must be SHA-256: stored hashes are compared with its output.
+   * Default: Node's synchronous `createHash('sha256')` where the runtime provides it through
+   * `process.getBuiltinModule` (Node ≥ 20.16), else Web Crypto, `crypto.subtle.digest('SHA-256', …)`, which
+   * runs on every runtime. (On Node, Web Crypto's digest goes through the libuv thread pool and costs tens of
+   * microseconds per request; the synchronous hash costs about one.) Pass a function to choose yourself, e.g.
+   * `(data) => createHash('sha256').update(data).digest()`.
    */
   readonly digest?: Sha256Digest;
 }
@@ -181,12 +203,14 @@ function checkRateLimit(rateLimit: ApiKeyRateLimit | undefined): ApiKeyRateLimit
 }
 
 /**
- * Create an in-memory key store. It holds SHA-256 hashes only; a lookup hashes the presented key with Web
- * Crypto and compares it with every stored hash in constant time (no early exit), so response time says
- * nothing about how close a guess was.
+ * Create an in-memory key store. It holds SHA-256 hashes only; a lookup hashes the presented key (Node's
+ * synchronous SHA-256 where available, else Web Crypto; see {@link InMemoryKeyStoreOptions.digest}) and
+ * compares it with every stored hash in constant time (no early exit), so response time says nothing about
+ * how close a guess was.
  *
  * @param entries - the keys, each with its `keyHash` (see {@link hashApiKey}), partner, scopes and rate limit
- * @param options - `digest`: the SHA-256 function for presented keys (default Web Crypto)
+ * @param options - `digest`: the SHA-256 function for presented keys (default Node's `createHash` where
+ *   available, else Web Crypto)
  * @returns an {@link InMemoryKeyStore}
  * @throws {InvalidArgumentError} for a malformed entry, or a duplicate hash or keyId (messages never carry a hash)
  * @example
@@ -198,6 +222,17 @@ export function createInMemoryKeyStore(entries: readonly InMemoryKeyEntry[] = []
   const keys: StoredKey[] = [];
   const digest = options.digest;
   const encoder = new TextEncoder();
+  const syncSha256 = digest === undefined ? nodeSha256() : undefined;
+
+  function find(hashed: ArrayBuffer | Uint8Array): ApiKeyRecord | undefined {
+    const presented = hashed instanceof Uint8Array ? hashed : new Uint8Array(hashed ?? 0);
+    let found: ApiKeyRecord | undefined;
+    // Visit every key, whatever matches, so the time taken does not depend on which key (if any) matched.
+    for (const k of keys) {
+      if (timingSafeEqual(presented, k.hash)) found = k.record;
+    }
+    return found;
+  }
 
   function add(entry: InMemoryKeyEntry): void {
     if (typeof entry.keyHash !== 'string' || !HEX_RE.test(entry.keyHash)) {
@@ -229,18 +264,22 @@ export function createInMemoryKeyStore(entries: readonly InMemoryKeyEntry[] = []
   for (const entry of entries) add(entry);
 
   return {
-    async lookup(presentedKey) {
+    lookup(presentedKey) {
       if (typeof presentedKey !== 'string' || presentedKey.length === 0 || presentedKey.length > MAX_API_KEY_LENGTH) {
-        return undefined;
+        return Promise.resolve(undefined);
       }
-      const hashed = digest === undefined ? await sha256(presentedKey) : await digest(encoder.encode(presentedKey));
-      const presented = hashed instanceof Uint8Array ? hashed : new Uint8Array(hashed);
-      let found: ApiKeyRecord | undefined;
-      // Visit every key, whatever matches, so the time taken does not depend on which key (if any) matched.
-      for (const k of keys) {
-        if (timingSafeEqual(presented, k.hash)) found = k.record;
+      try {
+        // A synchronous digest answers without a trip through the microtask queue or the thread pool.
+        if (digest === undefined) {
+          return syncSha256 === undefined ? sha256(presentedKey).then(find) : Promise.resolve(find(syncSha256(presentedKey)));
+        }
+        const hashed = digest(encoder.encode(presentedKey));
+        return typeof (hashed as { then?: unknown }).then === 'function'
+          ? Promise.resolve(hashed).then(find)
+          : Promise.resolve(find(hashed as ArrayBuffer | Uint8Array));
+      } catch (error) {
+        return Promise.reject(error);
       }
-      return found;
     },
     add,
     revoke(keyId) {
