@@ -28,7 +28,7 @@ export async function createExampleApp(options = {}) {
   app.use(
     '/export',
     toNodeListener({
-      dataSource: createInMemoryDataSource(document, { validate: false }),
+      dataSource: createInMemoryDataSource(document),
       keyStore: createInMemoryKeyStore([
         { keyHash: await hashApiKey(options.apiKey ?? 'example-key'), keyId: 'example', partnerId: 'example-partner', scopes: ['fhir:export', 'hl7:export'] },
       ]),

@@ -28,7 +28,7 @@ export async function createExampleServer(options = {}) {
   // loadChartDocument checks the document and reports every problem with its path (never a patient value).
   const document = loadChartDocument(await readFile(options.dataFile ?? new URL('./data/demo-chart.json', import.meta.url)));
   const handler = createExportHandler({
-    dataSource: createInMemoryDataSource(document, { validate: false }), // checked just above
+    dataSource: createInMemoryDataSource(document), // checked just above
     // The store keeps SHA-256 hashes only; keep the plain key out of your configuration if you can.
     keyStore: createInMemoryKeyStore([
       { keyHash: await hashApiKey(apiKey), keyId: 'example', partnerId: 'example-partner', scopes: ['fhir:export', 'hl7:export'], rateLimit: { limit: 120, windowSeconds: 60 } },

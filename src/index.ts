@@ -112,6 +112,7 @@ export {
   checkDirectory,
   validateDirectory,
 } from './validation/chart.js';
+export { freezeChartDocument, freezePatientChart, freezeDirectory } from './validation/frozen.js';
 
 // FHIR R4
 export {

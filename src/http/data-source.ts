@@ -4,7 +4,7 @@
  */
 import {
   ChartValidationError,
-  validateChartDocument,
+  freezeChartDocument,
   type Assessment,
   type ChartDocument,
   type ClinicalNote,
@@ -74,7 +74,8 @@ export interface ChartDataSource {
  * value, not even for text that is not JSON.
  *
  * @param input - the document as a value, as JSON text, or as UTF-8 bytes (e.g. `readFileSync(path)`)
- * @returns the checked document, typed
+ * @returns the checked document as a deep-frozen copy (see `freezeChartDocument`): the builders and
+ *   {@link createInMemoryDataSource} do not check it, or any record in it, again
  * @throws {ChartValidationError} for text that is not UTF-8 or not JSON (one issue at the root) and for every
  *   problem of the document (unique ids, references that do not resolve, field rules)
  * @example
@@ -100,16 +101,7 @@ export function loadChartDocument(input: unknown): ChartDocument {
       throw new ChartValidationError([{ path: [], code: 'format', message: `is not valid JSON${where}` }]);
     }
   }
-  return validateChartDocument(value);
-}
-
-/** Options of {@link createInMemoryDataSource}. */
-export interface InMemoryDataSourceOptions {
-  /**
-   * Check the document first (default true). Turn off only for a document that was just checked by
-   * {@link loadChartDocument}, to save the second pass.
-   */
-  validate?: boolean;
+  return freezeChartDocument(value);
 }
 
 interface PatientIndex {
@@ -124,14 +116,6 @@ interface PatientIndex {
   readonly newestHistory: readonly MedicalHistoryEntry[];
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
 function byId<T extends { id: string }>(records: readonly T[] | undefined): Map<string, T> {
   return new Map((records ?? []).map((r) => [r.id, r]));
 }
@@ -143,20 +127,19 @@ function take<T>(records: readonly T[], limit: number): Promise<readonly T[]> {
 /**
  * Create a {@link ChartDataSource} over a chart document held in memory: for tests, demos and hosts whose
  * data fits in memory. The document is checked (every problem reported by path), copied and frozen, so later
- * changes to the caller's object do not leak in. Lookups are map reads; newest-first lists are sorted once.
+ * changes to the caller's object do not leak in, and the builders do not check its records again on every
+ * request (see `freezeChartDocument`); a document from {@link loadChartDocument} is used as it is, without a
+ * second check. Lookups are map reads; newest-first lists are sorted once.
  *
  * @param document - a chart document (value, JSON text or UTF-8 bytes; see {@link loadChartDocument})
- * @param options - `validate: false` skips the check for an already-checked document
  * @returns the data source
  * @throws {ChartValidationError} when the document fails the check
  * @example
  * const dataSource = createInMemoryDataSource({ patients: [{ patient }], directory: { practitioners: [] } });
  * await dataSource.getPatient('pat-0001');
  */
-export function createInMemoryDataSource(document: unknown, options: InMemoryDataSourceOptions = {}): ChartDataSource {
-  const trusted = options.validate === false && typeof document === 'object' && document !== null && !(document instanceof Uint8Array);
-  const checked = trusted ? (document as ChartDocument) : loadChartDocument(document);
-  const doc = deepFreeze(structuredClone(checked));
+export function createInMemoryDataSource(document: unknown): ChartDataSource {
+  const doc = loadChartDocument(document);
 
   const patients = new Map<string, PatientIndex>();
   for (const chart of doc.patients) {

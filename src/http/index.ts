@@ -29,7 +29,7 @@ export type { ExportRouteName, RouteDefinition, ParameterDefinition, ParameterKi
 
 // Data source
 export { createInMemoryDataSource, loadChartDocument } from './data-source.js';
-export type { ChartDataSource, InMemoryDataSourceOptions } from './data-source.js';
+export type { ChartDataSource } from './data-source.js';
 
 // Keys
 export {

@@ -22,6 +22,7 @@ import { CONFIDENTIALITY_CODES, NOTE_STATUSES, NOTE_TYPES } from '../model/note.
 import { COVERAGE_STATUSES, GENDERS, MARITAL_STATUSES, SUBSCRIBER_RELATIONSHIPS } from '../model/patient.js';
 import { ASSESSMENT_ITEM_TYPES, ASSESSMENT_STATUSES } from '../model/assessment.js';
 import { isoKind, isoSortKey } from '../internal/iso.js';
+import { isCheckedFrozen } from './memo.js';
 
 /** A path built lazily as a linked list: turned into an array only when an issue is reported. */
 type Path = { readonly parent: Path; readonly key: string | number } | undefined;
@@ -498,8 +499,9 @@ function checkHistory(c: Checker, value: unknown, path: Path): void {
 }
 
 function checkChart(c: Checker, value: unknown, path: Path): void {
-  if (!c.object(value, path, true)) return;
-  checkPatient(c, value['patient'], at(path, 'patient'));
+  // A frozen checked chart (or record) cannot have changed since it passed: see frozen.ts.
+  if (isCheckedFrozen(value) || !c.object(value, path, true)) return;
+  if (!isCheckedFrozen(value['patient'])) checkPatient(c, value['patient'], at(path, 'patient'));
   const kinds: [string, string, (c: Checker, v: unknown, p: Path) => void][] = [
     ['encounters', 'encounter', checkEncounter],
     ['notes', 'note', checkNote],
@@ -507,16 +509,18 @@ function checkChart(c: Checker, value: unknown, path: Path): void {
     ['medicalHistory', 'medical-history entry', checkHistory],
   ];
   for (const [key, what, fn] of kinds) {
-    c.each(value[key], at(path, key), false, (v, p) => fn(c, v, p));
+    c.each(value[key], at(path, key), false, (v, p) => {
+      if (!isCheckedFrozen(v)) fn(c, v, p);
+    });
     c.unique(value[key], 'id', at(path, key), what);
   }
 }
 
 function checkDirectoryInto(c: Checker, value: unknown, path: Path): void {
-  if (!c.object(value, path, false)) return;
+  if (isCheckedFrozen(value) || !c.object(value, path, false)) return;
   const orgs = value['organizations'];
   c.each(orgs, at(path, 'organizations'), false, (v, p) => {
-    if (!c.object(v, p, true)) return;
+    if (isCheckedFrozen(v) || !c.object(v, p, true)) return;
     c.id(v['id'], at(p, 'id'));
     c.text(v['name'], at(p, 'name'), true);
     c.boolean(v['active'], at(p, 'active'), false);
@@ -532,7 +536,7 @@ function checkDirectoryInto(c: Checker, value: unknown, path: Path): void {
   c.unique(orgs, 'id', at(path, 'organizations'), 'organization');
   const pracs = value['practitioners'];
   c.each(pracs, at(path, 'practitioners'), false, (v, p) => {
-    if (!c.object(v, p, true)) return;
+    if (isCheckedFrozen(v) || !c.object(v, p, true)) return;
     c.id(v['id'], at(p, 'id'));
     c.each(v['names'], at(p, 'names'), true, (x, xp) => c.humanName(x, xp), 1);
     c.boolean(v['active'], at(p, 'active'), false);
@@ -547,7 +551,7 @@ function checkDirectoryInto(c: Checker, value: unknown, path: Path): void {
   c.unique(pracs, 'id', at(path, 'practitioners'), 'practitioner');
   const locs = value['locations'];
   c.each(locs, at(path, 'locations'), false, (v, p) => {
-    if (!c.object(v, p, true)) return;
+    if (isCheckedFrozen(v) || !c.object(v, p, true)) return;
     c.id(v['id'], at(p, 'id'));
     c.text(v['name'], at(p, 'name'), true);
     c.enumValue(v['status'], LOCATION_STATUSES, at(p, 'status'), false);
@@ -659,6 +663,7 @@ export function validateDirectory(value: unknown): Directory {
  * @example checkChartDocument({ patients: [] }) // []
  */
 export function checkChartDocument(value: unknown): ChartIssue[] {
+  if (isCheckedFrozen(value)) return [];
   const c = new Checker();
   if (!c.object(value, undefined, true)) return c.issues;
   c.each(value['patients'], at(undefined, 'patients'), true, (v, p) => checkChart(c, v, p));

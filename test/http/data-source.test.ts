@@ -19,7 +19,10 @@ function issuesOf(fn: () => unknown): ChartValidationError {
 describe('loadChartDocument', () => {
   it('should accept a valid document as a value, as JSON text and as UTF-8 bytes', () => {
     const text = JSON.stringify(CHART_DOCUMENT);
-    expect(loadChartDocument(CHART_DOCUMENT)).toBe(CHART_DOCUMENT);
+    const loaded = loadChartDocument(CHART_DOCUMENT);
+    expect(loaded).toEqual(CHART_DOCUMENT);
+    expect(loaded).not.toBe(CHART_DOCUMENT);
+    expect(loadChartDocument(loaded)).toBe(loaded);
     expect(loadChartDocument(text)).toEqual(CHART_DOCUMENT);
     expect(loadChartDocument(new TextEncoder().encode(text))).toEqual(CHART_DOCUMENT);
   });
@@ -97,10 +100,12 @@ describe('createInMemoryDataSource', () => {
     expect(Object.isFrozen(patient?.names[0])).toBe(true);
   });
 
-  it('should refuse an invalid document, and skip the check only when told', () => {
+  it('should refuse an invalid document, and serve a loaded (frozen, checked) document without copying it again', async () => {
     expect(() => createInMemoryDataSource({ patients: [{ patient: { id: '' } }] })).toThrow(ChartValidationError);
     expect(() => createInMemoryDataSource('not json')).toThrow(ChartValidationError);
-    expect(() => createInMemoryDataSource({ patients: [] }, { validate: false })).not.toThrow();
+    const loaded = loadChartDocument({ patients: [{ patient: { id: 'p-1', identifiers: [{ system: 'urn:x', value: '1' }], names: [{ text: 'A' }] } }] });
+    expect(Object.isFrozen(loaded.patients[0]?.patient.identifiers[0])).toBe(true);
+    expect(await createInMemoryDataSource(loaded).getPatient('p-1')).toBe(loaded.patients[0]?.patient);
   });
 
   it('should serve every generated document: each record found under its patient only, lists newest first', async () => {

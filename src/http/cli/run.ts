@@ -176,8 +176,8 @@ function handlerOptions(options: CliOptions, document: ChartDocument, keys: Load
   const result: {
     -readonly [K in keyof ExportHandlerOptions]: ExportHandlerOptions[K];
   } = {
-    // The document was checked by loadChartDocument just now: skip the second pass.
-    dataSource: createInMemoryDataSource(document, { validate: false }),
+    // A document from loadChartDocument is frozen and checked: the data source takes it as it is.
+    dataSource: createInMemoryDataSource(document),
     keyStore: createInMemoryKeyStore(keys.entries),
     hl7,
     onError: (error, context) => {

@@ -1,0 +1,137 @@
+/**
+ * Check once, export many times. `freezeChartDocument`, `freezePatientChart` and `freezeDirectory` copy
+ * their input into plain data, check the copy, deep-freeze it and remember it. The builders' own chart
+ * check then skips the field walk of every remembered record (patient, encounter, note, assessment,
+ * medical-history entry, directory organization, practitioner, location) and of every remembered chart or
+ * directory: a frozen copy that passed the check can no longer change, so checking it again would find
+ * the same nothing. The checks that span records (unique ids within a chart) still run on charts assembled
+ * from remembered records.
+ *
+ * The copy holds own enumerable data only (getters are read once, functions dropped, `Date`, `Map` and
+ * class instances become plain objects of their own enumerable properties, which the check then rejects
+ * wherever the model expects a string), so nothing reachable from it can change after the check.
+ */
+import { ChartValidationError, type IssuePath } from '../errors.js';
+import type { ChartDocument, PatientChart } from '../model/chart.js';
+import type { Directory } from '../model/directory.js';
+import { checkChartDocument, checkDirectory, checkPatientChart } from './chart.js';
+import { isCheckedFrozen, rememberChecked } from './memo.js';
+
+/** Nesting deeper than this is no chart (the model nests about ten levels); it is reported, not followed. */
+const MAX_DEPTH = 64;
+
+function fail(path: (string | number)[], message: string): never {
+  throw new ChartValidationError([{ path: [...path] as IssuePath, code: 'type', message }]);
+}
+
+/** Copy `value` into frozen plain data (arrays and objects of own enumerable properties). */
+function frozenCopy(value: unknown, path: (string | number)[], ancestors: Set<object>): unknown {
+  if (typeof value === 'function') return undefined;
+  if (typeof value !== 'object' || value === null) return value;
+  if (ancestors.has(value)) fail(path, 'must not contain itself (a cycle)');
+  if (path.length >= MAX_DEPTH) fail(path, `nests deeper than ${MAX_DEPTH} levels`);
+  ancestors.add(value);
+  let out: unknown[] | Record<string, unknown>;
+  if (Array.isArray(value)) {
+    const list: unknown[] = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      list[i] = frozenCopy(value[i], path, ancestors);
+      path.pop();
+    }
+    out = list;
+  } else {
+    const object: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      path.push(key);
+      const v = frozenCopy((value as Record<string, unknown>)[key], path, ancestors);
+      path.pop();
+      if (v === undefined) continue;
+      // `__proto__` from JSON is an own data property; plain assignment would set the prototype instead.
+      if (key === '__proto__') Object.defineProperty(object, key, { value: v, enumerable: true });
+      else object[key] = v;
+    }
+    out = object;
+  }
+  ancestors.delete(value);
+  return Object.freeze(out);
+}
+
+function copyOf(value: unknown): unknown {
+  return frozenCopy(value, [], new Set());
+}
+
+function remember(list: unknown): void {
+  if (!Array.isArray(list)) return;
+  for (const item of list) if (typeof item === 'object' && item !== null) rememberChecked(item);
+}
+
+function rememberChart(chart: PatientChart): void {
+  rememberChecked(chart);
+  rememberChecked(chart.patient);
+  remember(chart.encounters);
+  remember(chart.notes);
+  remember(chart.assessments);
+  remember(chart.medicalHistory);
+}
+
+function rememberDirectory(directory: Directory): void {
+  rememberChecked(directory);
+  remember(directory.organizations);
+  remember(directory.practitioners);
+  remember(directory.locations);
+}
+
+/**
+ * Check a chart document and return a deep-frozen, checked copy whose charts and records the builders
+ * do not check again (see the module comment). The in-memory data source of `chart-export/http` holds
+ * its document this way.
+ * @param value - the document (typically parsed JSON)
+ * @returns the frozen copy, typed
+ * @throws {ChartValidationError} listing every problem by path (never by value), also for a cycle or
+ *   nesting deeper than 64 levels
+ * @example const doc = freezeChartDocument(JSON.parse(text)); buildMdmT02(doc.patients[0], 'note-1', { directory: doc.directory });
+ */
+export function freezeChartDocument(value: unknown): ChartDocument {
+  if (isCheckedFrozen(value)) return value as ChartDocument;
+  const copy = copyOf(value);
+  const issues = checkChartDocument(copy);
+  if (issues.length > 0) throw new ChartValidationError(issues);
+  const doc = copy as ChartDocument;
+  rememberChecked(doc);
+  for (const chart of doc.patients) rememberChart(chart);
+  if (doc.directory !== undefined) rememberDirectory(doc.directory);
+  return doc;
+}
+
+/**
+ * Check one patient's chart and return a deep-frozen, checked copy that the builders do not check again.
+ * @param value - the chart (typically parsed JSON)
+ * @returns the frozen copy, typed
+ * @throws {ChartValidationError} listing every problem by path (never by value)
+ * @example const chart = freezePatientChart(input); buildFhirPatientBundle(chart); buildMdmT02(chart, 'note-1');
+ */
+export function freezePatientChart(value: unknown): PatientChart {
+  if (isCheckedFrozen(value)) return value as PatientChart;
+  const copy = copyOf(value);
+  const issues = checkPatientChart(copy);
+  if (issues.length > 0) throw new ChartValidationError(issues);
+  rememberChart(copy as PatientChart);
+  return copy as PatientChart;
+}
+
+/**
+ * Check a directory and return a deep-frozen, checked copy that the builders do not check again.
+ * @param value - the directory (organizations, practitioners, locations)
+ * @returns the frozen copy, typed
+ * @throws {ChartValidationError} listing every problem by path
+ * @example const directory = freezeDirectory(input); buildFhirDirectoryBundle(directory, 'Practitioner');
+ */
+export function freezeDirectory(value: unknown): Directory {
+  if (isCheckedFrozen(value)) return value as Directory;
+  const copy = copyOf(value);
+  const issues = checkDirectory(copy);
+  if (issues.length > 0) throw new ChartValidationError(issues);
+  rememberDirectory(copy as Directory);
+  return copy as Directory;
+}
