@@ -15,6 +15,7 @@ import {
   type MedicalHistoryEntry,
   type Patient,
 } from '../index.js';
+import { markFrozenSource } from './internal/frozen-source.js';
 import { newestFirst } from './internal/newest.js';
 
 /**
@@ -163,7 +164,7 @@ export function createInMemoryDataSource(document: unknown): ChartDataSource {
   const locationsById = byId(locations);
   const EMPTY: readonly never[] = [];
 
-  return {
+  const source: ChartDataSource = {
     getPatient: (patientId) => Promise.resolve(patients.get(patientId)?.patient),
     getEncounter: (patientId, id) => Promise.resolve(patients.get(patientId)?.encounters.get(id)),
     getNote: (patientId, id) => Promise.resolve(patients.get(patientId)?.notes.get(id)),
@@ -180,4 +181,7 @@ export function createInMemoryDataSource(document: unknown): ChartDataSource {
     listPractitioners: (limit) => take(practitioners, limit),
     listLocations: (limit) => take(locations, limit),
   };
+  // Every record served is a deep-frozen checked copy: the handler may reuse output built from it.
+  markFrozenSource(source);
+  return source;
 }

@@ -17,6 +17,7 @@ import {
   buildFhirPatientExport,
   buildMdmT02,
   buildOruR01,
+  generateControlId,
   type Assessment,
   type ClinicalNote,
   type Directory,
@@ -31,6 +32,8 @@ import {
 import type { ChartDataSource } from './data-source.js';
 import { isDataSourceUnavailable } from './errors.js';
 import { acceptsFormat } from './internal/accept.js';
+import { isFrozenSource } from './internal/frozen-source.js';
+import { createHl7TemplateCache, type Hl7TemplateCache } from './internal/hl7-template.js';
 import { checkParameters, parseQuery, type ResolvedLimit, type RouteParameters } from './internal/query.js';
 import {
   ERRORS,
@@ -401,6 +404,56 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     return o;
   }
 
+  /**
+   * Templates of HL7 messages, only over a data source whose records are deep-frozen checked copies (the
+   * in-memory one): a message built from the same records differs only in MSH-7, EVN-2 and MSH-10. A WeakMap
+   * keyed by those records (see internal/hl7-template.ts), so the handler holds no state of its own beyond it.
+   */
+  const templates: Hl7TemplateCache | undefined = isFrozenSource(dataSource) ? createHl7TemplateCache() : undefined;
+
+  /**
+   * An HL7 export of one record: the builder's message, or its template filled with this request's time and
+   * control id (the same bytes). `records` lists every record the message is built from, `key` first.
+   */
+  function hl7Export(
+    route: ExportRouteName,
+    requestId: string,
+    messageCode: 'ADT' | 'MDM' | 'ORU',
+    key: object,
+    records: readonly unknown[],
+    directory: Directory | undefined,
+    build: (options: Hl7MessageOptions) => string,
+  ): PreparedBody {
+    if (templates === undefined) return { body: build(hl7Options(route, requestId, directory)) };
+    const at = new Date(now()).toISOString();
+    // The builder's default control id, drawn here so the template can carry it.
+    const id = controlId === undefined ? generateControlId(messageCode) : controlId({ route, requestId });
+    if (typeof id !== 'string') {
+      // Let the builder refuse it, as without templates.
+      const o: Hl7MessageOptions = { ...hl7Base, now: at, controlId: id };
+      if (directory !== undefined) o.directory = directory;
+      return { body: build(o) };
+    }
+    const body = templates.render(route, key, records, messageCode, at, id, (t, c) => {
+      const o: Hl7MessageOptions = { ...hl7Base, now: t, controlId: c };
+      if (directory !== undefined) o.directory = directory;
+      return build(o);
+    });
+    return { body };
+  }
+
+  /** The directory records of a message, in a fixed order, for the template's identity check. */
+  function directoryRecords(directory: Directory | undefined): unknown[] {
+    if (directory === undefined) return [];
+    return [
+      ...(directory.practitioners ?? []),
+      undefined,
+      ...(directory.locations ?? []),
+      undefined,
+      ...(directory.organizations ?? []),
+    ];
+  }
+
   function limitFor(route: RouteDefinition): (parameter: string) => ResolvedLimit {
     return (parameter) => limits[route.limits[parameter] as LimitName];
   }
@@ -436,7 +489,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         const chart: PatientChart = { patient };
         return route.name === 'exportFhirPatient'
           ? json(buildFhirPatientExport(chart, fhirOptions(undefined)))
-          : { body: buildAdtA31(chart, hl7Options(route.name, requestId, undefined)) };
+          : hl7Export(route.name, requestId, 'ADT', patient, [patient], undefined, (o) => buildAdtA31(chart, o));
       }
       case 'exportFhirPatientBundle':
       case 'exportHl7PatientSummary': {
@@ -484,7 +537,9 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         const directory = await gatherDirectory(dataSource, chart);
         return route.name === 'exportFhirEncounter'
           ? json(buildFhirEncounterExport(chart, encounterId, fhirOptions(directory)))
-          : { body: buildAdtA08(chart, encounterId, hl7Options(route.name, requestId, directory)) };
+          : hl7Export(route.name, requestId, 'ADT', encounter, [encounter, patient, ...directoryRecords(directory)], directory, (o) =>
+              buildAdtA08(chart, encounterId, o),
+            );
       }
       case 'exportFhirNote':
       case 'exportHl7Note': {
@@ -497,7 +552,9 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         const directory = await gatherDirectory(dataSource, chart);
         return route.name === 'exportFhirNote'
           ? json(buildFhirNoteExport(chart, noteId, fhirOptions(directory)))
-          : { body: buildMdmT02(chart, noteId, hl7Options(route.name, requestId, directory)) };
+          : hl7Export(route.name, requestId, 'MDM', note, [note, patient, encounter, ...directoryRecords(directory)], directory, (o) =>
+              buildMdmT02(chart, noteId, o),
+            );
       }
       case 'exportFhirAssessment':
       case 'exportHl7Assessment': {
@@ -514,7 +571,9 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         const directory = await gatherDirectory(dataSource, chart);
         return route.name === 'exportFhirAssessment'
           ? json(buildFhirAssessmentExport(chart, assessmentId, fhirOptions(directory)))
-          : { body: buildOruR01(chart, assessmentId, hl7Options(route.name, requestId, directory)) };
+          : hl7Export(route.name, requestId, 'ORU', assessment, [assessment, patient, encounter, ...directoryRecords(directory)], directory, (o) =>
+              buildOruR01(chart, assessmentId, o),
+            );
       }
     }
   }

@@ -1,0 +1,153 @@
+/**
+ * Reuse of HL7 messages built from the same frozen records. An HL7 export depends on the records it is built
+ * from, the handler's fixed MSH options, the export time (MSH-7, EVN-2) and the message control id (MSH-10).
+ * When the records are deep-frozen checked copies (the in-memory data source holds its document that way),
+ * everything but the time and the control id is the same on every request; a template keeps the message with
+ * those fields cut out, and a request only fills them in.
+ *
+ * A template is made only when it provably reproduces the builder: the builder runs with two different
+ * sentinel times and control ids, the two messages may differ only in whole fields that equal those values,
+ * and the template filled with the request's own values must equal the builder's message for that request.
+ * Anything else (a field that depends on the time in another way, an option the builder refuses, a control id
+ * the builder would escape) keeps the plain builder path.
+ *
+ * Templates live in a `WeakMap` keyed by the frozen record a route exports (the note, encounter, assessment
+ * or patient), so they go away with the data source's records and add no state that outlives them: memory is
+ * bounded by one message per record and route.
+ */
+
+/** What a template fills in: the HL7 export time or the message control id. */
+type Slot = 'now' | 'controlId';
+
+/** A message cut at its time and control-id fields: `parts[0] + slot 0 + parts[1] + … + parts[n]`. */
+interface Template {
+  readonly parts: readonly string[];
+  readonly slots: readonly Slot[];
+}
+
+interface Entry {
+  readonly route: string;
+  /** The records the message was built from, compared by identity. */
+  readonly records: readonly unknown[];
+  /** `undefined`: the builder's message cannot be templated; build every time. */
+  readonly template: Template | undefined;
+}
+
+/** Builds the message for the given export time (ISO 8601 instant) and control id. */
+export type Hl7Build = (now: string, controlId: string) => string;
+
+/** A control id the builder sends as it is (no escaping needed, within MSH-10's 20 characters). */
+const PLAIN_CONTROL_ID_RE = /^[A-Za-z0-9]{1,20}$/;
+/** `Date.prototype.toISOString` of a four-digit year: `YYYY-MM-DDThh:mm:ss.sssZ`. */
+const ISO_UTC_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?Z$/;
+const SENTINEL_NOW: readonly [string, string] = ['2001-02-03T04:05:06.000Z', '2011-12-13T14:15:16.000Z'];
+
+/**
+ * The HL7 DTM the builders send for a UTC instant: `YYYYMMDDhhmmss+0000`, seconds without fraction.
+ * @returns the DTM, or `undefined` for a shape this shortcut does not handle (the builder path then runs)
+ */
+export function hl7UtcInstant(iso: string): string | undefined {
+  const m = ISO_UTC_RE.exec(iso);
+  return m === null ? undefined : `${m[1]}${m[2]}${m[3]}${m[4]}${m[5]}${m[6]}+0000`;
+}
+
+function fields(message: string): string[][] {
+  return message.split('\r').map((segment) => segment.split('|'));
+}
+
+/** Cut `a` where it differs from `b`; `undefined` unless every difference is a whole slot field. */
+function cut(a: string, b: string, values: Record<Slot, readonly [string, string]>): Template | undefined {
+  const sa = fields(a);
+  const sb = fields(b);
+  if (sa.length !== sb.length) return undefined;
+  const parts: string[] = [];
+  const slots: Slot[] = [];
+  let pending = '';
+  for (let s = 0; s < sa.length; s++) {
+    const fa = sa[s] as string[];
+    const fb = sb[s] as string[];
+    if (fa.length !== fb.length) return undefined;
+    if (s > 0) pending += '\r';
+    for (let f = 0; f < fa.length; f++) {
+      if (f > 0) pending += '|';
+      const x = fa[f] as string;
+      const y = fb[f] as string;
+      if (x === y) {
+        pending += x;
+        continue;
+      }
+      let slot: Slot;
+      if (x === values.now[0] && y === values.now[1]) slot = 'now';
+      else if (x === values.controlId[0] && y === values.controlId[1]) slot = 'controlId';
+      else return undefined;
+      parts.push(pending);
+      slots.push(slot);
+      pending = '';
+    }
+  }
+  parts.push(pending);
+  return { parts, slots };
+}
+
+function fill(template: Template, now: string, controlId: string): string {
+  const { parts, slots } = template;
+  let out = parts[0] as string;
+  for (let i = 0; i < slots.length; i++) out += (slots[i] === 'now' ? now : controlId) + (parts[i + 1] as string);
+  return out;
+}
+
+function sameRecords(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The per-handler template store. */
+export interface Hl7TemplateCache {
+  /**
+   * The message `build(now, controlId)` gives, from a template when one fits.
+   * @param route - the route (a key record is exported by one route, but the check is cheap)
+   * @param key - the frozen record the route exports
+   * @param records - every frozen record the message is built from (key included), in a fixed order
+   * @param messageCode - MSH-9.1 (`ADT`, `MDM`, `ORU`); sentinel control ids begin with it
+   * @param now - the export time, an ISO 8601 instant
+   * @param controlId - MSH-10 as the builder would be given it
+   * @param build - the builder call
+   */
+  render(route: string, key: object, records: readonly unknown[], messageCode: string, now: string, controlId: string, build: Hl7Build): string;
+}
+
+/**
+ * Create an empty template store. Use it only for records that cannot change: deep-frozen checked copies.
+ * @returns the store
+ */
+export function createHl7TemplateCache(): Hl7TemplateCache {
+  const entries = new WeakMap<object, Entry>();
+  return {
+    render(route, key, records, messageCode, now, controlId, build) {
+      const dtm = hl7UtcInstant(now);
+      // The builder refuses a control id that does not begin with the message code: let it.
+      if (dtm === undefined || !PLAIN_CONTROL_ID_RE.test(controlId) || !controlId.startsWith(messageCode)) return build(now, controlId);
+      const entry = entries.get(key);
+      if (entry !== undefined && entry.route === route && sameRecords(entry.records, records)) {
+        return entry.template === undefined ? build(now, controlId) : fill(entry.template, dtm, controlId);
+      }
+      // First request for these records: the builder's own message is the answer; learn the template aside.
+      const message = build(now, controlId);
+      const pad = (c: string): string => (messageCode + c.repeat(20)).slice(0, 20);
+      const values: Record<Slot, readonly [string, string]> = {
+        now: [hl7UtcInstant(SENTINEL_NOW[0]) as string, hl7UtcInstant(SENTINEL_NOW[1]) as string],
+        controlId: [pad('A'), pad('B')],
+      };
+      let template: Template | undefined;
+      try {
+        template = cut(build(SENTINEL_NOW[0], values.controlId[0]), build(SENTINEL_NOW[1], values.controlId[1]), values);
+      } catch {
+        template = undefined;
+      }
+      if (template !== undefined && fill(template, dtm, controlId) !== message) template = undefined;
+      entries.set(key, { route, records, template });
+      return message;
+    },
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * HL7 templates over the in-memory data source (src/http/internal/hl7-template.ts): the handler must send the
+ * very bytes the builders give, request after request, with the clock and the control ids moving.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildMdmT02 } from '../../src/index.js';
+import { createExportHandler, createInMemoryDataSource, type ChartDataSource, type ExportHandlerOptions } from '../../src/http/index.js';
+import { createHl7TemplateCache, hl7UtcInstant } from '../../src/http/internal/hl7-template.js';
+import { CHART_DOCUMENT, KEYS, PATIENT_ID } from './support/fixture.js';
+import { fixtureOptions } from './support/harness.js';
+
+const P = encodeURIComponent(PATIENT_ID);
+const PATHS = [
+  `/exportHl7PatientAdt?patientId=${P}`,
+  `/exportHl7Encounter?patientId=${P}&encounterId=enc-0003`,
+  `/exportHl7Note?patientId=${P}&noteId=note-0002`,
+  `/exportHl7Assessment?patientId=${P}&assessmentId=asmt-0002`,
+  `/exportHl7Note?patientId=${P}&noteId=note-0001`,
+];
+
+/** A clock that moves by odd steps (milliseconds, seconds, days) on every reading. */
+function movingClock(): () => number {
+  let t = Date.UTC(2026, 2, 1, 15, 0, 0, 0);
+  const steps = [1, 999, 1, 86_400_000 + 7, 3_600_000, 59_999];
+  let i = 0;
+  return () => (t += steps[i++ % steps.length] as number);
+}
+
+/** The same data source without the in-memory source's identity, so the handler builds every message. */
+function opaque(source: ChartDataSource): ChartDataSource {
+  return { ...source };
+}
+
+async function bodies(options: ExportHandlerOptions, rounds: number): Promise<{ status: number; body: string }[]> {
+  const handler = createExportHandler(options);
+  const out = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const path of PATHS) {
+      const res = await handler(new Request(`http://localhost${path}`, { headers: { 'x-api-key': KEYS.both } }));
+      out.push({ status: res.status, body: await res.text() });
+    }
+  }
+  return out;
+}
+
+describe('HL7 templates', () => {
+  it('should send the bytes the builders give, with the clock and control ids moving', async () => {
+    // Arrange
+    const templated = await fixtureOptions({ now: movingClock() });
+    const plain = await fixtureOptions({ now: movingClock(), dataSource: opaque(createInMemoryDataSource(CHART_DOCUMENT)) });
+    // Act
+    const got = await bodies(templated, 4);
+    const expected = await bodies(plain, 4);
+    // Assert
+    expect(got.every((r) => r.status === 200)).toBe(true);
+    expect(got).toEqual(expected);
+  });
+
+  it('should send the bytes the builders give with their own generated control ids', async () => {
+    // Arrange: no controlId option, so MSH-10 is generated; compare everything else.
+    const base = await fixtureOptions();
+    const hl7 = { ...base.hl7 };
+    delete (hl7 as { controlId?: unknown }).controlId;
+    const withoutIds = (got: { body: string }[]): string[] => got.map((r) => r.body.replace(/^((?:[^|]*\|){9})[A-Z0-9]{20}\|/, '$1<id>|'));
+    // Act
+    const got = await bodies({ ...base, hl7, now: movingClock() }, 3);
+    const expected = await bodies({ ...base, hl7, now: movingClock(), dataSource: opaque(createInMemoryDataSource(CHART_DOCUMENT)) }, 3);
+    // Assert
+    expect(withoutIds(got)).toEqual(withoutIds(expected));
+    const ids = got.map((r) => r.body.split('|')[9]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.every((id) => /^(ADT|MDM|ORU)[0-9A-Z]{17}$/.test(id as string))).toBe(true);
+  });
+
+  it('should still refuse a control id the builder refuses, after a template exists', async () => {
+    // Arrange: the first id is valid, later ones do not begin with the message code.
+    let calls = 0;
+    const handler = createExportHandler(await fixtureOptions({ hl7: { controlId: () => (++calls === 1 ? 'MDM1' : 'XYZ1') } }));
+    const call = () => handler(new Request(`http://localhost${PATHS[2]}`, { headers: { 'x-api-key': KEYS.both } }));
+    // Act
+    const first = await call();
+    const second = await call();
+    // Assert
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(500);
+  });
+});
+
+describe('createHl7TemplateCache', () => {
+  const chart = CHART_DOCUMENT.patients[0]!;
+  const build = (now: string, controlId: string): string => buildMdmT02(chart, 'note-0002', { now, controlId, directory: CHART_DOCUMENT.directory! });
+
+  it('should fill a template to the builder output for any later time and id', () => {
+    const cache = createHl7TemplateCache();
+    const key = {};
+    cache.render('r', key, [key], 'MDM', '2026-03-01T15:00:00.000Z', 'MDM1', build);
+    for (const [now, id] of [
+      ['2026-03-01T15:00:00.999Z', 'MDM2'],
+      ['2030-12-31T23:59:59.000Z', 'MDMZZZZZZZZZZZZZZZZZ'],
+    ] as const) {
+      expect(cache.render('r', key, [key], 'MDM', now, id, build)).toBe(build(now, id));
+    }
+  });
+
+  it('should build again when a record differs, and never template a time it cannot format', () => {
+    const cache = createHl7TemplateCache();
+    const key = {};
+    let builds = 0;
+    const counting = (now: string, id: string): string => (builds++, build(now, id));
+    cache.render('r', key, [key, 1], 'MDM', '2026-03-01T15:00:00.000Z', 'MDM1', counting);
+    builds = 0;
+    cache.render('r', key, [key, 1], 'MDM', '2026-03-01T15:00:01.000Z', 'MDM2', counting);
+    expect(builds).toBe(0);
+    cache.render('r', key, [key, 2], 'MDM', '2026-03-01T15:00:02.000Z', 'MDM3', counting);
+    expect(builds).toBeGreaterThan(0);
+    builds = 0;
+    expect(cache.render('r', key, [key, 2], 'MDM', '2026-03-01T10:00:00-05:00', 'MDM4', counting)).toBe(build('2026-03-01T10:00:00-05:00', 'MDM4'));
+    expect(builds).toBe(1);
+  });
+
+  it('should not template a message whose fields depend on the time in another way', () => {
+    const cache = createHl7TemplateCache();
+    const key = {};
+    const odd = (now: string, id: string): string => `MSH|^~\\&|${id}|${now.slice(0, 4)}\rEVN|${now}`;
+    cache.render('r', key, [key], 'MDM', '2026-03-01T15:00:00.000Z', 'MDM1', odd);
+    expect(cache.render('r', key, [key], 'MDM', '2027-03-01T15:00:00.000Z', 'MDM2', odd)).toBe(odd('2027-03-01T15:00:00.000Z', 'MDM2'));
+  });
+});
+
+describe('hl7UtcInstant', () => {
+  it('should give the DTM of a UTC instant and nothing for other shapes', () => {
+    expect(hl7UtcInstant('2026-03-01T15:04:05.678Z')).toBe('20260301150405+0000');
+    expect(hl7UtcInstant('2026-03-01T15:04:05Z')).toBe('20260301150405+0000');
+    expect(hl7UtcInstant('+275760-09-13T00:00:00.000Z')).toBeUndefined();
+    expect(hl7UtcInstant('2026-03-01T10:00:00-05:00')).toBeUndefined();
+  });
+});
