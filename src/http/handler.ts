@@ -17,7 +17,6 @@ import {
   buildFhirPatientExport,
   buildMdmT02,
   buildOruR01,
-  generateControlId,
   type Assessment,
   type ClinicalNote,
   type Directory,
@@ -29,9 +28,12 @@ import {
   type Hl7MessageOptions,
   type PatientChart,
 } from '../index.js';
+import type * as fhir from 'fhir/r4';
 import type { ChartDataSource } from './data-source.js';
 import { isDataSourceUnavailable } from './errors.js';
 import { acceptsFormat } from './internal/accept.js';
+import { createControlIdSource } from './internal/control-id.js';
+import { createFhirEntryCache, type FhirEntryCache } from './internal/fhir-entries.js';
 import { isFrozenSource } from './internal/frozen-source.js';
 import { createHl7TemplateCache, type Hl7TemplateCache } from './internal/hl7-template.js';
 import { checkParameters, parseQuery, type ResolvedLimit, type RouteParameters } from './internal/query.js';
@@ -131,7 +133,8 @@ export interface HandlerHl7Options {
   readonly processingId?: 'P' | 'T' | 'D';
   /**
    * MSH-10 for a request (at most 20 characters, starting with the message code: `ADT`, `ADR`, `MDM`,
-   * `ORU`). Default: the builder's generated unique id. A value the builder refuses gives 500.
+   * `ORU`). Default: a generated unique id in the shape of the core's `generateControlId` (message code, time,
+   * counter, random characters). A value the builder refuses gives 500.
    */
   readonly controlId?: (context: { readonly route: ExportRouteName; readonly requestId: string }) => string;
 }
@@ -410,6 +413,31 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
    * keyed by those records (see internal/hl7-template.ts), so the handler holds no state of its own beyond it.
    */
   const templates: Hl7TemplateCache | undefined = isFrozenSource(dataSource) ? createHl7TemplateCache() : undefined;
+  /**
+   * Serialized Bundle entries, over the same kind of data source and for the same reason: a Bundle built from
+   * the same records differs only in `id` and `timestamp`. A WeakMap keyed by those records (see
+   * internal/fhir-entries.ts).
+   */
+  const entries: FhirEntryCache | undefined = templates === undefined ? undefined : createFhirEntryCache();
+
+  /**
+   * A FHIR export: the builder's Bundle, serialized with the entries' text reused when it provably fits.
+   * `records` lists every record (and limit) the Bundle is built from, `key` first.
+   */
+  function fhirExport<TOptions extends FhirExportOptions>(
+    route: ExportRouteName,
+    key: object,
+    records: readonly unknown[],
+    options: TOptions,
+    build: (options: TOptions) => fhir.Bundle,
+  ): PreparedBody {
+    const bundle = build(options);
+    if (entries === undefined) return { body: JSON.stringify(bundle) };
+    return { body: entries.serialize(route, key, records, bundle, (at) => build({ ...options, now: at })) };
+  }
+
+  /** Default control ids for templated messages (the builder draws its own otherwise), in the same shape. */
+  const nextControlId = createControlIdSource();
 
   /**
    * An HL7 export of one record: the builder's message, or its template filled with this request's time and
@@ -426,8 +454,8 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
   ): PreparedBody {
     if (templates === undefined) return { body: build(hl7Options(route, requestId, directory)) };
     const at = new Date(now()).toISOString();
-    // The builder's default control id, drawn here so the template can carry it.
-    const id = controlId === undefined ? generateControlId(messageCode) : controlId({ route, requestId });
+    // The default control id is drawn here, so the template can carry it.
+    const id = controlId === undefined ? nextControlId(messageCode) : controlId({ route, requestId });
     if (typeof id !== 'string') {
       // Let the builder refuse it, as without templates.
       const o: Hl7MessageOptions = { ...hl7Base, now: at, controlId: id };
@@ -488,7 +516,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         if (patient === undefined) return notFound('patient');
         const chart: PatientChart = { patient };
         return route.name === 'exportFhirPatient'
-          ? json(buildFhirPatientExport(chart, fhirOptions(undefined)))
+          ? fhirExport(route.name, patient, [patient], fhirOptions(undefined), (o) => buildFhirPatientExport(chart, o))
           : hl7Export(route.name, requestId, 'ADT', patient, [patient], undefined, (o) => buildAdtA31(chart, o));
       }
       case 'exportFhirPatientBundle':
@@ -522,7 +550,25 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
           assessments: n('assessmentLimit'),
           medicalHistory: n('medicalHistoryLimit'),
         };
-        return json(buildFhirPatientBundle(chart, { ...fhirOptions(directory), limits: bundleLimits }));
+        const records = [
+          patient,
+          ...encounters,
+          undefined,
+          ...notes,
+          undefined,
+          ...assessments,
+          undefined,
+          ...medicalHistory,
+          undefined,
+          bundleLimits.encounters,
+          bundleLimits.notes,
+          bundleLimits.assessments,
+          bundleLimits.medicalHistory,
+          ...directoryRecords(directory),
+        ];
+        return fhirExport(route.name, patient, records, { ...fhirOptions(directory), limits: bundleLimits }, (o) =>
+          buildFhirPatientBundle(chart, o),
+        );
       }
       case 'exportFhirEncounter':
       case 'exportHl7Encounter': {
@@ -536,7 +582,9 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         const chart: PatientChart = { patient, encounters: [encounter] };
         const directory = await gatherDirectory(dataSource, chart);
         return route.name === 'exportFhirEncounter'
-          ? json(buildFhirEncounterExport(chart, encounterId, fhirOptions(directory)))
+          ? fhirExport(route.name, encounter, [encounter, patient, ...directoryRecords(directory)], fhirOptions(directory), (o) =>
+              buildFhirEncounterExport(chart, encounterId, o),
+            )
           : hl7Export(route.name, requestId, 'ADT', encounter, [encounter, patient, ...directoryRecords(directory)], directory, (o) =>
               buildAdtA08(chart, encounterId, o),
             );
@@ -551,7 +599,9 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         const chart: PatientChart = { patient, notes: [note], encounters: encounter === undefined ? [] : [encounter] };
         const directory = await gatherDirectory(dataSource, chart);
         return route.name === 'exportFhirNote'
-          ? json(buildFhirNoteExport(chart, noteId, fhirOptions(directory)))
+          ? fhirExport(route.name, note, [note, patient, encounter, ...directoryRecords(directory)], fhirOptions(directory), (o) =>
+              buildFhirNoteExport(chart, noteId, o),
+            )
           : hl7Export(route.name, requestId, 'MDM', note, [note, patient, encounter, ...directoryRecords(directory)], directory, (o) =>
               buildMdmT02(chart, noteId, o),
             );
@@ -570,7 +620,9 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         const chart: PatientChart = { patient, assessments: [assessment], encounters: encounter === undefined ? [] : [encounter] };
         const directory = await gatherDirectory(dataSource, chart);
         return route.name === 'exportFhirAssessment'
-          ? json(buildFhirAssessmentExport(chart, assessmentId, fhirOptions(directory)))
+          ? fhirExport(route.name, assessment, [assessment, patient, encounter, ...directoryRecords(directory)], fhirOptions(directory), (o) =>
+              buildFhirAssessmentExport(chart, assessmentId, o),
+            )
           : hl7Export(route.name, requestId, 'ORU', assessment, [assessment, patient, encounter, ...directoryRecords(directory)], directory, (o) =>
               buildOruR01(chart, assessmentId, o),
             );

@@ -1,10 +1,14 @@
 /**
- * HL7 templates over the in-memory data source (src/http/internal/hl7-template.ts): the handler must send the
+ * Output reuse over the in-memory data source (HL7 templates, src/http/internal/hl7-template.ts; FHIR entry
+ * text, src/http/internal/fhir-entries.ts): the handler must send the
  * very bytes the builders give, request after request, with the clock and the control ids moving.
  */
 import { describe, expect, it } from 'vitest';
-import { buildMdmT02 } from '../../src/index.js';
+import { buildMdmT02, generateControlId } from '../../src/index.js';
 import { createExportHandler, createInMemoryDataSource, type ChartDataSource, type ExportHandlerOptions } from '../../src/http/index.js';
+import type * as fhir from 'fhir/r4';
+import { createControlIdSource } from '../../src/http/internal/control-id.js';
+import { createFhirEntryCache } from '../../src/http/internal/fhir-entries.js';
 import { createHl7TemplateCache, hl7UtcInstant } from '../../src/http/internal/hl7-template.js';
 import { CHART_DOCUMENT, KEYS, PATIENT_ID } from './support/fixture.js';
 import { fixtureOptions } from './support/harness.js';
@@ -31,11 +35,20 @@ function opaque(source: ChartDataSource): ChartDataSource {
   return { ...source };
 }
 
-async function bodies(options: ExportHandlerOptions, rounds: number): Promise<{ status: number; body: string }[]> {
+const FHIR_PATHS = [
+  `/exportFhirPatient?patientId=${P}`,
+  `/exportFhirPatientBundle?patientId=${P}`,
+  `/exportFhirPatientBundle?patientId=${P}&noteLimit=1&encounterLimit=0`,
+  `/exportFhirEncounter?patientId=${P}&encounterId=enc-0003`,
+  `/exportFhirNote?patientId=${P}&noteId=note-0002`,
+  `/exportFhirAssessment?patientId=${P}&assessmentId=asmt-0002`,
+];
+
+async function bodies(options: ExportHandlerOptions, rounds: number, paths: readonly string[] = PATHS): Promise<{ status: number; body: string }[]> {
   const handler = createExportHandler(options);
   const out = [];
   for (let r = 0; r < rounds; r++) {
-    for (const path of PATHS) {
+    for (const path of paths) {
       const res = await handler(new Request(`http://localhost${path}`, { headers: { 'x-api-key': KEYS.both } }));
       out.push({ status: res.status, body: await res.text() });
     }
@@ -86,6 +99,48 @@ describe('HL7 templates', () => {
   });
 });
 
+describe('FHIR entry reuse', () => {
+  it('should send the bytes the builders give, with the clock moving', async () => {
+    // Arrange
+    const reused = await fixtureOptions({ now: movingClock() });
+    const plain = await fixtureOptions({ now: movingClock(), dataSource: opaque(createInMemoryDataSource(CHART_DOCUMENT)) });
+    // Act
+    const got = await bodies(reused, 3, FHIR_PATHS);
+    const expected = await bodies(plain, 3, FHIR_PATHS);
+    // Assert
+    expect(got.every((r) => r.status === 200)).toBe(true);
+    expect(got).toEqual(expected);
+    expect(new Set(got.map((r) => (JSON.parse(r.body) as { id: string }).id)).size).toBe(got.length);
+  });
+
+  it('should serialize the entries of the request at hand when they do not match the kept ones', () => {
+    const cache = createFhirEntryCache();
+    const key = {};
+    const bundle = (now: string, n: number): fhir.Bundle => ({
+      resourceType: 'Bundle',
+      id: `b-${now}`,
+      type: 'collection',
+      timestamp: now,
+      total: n,
+      entry: Array.from({ length: n }, (_, i) => ({ fullUrl: `Patient/p${i}`, resource: { resourceType: 'Patient', id: `p${i}` } })),
+    });
+    const first = bundle('2026-03-01T15:00:00.000Z', 2);
+    expect(cache.serialize('r', key, [key], first, (at) => bundle(at, 2))).toBe(JSON.stringify(first));
+    const later = bundle('2026-03-01T15:00:00.001Z', 2);
+    expect(cache.serialize('r', key, [key], later, (at) => bundle(at, 2))).toBe(JSON.stringify(later));
+    // Same records, same entry count: the kept text is used (the records are frozen, so the entries are too).
+    const kept = { ...bundle('2026-03-01T15:00:00.001Z', 2), entry: [{ fullUrl: 'x' }, { fullUrl: 'y' }] };
+    expect(cache.serialize('r', key, [key], kept, (at) => bundle(at, 2))).toBe(JSON.stringify(later));
+    const fewer = bundle('2026-03-01T15:00:00.002Z', 1);
+    expect(cache.serialize('r', key, [key], fewer, (at) => bundle(at, 1))).toBe(JSON.stringify(fewer));
+    // Entries that change with the time are never kept.
+    const timed = (at: string): fhir.Bundle => ({ ...bundle(at, 1), entry: [{ fullUrl: `Basic/${at.slice(0, 4)}` }] });
+    const k2 = {};
+    cache.serialize('r', k2, [k2], timed('2026-03-01T15:00:00.000Z'), timed);
+    expect(cache.serialize('r', k2, [k2], timed('2027-03-01T15:00:00.000Z'), timed)).toBe(JSON.stringify(timed('2027-03-01T15:00:00.000Z')));
+  });
+});
+
 describe('createHl7TemplateCache', () => {
   const chart = CHART_DOCUMENT.patients[0]!;
   const build = (now: string, controlId: string): string => buildMdmT02(chart, 'note-0002', { now, controlId, directory: CHART_DOCUMENT.directory! });
@@ -133,5 +188,18 @@ describe('hl7UtcInstant', () => {
     expect(hl7UtcInstant('2026-03-01T15:04:05Z')).toBe('20260301150405+0000');
     expect(hl7UtcInstant('+275760-09-13T00:00:00.000Z')).toBeUndefined();
     expect(hl7UtcInstant('2026-03-01T10:00:00-05:00')).toBeUndefined();
+  });
+});
+
+describe('createControlIdSource', () => {
+  it('should give unique 20-character ids in the shape of generateControlId', () => {
+    const next = createControlIdSource();
+    const ids = Array.from({ length: 5000 }, (_, i) => next(['ADT', 'MDM', 'ORU'][i % 3] as string));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^(ADT|MDM|ORU)[0-9A-Z]{17}$/);
+    // The time part is the core's: both encode Date.now() in base 36.
+    const core = generateControlId('MDM');
+    expect(core).toHaveLength(20);
+    expect(Math.abs(Number.parseInt(core.slice(3, 11), 36) - Number.parseInt(next('MDM').slice(3, 11), 36))).toBeLessThan(60_000);
   });
 });

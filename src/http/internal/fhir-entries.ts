@@ -1,0 +1,93 @@
+/**
+ * Reuse of the serialized entries of FHIR Bundles built from the same frozen records. A Bundle's `entry`
+ * array depends only on the records and the handler's fixed options (base URL); its `id` and `timestamp`
+ * depend on the export time. The builder still runs on every request (it gives the Bundle id), but the JSON
+ * text of the entries, most of the serialization cost, is kept per record and spliced after the Bundle's own
+ * fields.
+ *
+ * Entries are kept only when that provably gives the builder's bytes: the entries of Bundles built at two
+ * other times serialize to the same text, and the spliced body equals `JSON.stringify` of the request's own
+ * Bundle. Kept texts live in a `WeakMap` keyed by the frozen record the route exports (patient, encounter,
+ * note or assessment), one per route, so they go away with the data source's records and are bounded by one
+ * Bundle's entries per record and route.
+ */
+import type * as fhir from 'fhir/r4';
+
+interface Entry {
+  /** The records the Bundle was built from, compared by identity (limits included as numbers). */
+  readonly records: readonly unknown[];
+  /** `JSON.stringify(bundle.entry)`, or `undefined` when these Bundles cannot be spliced. */
+  readonly json: string | undefined;
+  readonly count: number;
+}
+
+/** Two export times other than any request's, for the proof that the entries do not depend on time. */
+const OTHER_TIMES: readonly [string, string] = ['2001-02-03T04:05:06.000Z', '2011-12-13T14:15:16.789Z'];
+
+function sameRecords(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The Bundle's JSON with `entry` (its last member) given as text; `undefined` when `entry` is not last. */
+function splice(bundle: fhir.Bundle, entryJson: string): string | undefined {
+  let head = '';
+  let last: string | undefined;
+  for (const name in bundle) last = name;
+  if (last !== 'entry') return undefined;
+  const { entry: _entry, ...rest } = bundle;
+  head = JSON.stringify(rest);
+  return `${head.slice(0, -1)},"entry":${entryJson}}`;
+}
+
+/** The per-handler store of serialized entries. */
+export interface FhirEntryCache {
+  /**
+   * `JSON.stringify(bundle)`, with the entries' text reused when it fits.
+   * @param route - the route
+   * @param key - the frozen record the route exports
+   * @param records - every frozen record (and limit) the Bundle is built from, in a fixed order
+   * @param bundle - the Bundle the builder gave for this request
+   * @param rebuild - the builder for another export time (used once per record, for the proof)
+   */
+  serialize(route: string, key: object, records: readonly unknown[], bundle: fhir.Bundle, rebuild: (now: string) => fhir.Bundle): string;
+}
+
+/**
+ * Create an empty store. Use it only for records that cannot change: deep-frozen checked copies.
+ * @returns the store
+ */
+export function createFhirEntryCache(): FhirEntryCache {
+  const byKey = new WeakMap<object, Map<string, Entry>>();
+  return {
+    serialize(route, key, records, bundle, rebuild) {
+      let perRoute = byKey.get(key);
+      const kept = perRoute?.get(route);
+      if (kept !== undefined && sameRecords(kept.records, records)) {
+        if (kept.json !== undefined && bundle.entry?.length === kept.count) {
+          const body = splice(bundle, kept.json);
+          if (body !== undefined) return body;
+        }
+        return JSON.stringify(bundle);
+      }
+      const full = JSON.stringify(bundle);
+      let json: string | undefined;
+      if (bundle.entry !== undefined && bundle.entry.length > 0) {
+        json = JSON.stringify(bundle.entry);
+        try {
+          for (const at of OTHER_TIMES) if (JSON.stringify(rebuild(at).entry) !== json) json = undefined;
+        } catch {
+          json = undefined;
+        }
+        if (json !== undefined && splice(bundle, json) !== full) json = undefined;
+      }
+      if (perRoute === undefined) {
+        perRoute = new Map();
+        byKey.set(key, perRoute);
+      }
+      perRoute.set(route, { records, json, count: bundle.entry?.length ?? 0 });
+      return full;
+    },
+  };
+}
