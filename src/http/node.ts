@@ -50,9 +50,14 @@ function writePrepared(res: ServerResponse, prepared: PreparedResponse, head: bo
     res.end();
     return;
   }
-  prepared.headers['content-length'] = String(Buffer.byteLength(prepared.body));
-  res.writeHead(prepared.status, prepared.headers);
-  res.end(head ? undefined : prepared.body);
+  // One flat [name, value, …] list: node:http writes it as it is, without the per-header object walk.
+  const list: string[] = [];
+  const headers = prepared.headers;
+  for (const name in headers) list.push(name, headers[name] as string);
+  list.push('content-length', String(Buffer.byteLength(prepared.body)));
+  res.writeHead(prepared.status, list);
+  if (head) res.end();
+  else res.end(prepared.body);
 }
 
 function writeFailure(res: ServerResponse): void {
