@@ -276,12 +276,19 @@ async function gatherDirectory(
   for (const a of records.assessments ?? []) if (a.authorId !== undefined) practitionerIds.add(a.authorId);
   if (practitionerIds.size === 0 && locationIds.size === 0) return undefined;
 
-  const [practitioners, locations] = await Promise.all([
-    Promise.all([...practitionerIds].map((id) => dataSource.getPractitioner(id))),
-    Promise.all([...locationIds].map((id) => dataSource.getLocation(id))),
-  ]);
-  const foundPractitioners = practitioners.filter((p): p is DirectoryPractitioner => p !== undefined);
-  const foundLocations = locations.filter((l): l is DirectoryLocation => l !== undefined);
+  // One Promise.all over both kinds: the reads run in parallel, with one wait instead of three.
+  const reads: Promise<DirectoryPractitioner | DirectoryLocation | undefined>[] = [];
+  for (const id of practitionerIds) reads.push(dataSource.getPractitioner(id));
+  for (const id of locationIds) reads.push(dataSource.getLocation(id));
+  const read = await Promise.all(reads);
+  const foundPractitioners: DirectoryPractitioner[] = [];
+  const foundLocations: DirectoryLocation[] = [];
+  for (let i = 0; i < read.length; i++) {
+    const record = read[i];
+    if (record === undefined) continue;
+    if (i < practitionerIds.size) foundPractitioners.push(record as DirectoryPractitioner);
+    else foundLocations.push(record as DirectoryLocation);
+  }
 
   const organizations: DirectoryOrganization[] = [];
   const seen = new Set<string>();
@@ -384,6 +391,8 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
 
   function resolveRequestId(given: string | undefined): string {
     if (given !== undefined && REQUEST_ID_RE.test(given)) return given;
+    // A UUID always passes the rule below.
+    if (options.requestId === undefined) return defaultRequestId();
     let generated: unknown;
     try {
       generated = generateRequestId();
@@ -394,14 +403,26 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     return typeof generated === 'string' && REQUEST_ID_RE.test(generated) ? generated : defaultRequestId();
   }
 
+  let lastMs = Number.NaN;
+  let lastIso = '';
+  /** The clock as an ISO 8601 instant; formatting costs more than reading, so a repeated millisecond reuses it. */
+  function isoNow(): string {
+    const ms = now();
+    if (ms !== lastMs) {
+      lastIso = new Date(ms).toISOString();
+      lastMs = ms;
+    }
+    return lastIso;
+  }
+
   function fhirOptions(directory: Directory | undefined): FhirExportOptions {
-    const o: FhirExportOptions = { ...fhirBase, now: new Date(now()).toISOString() };
+    const o: FhirExportOptions = { ...fhirBase, now: isoNow() };
     if (directory !== undefined) o.directory = directory;
     return o;
   }
 
   function hl7Options(route: ExportRouteName, requestId: string, directory: Directory | undefined): Hl7MessageOptions {
-    const o: Hl7MessageOptions = { ...hl7Base, now: new Date(now()).toISOString() };
+    const o: Hl7MessageOptions = { ...hl7Base, now: isoNow() };
     if (controlId !== undefined) o.controlId = controlId({ route, requestId });
     if (directory !== undefined) o.directory = directory;
     return o;
@@ -453,7 +474,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     build: (options: Hl7MessageOptions) => string,
   ): PreparedBody {
     if (templates === undefined) return { body: build(hl7Options(route, requestId, directory)) };
-    const at = new Date(now()).toISOString();
+    const at = isoNow();
     // The default control id is drawn here, so the template can carry it.
     const id = controlId === undefined ? nextControlId(messageCode) : controlId({ route, requestId });
     if (typeof id !== 'string') {

@@ -117,6 +117,8 @@ function sha256(text: string): Promise<ArrayBuffer> {
 /** The slice of `node:crypto` the default digest uses. */
 interface NodeCryptoLike {
   createHash(algorithm: 'sha256'): { update(data: string, encoding: 'utf8'): { digest(): Uint8Array } };
+  /** One-shot hash (Node ≥ 20.12), about twice as fast as `createHash` for a short input. */
+  hash?(algorithm: 'sha256', data: string, outputEncoding: 'buffer'): Uint8Array;
 }
 
 /**
@@ -129,6 +131,8 @@ function nodeSha256(): ((text: string) => Uint8Array) | undefined {
     const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
     const nodeCrypto = proc?.getBuiltinModule?.('node:crypto') as NodeCryptoLike | undefined;
     if (typeof nodeCrypto?.createHash !== 'function') return undefined;
+    const oneShot = nodeCrypto.hash;
+    if (typeof oneShot === 'function') return (text) => oneShot('sha256', text, 'buffer');
     return (text) => nodeCrypto.createHash('sha256').update(text, 'utf8').digest();
   } catch {
     return undefined;

@@ -18,6 +18,8 @@ interface Entry {
   readonly records: readonly unknown[];
   /** `JSON.stringify(bundle.entry)`, or `undefined` when these Bundles cannot be spliced. */
   readonly json: string | undefined;
+  /** The Bundle's members before `entry`, in the builder's order (the same for the same records). */
+  readonly head: readonly string[];
   readonly count: number;
 }
 
@@ -30,15 +32,18 @@ function sameRecords(a: readonly unknown[], b: readonly unknown[]): boolean {
   return true;
 }
 
-/** The Bundle's JSON with `entry` (its last member) given as text; `undefined` when `entry` is not last. */
-function splice(bundle: fhir.Bundle, entryJson: string): string | undefined {
-  let head = '';
-  let last: string | undefined;
-  for (const name in bundle) last = name;
-  if (last !== 'entry') return undefined;
-  const { entry: _entry, ...rest } = bundle;
-  head = JSON.stringify(rest);
-  return `${head.slice(0, -1)},"entry":${entryJson}}`;
+/** The members of `bundle` before `entry`, or `undefined` unless `entry` is its last member. */
+function headOf(bundle: fhir.Bundle): string[] | undefined {
+  const names = Object.keys(bundle);
+  return names[names.length - 1] === 'entry' ? names.slice(0, -1) : undefined;
+}
+
+/**
+ * The Bundle's JSON with the members `head` (primitives: resourceType, id, type, timestamp, total) and then
+ * `entry` given as text. `JSON.stringify` with a list of names keeps those members in the list's order.
+ */
+function splice(bundle: fhir.Bundle, head: readonly string[], entryJson: string): string {
+  return `${JSON.stringify(bundle, head as string[]).slice(0, -1)},"entry":${entryJson}}`;
 }
 
 /** The per-handler store of serialized entries. */
@@ -65,28 +70,26 @@ export function createFhirEntryCache(): FhirEntryCache {
       let perRoute = byKey.get(key);
       const kept = perRoute?.get(route);
       if (kept !== undefined && sameRecords(kept.records, records)) {
-        if (kept.json !== undefined && bundle.entry?.length === kept.count) {
-          const body = splice(bundle, kept.json);
-          if (body !== undefined) return body;
-        }
+        if (kept.json !== undefined && bundle.entry?.length === kept.count) return splice(bundle, kept.head, kept.json);
         return JSON.stringify(bundle);
       }
       const full = JSON.stringify(bundle);
       let json: string | undefined;
-      if (bundle.entry !== undefined && bundle.entry.length > 0) {
+      const head = headOf(bundle);
+      if (head !== undefined && bundle.entry !== undefined && bundle.entry.length > 0) {
         json = JSON.stringify(bundle.entry);
         try {
           for (const at of OTHER_TIMES) if (JSON.stringify(rebuild(at).entry) !== json) json = undefined;
         } catch {
           json = undefined;
         }
-        if (json !== undefined && splice(bundle, json) !== full) json = undefined;
+        if (json !== undefined && splice(bundle, head, json) !== full) json = undefined;
       }
       if (perRoute === undefined) {
         perRoute = new Map();
         byKey.set(key, perRoute);
       }
-      perRoute.set(route, { records, json, count: bundle.entry?.length ?? 0 });
+      perRoute.set(route, { records, json, head: head ?? [], count: bundle.entry?.length ?? 0 });
       return full;
     },
   };
