@@ -28,7 +28,6 @@ import {
   type Hl7MessageOptions,
   type PatientChart,
 } from '../index.js';
-import type * as fhir from 'fhir/r4';
 import type { ChartDataSource } from './data-source.js';
 import { isDataSourceUnavailable } from './errors.js';
 import { acceptsFormat } from './internal/accept.js';
@@ -450,7 +449,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     key: object,
     records: readonly unknown[],
     options: TOptions,
-    build: (options: TOptions) => fhir.Bundle,
+    build: (options: TOptions) => ReturnType<typeof buildFhirPatientExport>,
   ): PreparedBody {
     const bundle = build(options);
     if (entries === undefined) return { body: JSON.stringify(bundle) };

@@ -11,7 +11,10 @@
  * note or assessment), one per route, so they go away with the data source's records and are bounded by one
  * Bundle's entries per record and route.
  */
-import type * as fhir from 'fhir/r4';
+/** What this module reads of a Bundle: its members, the last being `entry`. */
+export interface BundleLike {
+  readonly entry?: readonly unknown[] | undefined;
+}
 
 interface Entry {
   /** The records the Bundle was built from, compared by identity (limits included as numbers). */
@@ -33,7 +36,7 @@ function sameRecords(a: readonly unknown[], b: readonly unknown[]): boolean {
 }
 
 /** The members of `bundle` before `entry`, or `undefined` unless `entry` is its last member. */
-function headOf(bundle: fhir.Bundle): string[] | undefined {
+function headOf(bundle: BundleLike): string[] | undefined {
   const names = Object.keys(bundle);
   return names[names.length - 1] === 'entry' ? names.slice(0, -1) : undefined;
 }
@@ -42,7 +45,7 @@ function headOf(bundle: fhir.Bundle): string[] | undefined {
  * The Bundle's JSON with the members `head` (primitives: resourceType, id, type, timestamp, total) and then
  * `entry` given as text. `JSON.stringify` with a list of names keeps those members in the list's order.
  */
-function splice(bundle: fhir.Bundle, head: readonly string[], entryJson: string): string {
+function splice(bundle: BundleLike, head: readonly string[], entryJson: string): string {
   return `${JSON.stringify(bundle, head as string[]).slice(0, -1)},"entry":${entryJson}}`;
 }
 
@@ -56,7 +59,7 @@ export interface FhirEntryCache {
    * @param bundle - the Bundle the builder gave for this request
    * @param rebuild - the builder for another export time (used once per record, for the proof)
    */
-  serialize(route: string, key: object, records: readonly unknown[], bundle: fhir.Bundle, rebuild: (now: string) => fhir.Bundle): string;
+  serialize(route: string, key: object, records: readonly unknown[], bundle: BundleLike, rebuild: (now: string) => BundleLike): string;
 }
 
 /**
