@@ -3,6 +3,7 @@
  * keeps only SHA-256 hashes of the keys and compares them in constant time.
  */
 import { InvalidArgumentError } from '../index.js';
+import { sha256 as sha256Sync } from './internal/sha256.js';
 
 /** The export scopes a key can carry: `fhir:export` for the five patient FHIR routes, `hl7:export` for the five HL7 routes. */
 export const API_KEY_SCOPES = ['fhir:export', 'hl7:export'] as const;
@@ -114,31 +115,6 @@ function sha256(text: string): Promise<ArrayBuffer> {
   return globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
 }
 
-/** The slice of `node:crypto` the default digest uses. */
-interface NodeCryptoLike {
-  createHash(algorithm: 'sha256'): { update(data: string, encoding: 'utf8'): { digest(): Uint8Array } };
-  /** One-shot hash (Node ≥ 20.12), about twice as fast as `createHash` for a short input. */
-  hash?(algorithm: 'sha256', data: string, outputEncoding: 'buffer'): Uint8Array;
-}
-
-/**
- * Node's synchronous SHA-256 of a string's UTF-8 bytes, when the runtime hands out `node:crypto` without an
- * import (`process.getBuiltinModule`, Node ≥ 20.16 and runtimes that copy it), else `undefined`. Looked up at
- * run time so `chart-export/http` still loads where there is no `node:crypto`.
- */
-function nodeSha256(): ((text: string) => Uint8Array) | undefined {
-  try {
-    const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    const nodeCrypto = proc?.getBuiltinModule?.('node:crypto') as NodeCryptoLike | undefined;
-    if (typeof nodeCrypto?.createHash !== 'function') return undefined;
-    const oneShot = nodeCrypto.hash;
-    if (typeof oneShot === 'function') return (text) => oneShot('sha256', text, 'buffer');
-    return (text) => nodeCrypto.createHash('sha256').update(text, 'utf8').digest();
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * A SHA-256 function over bytes, for {@link InMemoryKeyStoreOptions.digest}: returns the 32-byte digest,
  * synchronously or as a promise.
@@ -149,10 +125,10 @@ export type Sha256Digest = (data: Uint8Array) => ArrayBuffer | Uint8Array | Prom
 export interface InMemoryKeyStoreOptions {
   /**
    * How a presented key is hashed. It must be SHA-256: stored hashes are compared with its output.
-   * Default: Node's synchronous `createHash('sha256')` where the runtime provides it through
-   * `process.getBuiltinModule` (Node ≥ 20.16), else Web Crypto, `crypto.subtle.digest('SHA-256', …)`, which
-   * runs on every runtime. (On Node, Web Crypto's digest goes through the libuv thread pool and costs tens of
-   * microseconds per request; the synchronous hash costs about one.) Pass a function to choose yourself, e.g.
+   * Default: the package's own synchronous SHA-256 in plain JavaScript, which runs on every runtime and, for
+   * keys of API-key length, costs less inside a busy server than Node's `crypto.hash` (which fetches the
+   * digest from OpenSSL on each call) or Web Crypto's `crypto.subtle.digest` (asynchronous, through the
+   * thread pool: tens of microseconds per request). Pass a function to use another implementation, e.g.
    * `(data) => createHash('sha256').update(data).digest()`.
    */
   readonly digest?: Sha256Digest;
@@ -207,14 +183,12 @@ function checkRateLimit(rateLimit: ApiKeyRateLimit | undefined): ApiKeyRateLimit
 }
 
 /**
- * Create an in-memory key store. It holds SHA-256 hashes only; a lookup hashes the presented key (Node's
- * synchronous SHA-256 where available, else Web Crypto; see {@link InMemoryKeyStoreOptions.digest}) and
- * compares it with every stored hash in constant time (no early exit), so response time says nothing about
- * how close a guess was.
+ * Create an in-memory key store. It holds SHA-256 hashes only; a lookup hashes the presented key
+ * (synchronously; see {@link InMemoryKeyStoreOptions.digest}) and compares it with every stored hash in
+ * constant time (no early exit), so response time says nothing about how close a guess was.
  *
  * @param entries - the keys, each with its `keyHash` (see {@link hashApiKey}), partner, scopes and rate limit
- * @param options - `digest`: the SHA-256 function for presented keys (default Node's `createHash` where
- *   available, else Web Crypto)
+ * @param options - `digest`: the SHA-256 function for presented keys (default: the package's synchronous one)
  * @returns an {@link InMemoryKeyStore}
  * @throws {InvalidArgumentError} for a malformed entry, or a duplicate hash or keyId (messages never carry a hash)
  * @example
@@ -226,7 +200,6 @@ export function createInMemoryKeyStore(entries: readonly InMemoryKeyEntry[] = []
   const keys: StoredKey[] = [];
   const digest = options.digest;
   const encoder = new TextEncoder();
-  const syncSha256 = digest === undefined ? nodeSha256() : undefined;
 
   function find(hashed: ArrayBuffer | Uint8Array): ApiKeyRecord | undefined {
     const presented = hashed instanceof Uint8Array ? hashed : new Uint8Array(hashed ?? 0);
@@ -274,10 +247,9 @@ export function createInMemoryKeyStore(entries: readonly InMemoryKeyEntry[] = []
       }
       try {
         // A synchronous digest answers without a trip through the microtask queue or the thread pool.
-        if (digest === undefined) {
-          return syncSha256 === undefined ? sha256(presentedKey).then(find) : Promise.resolve(find(syncSha256(presentedKey)));
-        }
-        const hashed = digest(encoder.encode(presentedKey));
+        const bytes = encoder.encode(presentedKey);
+        if (digest === undefined) return Promise.resolve(find(sha256Sync(bytes)));
+        const hashed = digest(bytes);
         return typeof (hashed as { then?: unknown }).then === 'function'
           ? Promise.resolve(hashed).then(find)
           : Promise.resolve(find(hashed as ArrayBuffer | Uint8Array));
