@@ -490,6 +490,28 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     return { body };
   }
 
+  /**
+   * The directory records each record refers to, over a frozen source only: its records and directory are
+   * fixed when it is created, so the answer for a record is the same on every request. A WeakMap keyed by
+   * the frozen record (with the other record the answer depends on, e.g. the note's encounter).
+   */
+  const directories = templates === undefined ? undefined : new WeakMap<object, { readonly other: unknown; readonly directory: Directory | undefined }>();
+
+  /** {@link gatherDirectory}, answered from {@link directories} when it can (then without a promise). */
+  function directoryFor(
+    key: object,
+    other: unknown,
+    records: Parameters<typeof gatherDirectory>[1],
+  ): Directory | undefined | Promise<Directory | undefined> {
+    if (directories === undefined) return gatherDirectory(dataSource, records);
+    const kept = directories.get(key);
+    if (kept !== undefined && kept.other === other) return kept.directory;
+    return gatherDirectory(dataSource, records).then((directory) => {
+      directories.set(key, { other, directory });
+      return directory;
+    });
+  }
+
   /** The directory records of a message, in a fixed order, for the template's identity check. */
   function directoryRecords(directory: Directory | undefined): unknown[] {
     if (directory === undefined) return [];
@@ -600,12 +622,13 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         if (patient === undefined) return notFound('patient');
         if (encounter === undefined) return notFound('encounter');
         const chart: PatientChart = { patient, encounters: [encounter] };
-        const directory = await gatherDirectory(dataSource, chart);
+        const found = directoryFor(encounter, undefined, chart);
+        const directory = found instanceof Promise ? await found : found;
+        // Over a frozen source the directory object itself is kept per record, so it stands for its records.
+        const records = [encounter, patient, directory];
         return route.name === 'exportFhirEncounter'
-          ? fhirExport(route.name, encounter, [encounter, patient, ...directoryRecords(directory)], fhirOptions(directory), (o) =>
-              buildFhirEncounterExport(chart, encounterId, o),
-            )
-          : hl7Export(route.name, requestId, 'ADT', encounter, [encounter, patient, ...directoryRecords(directory)], directory, (o) =>
+          ? fhirExport(route.name, encounter, records, fhirOptions(directory), (o) => buildFhirEncounterExport(chart, encounterId, o))
+          : hl7Export(route.name, requestId, 'ADT', encounter, records, directory, (o) =>
               buildAdtA08(chart, encounterId, o),
             );
       }
@@ -617,12 +640,12 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         if (note === undefined) return notFound('note');
         const encounter = note.encounterId === undefined ? undefined : await dataSource.getEncounter(patientId, note.encounterId);
         const chart: PatientChart = { patient, notes: [note], encounters: encounter === undefined ? [] : [encounter] };
-        const directory = await gatherDirectory(dataSource, chart);
+        const found = directoryFor(note, encounter, chart);
+        const directory = found instanceof Promise ? await found : found;
+        const records = [note, patient, encounter, directory];
         return route.name === 'exportFhirNote'
-          ? fhirExport(route.name, note, [note, patient, encounter, ...directoryRecords(directory)], fhirOptions(directory), (o) =>
-              buildFhirNoteExport(chart, noteId, o),
-            )
-          : hl7Export(route.name, requestId, 'MDM', note, [note, patient, encounter, ...directoryRecords(directory)], directory, (o) =>
+          ? fhirExport(route.name, note, records, fhirOptions(directory), (o) => buildFhirNoteExport(chart, noteId, o))
+          : hl7Export(route.name, requestId, 'MDM', note, records, directory, (o) =>
               buildMdmT02(chart, noteId, o),
             );
       }
@@ -638,12 +661,12 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         const encounter =
           assessment.encounterId === undefined ? undefined : await dataSource.getEncounter(patientId, assessment.encounterId);
         const chart: PatientChart = { patient, assessments: [assessment], encounters: encounter === undefined ? [] : [encounter] };
-        const directory = await gatherDirectory(dataSource, chart);
+        const found = directoryFor(assessment, encounter, chart);
+        const directory = found instanceof Promise ? await found : found;
+        const records = [assessment, patient, encounter, directory];
         return route.name === 'exportFhirAssessment'
-          ? fhirExport(route.name, assessment, [assessment, patient, encounter, ...directoryRecords(directory)], fhirOptions(directory), (o) =>
-              buildFhirAssessmentExport(chart, assessmentId, o),
-            )
-          : hl7Export(route.name, requestId, 'ORU', assessment, [assessment, patient, encounter, ...directoryRecords(directory)], directory, (o) =>
+          ? fhirExport(route.name, assessment, records, fhirOptions(directory), (o) => buildFhirAssessmentExport(chart, assessmentId, o))
+          : hl7Export(route.name, requestId, 'ORU', assessment, records, directory, (o) =>
               buildOruR01(chart, assessmentId, o),
             );
       }
