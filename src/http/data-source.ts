@@ -130,7 +130,8 @@ function take<T>(records: readonly T[], limit: number): Promise<readonly T[]> {
  * data fits in memory. The document is checked (every problem reported by path), copied and frozen, so later
  * changes to the caller's object do not leak in, and the builders do not check its records again on every
  * request (see `freezeChartDocument`); a document from {@link loadChartDocument} is used as it is, without a
- * second check. Lookups are map reads; newest-first lists are sorted once.
+ * second check. Lookups are map reads; newest-first lists are sorted once. Because its records never change,
+ * the export handler reuses output built from them across requests (see `createExportHandler`).
  *
  * @param document - a chart document (value, JSON text or UTF-8 bytes; see {@link loadChartDocument})
  * @returns the data source

@@ -323,6 +323,13 @@ async function gatherDirectory(
  * FHIR routes and the directory, RFC 9457 problem+json on the HL7 routes and unknown paths, both with the
  * request id and never a stack, an internal message, a key or a parameter value.
  *
+ * Over the in-memory data source (whose records are deep-frozen checked copies fixed at creation), the
+ * handler reuses what it derived from a record on later requests for it: the directory records it refers to,
+ * an HL7 message template that only needs MSH-7, EVN-2 and MSH-10 filled in, and the JSON text of a Bundle's
+ * entries. Each reuse is proven against the builders before it is used and is held in a `WeakMap` keyed by
+ * the record, so responses are byte-for-byte what the builders give and nothing outlives the data source.
+ * Over any other data source every request builds afresh.
+ *
  * @param options - data source, key store and the optional settings of {@link ExportHandlerOptions}
  * @returns `(request: Request) => Promise<Response>`; it never rejects
  * @throws {InvalidArgumentError} at creation, for an invalid `basePath`, limit or directory rate limit
