@@ -6,9 +6,9 @@
  * ASCII by construction), so the flag never misses; it can over-report only when escaped text is later
  * shortened or replaced by a derived id, which {@link noteDropped} records so that the message is scanned then.
  *
- * Escaping, line splitting (for TX repetitions) and the non-ASCII check are one scan of the text: one regular
- * expression finds the special characters and, until the message is known to hold non-ASCII text, any
- * non-ASCII character too. Text with nothing to escape is returned as is, without copying.
+ * Escaping and line splitting (for TX repetitions) are one pass over the text; for short values the non-ASCII
+ * check is part of the same regular-expression scan. Text with nothing to escape is returned as is, without
+ * copying.
  */
 
 /** The characters the standard delimiters make special, and CR and LF. Global: a scan resumes at lastIndex. */
@@ -36,11 +36,17 @@ const REPLACEMENT: readonly (string | undefined)[] = (() => {
 let nonAscii = false;
 let dropped = false;
 
+/** Text at least this long is escaped by {@link escapeLong}; shorter text by one regular expression. */
+const LONG = 128;
+
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\u0000-\u007f]/;
+
 /**
- * Escape text with the standard delimiters in one scan: `\` → `\E\`, `|` → `\F\`, `^` → `\S\`, `&` → `\T\`,
+ * Escape text with the standard delimiters: `\` → `\E\`, `|` → `\F\`, `^` → `\S\`, `&` → `\T\`,
  * `~` → `\R\`, CR → `\X0D\`, LF → `\X0A\`. With `lines`, LF and CRLF end a line instead and are written as
  * the repetition separator `~` (a lone CR stays `\X0D\`). With `detect`, a non-ASCII character sets the
- * message's non-ASCII flag (once it is set, the scan looks for the special characters only).
+ * message's non-ASCII flag.
  * @param text - the text
  * @param lines - whether line breaks separate repetitions
  * @param detect - whether to note non-ASCII text
@@ -48,6 +54,9 @@ let dropped = false;
  * @example escapeStandard('a|b\r\nc', true, false) // 'a\\F\\b~c'
  */
 export function escapeStandard(text: string, lines: boolean, detect: boolean): string {
+  if (text.length >= LONG) return escapeLong(text, lines, detect);
+  // Short text (most values have nothing to escape): one scan of one regular expression finds the special
+  // characters and, until the message is known to hold some, non-ASCII characters.
   let re = detect && !nonAscii ? SPECIAL_OR_NON_ASCII : SPECIAL;
   re.lastIndex = 0;
   let out = '';
@@ -80,6 +89,84 @@ export function escapeStandard(text: string, lines: boolean, detect: boolean): s
   }
   if (last === 0) return text;
   return last === text.length ? out : out + text.slice(last);
+}
+
+/** The position of the next `ch` in `text` from `from`, or `text.length` when there is none. */
+function nextOf(text: string, ch: string, from: number): number {
+  const k = text.indexOf(ch, from);
+  return k < 0 ? text.length : k;
+}
+
+/**
+ * {@link escapeStandard} for long text (a note), where one regular-expression call per special character
+ * costs more than the scanning itself: the next position of each of the seven special characters is kept
+ * (found by `indexOf`, which scans fast), and the text is copied run by run up to the nearest one. Every
+ * character of the text is scanned at most once per special character. Non-ASCII text is looked for by one
+ * regular-expression scan, only until the message is known to hold some.
+ */
+function escapeLong(text: string, lines: boolean, detect: boolean): string {
+  if (detect && !nonAscii && NON_ASCII.test(text)) nonAscii = true;
+  const n = text.length;
+  let pE = nextOf(text, '\\', 0);
+  let pF = nextOf(text, '|', 0);
+  let pS = nextOf(text, '^', 0);
+  let pT = nextOf(text, '&', 0);
+  let pR = nextOf(text, '~', 0);
+  let pCR = nextOf(text, '\r', 0);
+  let pLF = nextOf(text, '\n', 0);
+  let out = '';
+  let last = 0;
+  for (;;) {
+    let i = pE;
+    if (pF < i) i = pF;
+    if (pS < i) i = pS;
+    if (pT < i) i = pT;
+    if (pR < i) i = pR;
+    if (pCR < i) i = pCR;
+    if (pLF < i) i = pLF;
+    if (i === n) break;
+    let next = i + 1;
+    let rep: string;
+    switch (text.charCodeAt(i)) {
+      case 0x5c:
+        rep = '\\E\\';
+        pE = nextOf(text, '\\', next);
+        break;
+      case 0x7c:
+        rep = '\\F\\';
+        pF = nextOf(text, '|', next);
+        break;
+      case 0x5e:
+        rep = '\\S\\';
+        pS = nextOf(text, '^', next);
+        break;
+      case 0x26:
+        rep = '\\T\\';
+        pT = nextOf(text, '&', next);
+        break;
+      case 0x7e:
+        rep = '\\R\\';
+        pR = nextOf(text, '~', next);
+        break;
+      case LF:
+        rep = lines ? '~' : '\\X0A\\';
+        pLF = nextOf(text, '\n', next);
+        break;
+      default: // CR
+        pCR = nextOf(text, '\r', next);
+        if (lines && text.charCodeAt(next) === LF) {
+          rep = '~';
+          next += 1;
+          pLF = nextOf(text, '\n', next);
+        } else {
+          rep = '\\X0D\\';
+        }
+    }
+    out += text.slice(last, i) + rep;
+    last = next;
+  }
+  if (last === 0) return text;
+  return last === n ? out : out + text.slice(last);
 }
 
 /**
