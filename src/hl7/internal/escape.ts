@@ -39,8 +39,16 @@ let dropped = false;
 /** Text at least this long is escaped by {@link escapeLong}; shorter text by one regular expression. */
 const LONG = 128;
 
+/** The leading run of ASCII characters (sticky: matches at lastIndex only, possibly empty). */
 // eslint-disable-next-line no-control-regex
-const NON_ASCII = /[^\u0000-\u007f]/;
+const ASCII_RUN = /[\u0000-\u007f]*/y;
+
+/** Whether text holds a non-ASCII code unit: one greedy scan of its leading ASCII run. */
+function hasNonAscii(text: string): boolean {
+  ASCII_RUN.lastIndex = 0;
+  ASCII_RUN.test(text);
+  return ASCII_RUN.lastIndex !== text.length;
+}
 
 /**
  * Escape text with the standard delimiters: `\` → `\E\`, `|` → `\F\`, `^` → `\S\`, `&` → `\T\`,
@@ -102,10 +110,10 @@ function nextOf(text: string, ch: string, from: number): number {
  * costs more than the scanning itself: the next position of each of the seven special characters is kept
  * (found by `indexOf`, which scans fast), and the text is copied run by run up to the nearest one. Every
  * character of the text is scanned at most once per special character. Non-ASCII text is looked for by one
- * regular-expression scan, only until the message is known to hold some.
+ * regular-expression scan of the leading ASCII run, only until the message is known to hold some.
  */
 function escapeLong(text: string, lines: boolean, detect: boolean): string {
-  if (detect && !nonAscii && NON_ASCII.test(text)) nonAscii = true;
+  if (detect && !nonAscii && hasNonAscii(text)) nonAscii = true;
   const n = text.length;
   let pE = nextOf(text, '\\', 0);
   let pF = nextOf(text, '|', 0);

@@ -160,27 +160,54 @@ export function xtnFromTelecom(telecom: Telecom, path: IssuePath, target: string
   return fitCompositeOrThrow([internet ? '' : value, use, equipment, internet ? value : ''], [], COMPOSITE_MAX, path, target);
 }
 
+/**
+ * Look-up by id in a list: a search from the end for a short list, a map built on first use for a longer one.
+ * Either way the last entry with an id wins (a checked directory has no repeated ids).
+ */
+export class ById<T extends { readonly id: string }> {
+  private map: Map<string, T> | undefined;
+
+  constructor(private readonly list: readonly T[]) {}
+
+  /**
+   * The entry with this id.
+   * @param id - the id
+   * @returns the entry, or undefined
+   * @example new ById([{ id: 'a' }]).get('a') // { id: 'a' }
+   */
+  get(id: string): T | undefined {
+    const list = this.list;
+    if (list.length <= 8) {
+      // A message looks up a few ids: for a short list a search costs less than building a map.
+      for (let i = list.length - 1; i >= 0; i--) if ((list[i] as T).id === id) return list[i];
+      return undefined;
+    }
+    this.map ??= new Map(list.map((x) => [x.id, x]));
+    return this.map.get(id);
+  }
+}
+
 /** Directory look-ups by id. */
 export interface DirectoryIndex {
-  readonly practitioners: ReadonlyMap<string, DirectoryPractitioner>;
+  readonly practitioners: ById<DirectoryPractitioner>;
   /** XCN values already built in this message, by practitioner id (the same author appears in TXA and OBX). */
   readonly xcn: Map<string, string>;
-  readonly locations: ReadonlyMap<string, NonNullable<Directory['locations']>[number]>;
-  readonly organizations: ReadonlyMap<string, NonNullable<Directory['organizations']>[number]>;
+  readonly locations: ById<NonNullable<Directory['locations']>[number]>;
+  readonly organizations: ById<NonNullable<Directory['organizations']>[number]>;
 }
 
 /**
  * Index a directory (or nothing) for look-ups by id.
  * @param directory - the directory, already checked, or undefined
- * @returns maps of practitioners, locations and organizations by id
- * @example indexDirectory(undefined).practitioners.size // 0
+ * @returns look-ups of practitioners, locations and organizations by id
+ * @example indexDirectory(undefined).practitioners.get('prac-001') // undefined
  */
 export function indexDirectory(directory: Directory | undefined): DirectoryIndex {
   return {
-    practitioners: new Map((directory?.practitioners ?? []).map((p) => [p.id, p])),
+    practitioners: new ById(directory?.practitioners ?? []),
     xcn: new Map(),
-    locations: new Map((directory?.locations ?? []).map((l) => [l.id, l])),
-    organizations: new Map((directory?.organizations ?? []).map((o) => [o.id, o])),
+    locations: new ById(directory?.locations ?? []),
+    organizations: new ById(directory?.organizations ?? []),
   };
 }
 
@@ -239,7 +266,7 @@ function buildXcn(practitionerId: string, dir: DirectoryIndex, path: IssuePath, 
  * @example repeat(['a', 'b']) // 'a~b'
  */
 export function repeat(values: readonly string[]): string {
-  return values.join('~');
+  return values.length === 1 ? (values[0] as string) : values.join('~');
 }
 
 /** Arrays of empty fields by length, copied by {@link emptyFields}. */
