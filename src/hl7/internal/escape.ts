@@ -6,9 +6,10 @@
  * ASCII by construction), so the flag never misses; it can over-report only when escaped text is later
  * shortened or replaced by a derived id, which {@link noteDropped} records so that the message is scanned then.
  *
- * Escaping and line splitting (for TX repetitions) are one pass over the text; for short values the non-ASCII
- * check is part of the same regular-expression scan. Text with nothing to escape is returned as is, without
- * copying.
+ * Escaping and line splitting (for TX repetitions) are done together, building the result once. A short value
+ * is scanned by one regular expression, which also finds non-ASCII characters; a long text (a note) by
+ * `indexOf` per special character and one scan for non-ASCII (see {@link escapeLong}). Text with nothing to
+ * escape is returned as is, without copying.
  */
 
 /** The characters the standard delimiters make special, and CR and LF. Global: a scan resumes at lastIndex. */
