@@ -61,7 +61,6 @@ interface CompiledDelimiters {
   readonly replacement: readonly (string | undefined)[];
   /** Finds the next character that needs escaping, from `lastIndex` (global). */
   readonly specialGlobal: RegExp;
-  readonly escapeCode: number;
   readonly d: Hl7Delimiters;
 }
 
@@ -118,7 +117,6 @@ function compile(delimiters: Hl7Delimiters): CompiledDelimiters {
   const compiled: CompiledDelimiters = {
     replacement,
     specialGlobal: new RegExp(cls, 'g'),
-    escapeCode: escape.charCodeAt(0),
     d: delimiters,
   };
   compiledCache.set(delimiters, compiled);
