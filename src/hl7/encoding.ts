@@ -16,6 +16,7 @@
  * survives. For every string `s`, `unescapeHl7(escapeHl7(s)) === s`.
  */
 import { InvalidArgumentError } from '../errors.js';
+import { escapeStandard } from './internal/escape.js';
 
 /**
  * The delimiters of an HL7 v2 message: MSH-1 (field separator) and the characters of MSH-2 (component,
@@ -58,11 +59,8 @@ export const DEFAULT_HL7_DELIMITERS: Hl7Delimiters = Object.freeze({
 interface CompiledDelimiters {
   /** For every ASCII code: the escape sequence that replaces it, or undefined. */
   readonly replacement: readonly (string | undefined)[];
-  /** Finds the first character that needs escaping. */
-  readonly special: RegExp;
   /** Finds the next character that needs escaping, from `lastIndex` (global). */
   readonly specialGlobal: RegExp;
-  readonly escapeCode: number;
   readonly d: Hl7Delimiters;
 }
 
@@ -118,9 +116,7 @@ function compile(delimiters: Hl7Delimiters): CompiledDelimiters {
   const cls = `[${all.map(regexClassChar).join('')}\\r\\n]`;
   const compiled: CompiledDelimiters = {
     replacement,
-    special: new RegExp(cls),
     specialGlobal: new RegExp(cls, 'g'),
-    escapeCode: escape.charCodeAt(0),
     d: delimiters,
   };
   compiledCache.set(delimiters, compiled);
@@ -153,62 +149,21 @@ export function checkHl7Delimiters(delimiters: Hl7Delimiters): Hl7Delimiters {
  * @example escapeHl7('Smith & Sons | 50%^') // 'Smith \\T\\ Sons \\F\\ 50%\\S\\'
  */
 export function escapeHl7(text: string, delimiters: Hl7Delimiters = DEFAULT_HL7_DELIMITERS): string {
+  if (delimiters === DEFAULT_HL7_DELIMITERS) return escapeStandard(text, false, false);
   const c = compile(delimiters);
-  // Fast path: most values have nothing to escape; the regex engine scans far faster than a JS loop.
-  const first = text.search(c.special);
-  if (first < 0) return text;
   const re = c.specialGlobal;
   const replacement = c.replacement;
-  re.lastIndex = first;
+  re.lastIndex = 0;
   let out = '';
   let last = 0;
-  let m: RegExpExecArray | null;
-  // Jump from special character to special character, appending the plain runs between them as slices.
-  while ((m = re.exec(text)) !== null) {
-    const i = m.index;
+  // Jump from special character to special character (`test` moves lastIndex just past it, without building
+  // a match object), appending the plain runs between them as slices.
+  while (re.test(text)) {
+    const i = re.lastIndex - 1;
     out += text.slice(last, i) + (replacement[text.charCodeAt(i)] as string);
     last = i + 1;
   }
-  return last === text.length ? out : out + text.slice(last);
-}
-
-/** Characters that need escaping in the default delimiters, for {@link escapeHl7Lines}. */
-const DEFAULT_SPECIAL_GLOBAL = /[|^~\\&\r\n]/g;
-const DEFAULT_REPLACEMENT: Readonly<Record<string, string>> = { '\\': '\\E\\', '|': '\\F\\', '^': '\\S\\', '&': '\\T\\', '~': '\\R\\' };
-
-/**
- * Escape multi-line text for a repeating TX field with the default delimiters, in one pass: each line (LF
- * or CRLF ends a line) becomes one repetition, so line breaks are written as `~`; a lone CR is written
- * `\X0D\`; everything else as {@link escapeHl7}. Equal to `text.split(/\r\n|\n/).map(escapeHl7).join('~')`.
- * @param text - the text
- * @returns the repetitions joined by `~`
- * @example escapeHl7Lines('a|b\r\nc') // 'a\\F\\b~c'
- * @internal
- */
-export function escapeHl7Lines(text: string): string {
-  const re = DEFAULT_SPECIAL_GLOBAL;
-  re.lastIndex = 0;
-  let m = re.exec(text);
-  if (m === null) return text;
-  let out = '';
-  let last = 0;
-  while (m !== null) {
-    const i = m.index;
-    const c = m[0];
-    let rep: string;
-    let next = i + 1;
-    if (c === '\n') rep = '~';
-    else if (c === '\r') {
-      if (text.charCodeAt(i + 1) === 10) {
-        rep = '~';
-        next = i + 2;
-        re.lastIndex = next;
-      } else rep = '\\X0D\\';
-    } else rep = DEFAULT_REPLACEMENT[c] as string;
-    out += text.slice(last, i) + rep;
-    last = next;
-    m = re.exec(text);
-  }
+  if (last === 0) return text;
   return last === text.length ? out : out + text.slice(last);
 }
 

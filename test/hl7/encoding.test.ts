@@ -70,6 +70,25 @@ describe('escapeHl7', () => {
     );
   });
 
+  it('should escape long text (a note) exactly as each character alone, whatever its length (property)', () => {
+    // Short and long text are scanned differently; both must equal escaping one character at a time.
+    const one: Record<string, string> = { '\\': '\\E\\', '|': '\\F\\', '^': '\\S\\', '&': '\\T\\', '~': '\\R\\', '\r': '\\X0D\\', '\n': '\\X0A\\' };
+    const reference = (s: string): string => Array.from(s.split(''), (c) => one[c] ?? c).join('');
+    const unit = fc.constantFrom('a', ' ', '\\', '|', '^', '~', '&', '\r', '\n', '\r\n', 'é', '😀', '\ud800', '\\X0D\\');
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 400, size: 'max' }), (units) => {
+        const s = units.join('');
+        expect(escapeHl7(s)).toBe(reference(s));
+      }),
+      { numRuns: 500 },
+    );
+    for (const n of [126, 127, 128, 129, 300]) {
+      for (const s of ['x'.repeat(n) + '\r', 'x'.repeat(n) + '\n', '\r' + 'x'.repeat(n), '|'.repeat(n), 'x'.repeat(n)]) {
+        expect(escapeHl7(s)).toBe(reference(s));
+      }
+    }
+  });
+
   it('should leave no raw delimiter with custom delimiters either (property)', () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom('!', '@', '*', '$', '%', '\r', '\n', 'a', '|', '\\'), maxLength: 30 }), (s) => {

@@ -12,6 +12,7 @@ import {
   ChartNotFoundError,
   ChartValidationError,
   checkHl7Message,
+  escapeHl7,
   generateControlId,
   InvalidArgumentError,
   MappingError,
@@ -162,6 +163,27 @@ describe('buildMdmT02', () => {
     expect(obx.flatMap((s) => (s.fields[5] ?? []).map((r) => r[0]?.[0]))).toEqual([line, line, '&']);
     expect(segmentsOf(parseHl7Message(text), 'PV1')[0]?.raw).toBe('PV1|1|N');
     expect(checkHl7Message(text)).toEqual([]);
+  });
+
+  it('should split note text into repetitions at LF and CRLF only, short or long, a final lone CR included', () => {
+    const obx5 = (text: string): string => {
+      const out = buildMdmT02({ ...CHART, notes: [{ ...CHART.notes![0]!, text }] }, 'note-0001', HEADER);
+      return out.split('\r').find((s) => s.startsWith('OBX|'))!.split('|')[5]!;
+    };
+    const expected = (text: string): string => text.split(/\r\n|\n/).map((line) => escapeHl7(line)).join('~');
+    const body = 'Plan: CBT weekly & review | PHQ-9 ~ 12 ^ C:\\notes\r\nNext line\nAnother\rsame line; ';
+    for (const text of [body, body.repeat(4), `${body.repeat(4)}\r`, `${body.repeat(4)}\r\n`, `${body.repeat(4)}\n\n`, `\r\n${'x'.repeat(200)}\r`]) {
+      expect(obx5(text)).toBe(expected(text));
+    }
+  });
+
+  it('should declare UNICODE UTF-8 for non-ASCII text in a long note only', () => {
+    const msh18 = (text: string): string => {
+      const out = buildMdmT02({ ...CHART, notes: [{ ...CHART.notes![0]!, text }] }, 'note-0001', HEADER);
+      return val(parseHl7Message(out).segments[0]!, 18);
+    };
+    expect(msh18('plain line\n'.repeat(40))).toBe('');
+    expect(msh18(`${'plain line\n'.repeat(40)}café`)).toBe('UNICODE UTF-8');
   });
 
   it('should send a note id longer than TXA-12 in a deterministic derived form', () => {

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChartValidationError, formatIssuePath } from '../../src/errors.js';
+import { isoKind, isoSortKey } from '../../src/internal/iso.js';
 import type { ChartDocument, PatientChart } from '../../src/model/index.js';
+import { arbIsoDateTimeFull } from '../arbitraries/index.js';
 import {
   checkChartDocument,
   checkDirectory,
@@ -118,6 +120,25 @@ describe('checkPatientChart', () => {
     const issues = paths(mutate((c) => (c.encounters[0].period = { start: '2026-03-01T10:00:00-05:00', end: '2026-03-01T14:30:00Z' })));
     expect(issues).toEqual(['encounters[0].period.end']);
     expect(paths(mutate((c) => (c.encounters[0].period = { start: '2026-03-01T10:00:00-05:00', end: '2026-03-01T15:30:00Z' })))).toEqual([]);
+  });
+
+  it('should reject exactly the periods whose end is an earlier instant than the start (same offsets and leap seconds included)', () => {
+    // Pairs often share a layout (same length and offset), which the check compares as text: hold that
+    // shortcut equal to the instant comparison, leap seconds (folded into second 59) and mixed layouts too.
+    const sameLayoutPair = fc
+      .tuple(arbIsoDateTimeFull(), arbIsoDateTimeFull())
+      .map(([a, b]) => [a, b.slice(0, 19) + a.slice(19)] as const)
+      .filter(([, b]) => isoKind(b) === 'dateTime');
+    fc.assert(
+      fc.property(fc.oneof(sameLayoutPair, fc.tuple(arbIsoDateTimeFull(), arbIsoDateTimeFull())), ([start, end]) => {
+        const issues = paths(mutate((c) => (c.encounters[0].period = { start, end })));
+        expect(issues).toEqual(isoSortKey(end) < isoSortKey(start) ? ['encounters[0].period.end'] : []);
+      }),
+      { numRuns: 500 },
+    );
+    // A leap second counts as second 59 of its minute (see isoSortKey): not after 59, in either layout.
+    expect(paths(mutate((c) => (c.encounters[0].period = { start: '2016-12-31T23:59:60Z', end: '2016-12-31T23:59:59Z' })))).toEqual([]);
+    expect(paths(mutate((c) => (c.encounters[0].period = { start: '2016-12-31T23:59:60.5Z', end: '2016-12-31T23:59:59.1Z' })))).toEqual(['encounters[0].period.end']);
   });
 
   it('should compare a date with a date-time on the calendar parts only', () => {

@@ -1,17 +1,182 @@
 /**
- * The escaping every builder uses: {@link escapeHl7} with the standard delimiters, noting on the way
- * whether any text given is not ASCII, so MSH-18 needs no scan of the finished message. Builders run
- * synchronously, so flags per module are enough: `prepareMessage` clears them, `assembleMessage` reads them.
- * Every chart value reaches a message through these functions (codes, table values and date-times are ASCII
- * by construction), so the flag never misses; it can over-report only when escaped text is later shortened or
- * replaced by a derived id, which {@link noteDropped} records so that the message is scanned then.
+ * The escaping every builder uses: escaping with the standard delimiters `|^~\&` (see `escapeHl7`), noting
+ * on the way whether any text given is not ASCII, so MSH-18 needs no scan of the finished message. Builders
+ * run synchronously, so flags per module are enough: `prepareMessage` clears them, `assembleMessage` reads
+ * them. Every chart value reaches a message through these functions (codes, table values and date-times are
+ * ASCII by construction), so the flag never misses; it can over-report only when escaped text is later
+ * shortened or replaced by a derived id, which {@link noteDropped} records so that the message is scanned then.
+ *
+ * Escaping and line splitting (for TX repetitions) are done together, building the result once. A short value
+ * is scanned by one regular expression, which also finds non-ASCII characters; a long text (a note) by
+ * `indexOf` per special character and one scan for non-ASCII (see {@link escapeLong}). Text with nothing to
+ * escape is returned as is, without copying.
  */
-import { escapeHl7, escapeHl7Lines } from '../encoding.js';
 
-// eslint-disable-next-line no-control-regex
-const NON_ASCII_RE = /[^\u0000-\u007f]/;
+/** The characters the standard delimiters make special, and CR and LF. Global: a scan resumes at lastIndex. */
+const SPECIAL = /[|^~\\&\r\n]/g;
+/** The same, and every non-ASCII code unit (U+0080 … U+FFFF, surrogates included). */
+const SPECIAL_OR_NON_ASCII = /[|^~\\&\r\n\u0080-\uffff]/g;
+
+const CR = 13;
+const LF = 10;
+
+/** For every ASCII code: its escape sequence with the standard delimiters, or undefined. */
+const REPLACEMENT: readonly (string | undefined)[] = (() => {
+  const table = new Array<string | undefined>(128).fill(undefined);
+  table[0x5c] = '\\E\\'; // \
+  table[0x7c] = '\\F\\'; // |
+  table[0x5e] = '\\S\\'; // ^
+  table[0x26] = '\\T\\'; // &
+  table[0x7e] = '\\R\\'; // ~
+  // A line break inside a value cannot be a segment terminator: send it as its byte value.
+  table[CR] = '\\X0D\\';
+  table[LF] = '\\X0A\\';
+  return table;
+})();
+
 let nonAscii = false;
 let dropped = false;
+
+/** Text at least this long is escaped by {@link escapeLong}; shorter text by one regular expression. */
+const LONG = 128;
+
+/** The leading run of ASCII characters (sticky: matches at lastIndex only, possibly empty). */
+// eslint-disable-next-line no-control-regex
+const ASCII_RUN = /[\u0000-\u007f]*/y;
+
+/** Whether text holds a non-ASCII code unit: one greedy scan of its leading ASCII run. */
+function hasNonAscii(text: string): boolean {
+  ASCII_RUN.lastIndex = 0;
+  ASCII_RUN.test(text);
+  return ASCII_RUN.lastIndex !== text.length;
+}
+
+/**
+ * Escape text with the standard delimiters: `\` → `\E\`, `|` → `\F\`, `^` → `\S\`, `&` → `\T\`,
+ * `~` → `\R\`, CR → `\X0D\`, LF → `\X0A\`. With `lines`, LF and CRLF end a line instead and are written as
+ * the repetition separator `~` (a lone CR stays `\X0D\`). With `detect`, a non-ASCII character sets the
+ * message's non-ASCII flag.
+ * @param text - the text
+ * @param lines - whether line breaks separate repetitions
+ * @param detect - whether to note non-ASCII text
+ * @returns the escaped text (`text` itself when nothing needed escaping)
+ * @example escapeStandard('a|b\r\nc', true, false) // 'a\\F\\b~c'
+ */
+export function escapeStandard(text: string, lines: boolean, detect: boolean): string {
+  if (text.length >= LONG) return escapeLong(text, lines, detect);
+  // Short text (most values have nothing to escape): one scan of one regular expression finds the special
+  // characters and, until the message is known to hold some, non-ASCII characters.
+  let re = detect && !nonAscii ? SPECIAL_OR_NON_ASCII : SPECIAL;
+  re.lastIndex = 0;
+  let out = '';
+  let last = 0;
+  // `test` moves lastIndex just past the character found, without building a match object; the plain runs
+  // between special characters are appended as slices.
+  while (re.test(text)) {
+    const i = re.lastIndex - 1;
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) {
+      // The first non-ASCII character: note it, then look for the special characters only.
+      nonAscii = true;
+      re = SPECIAL;
+      re.lastIndex = i + 1;
+      continue;
+    }
+    let next = i + 1;
+    let rep: string;
+    if (lines && code === LF) {
+      rep = '~';
+    } else if (lines && code === CR && text.charCodeAt(next) === LF) {
+      rep = '~';
+      next += 1;
+      re.lastIndex = next;
+    } else {
+      rep = REPLACEMENT[code] as string;
+    }
+    out += text.slice(last, i) + rep;
+    last = next;
+  }
+  if (last === 0) return text;
+  return last === text.length ? out : out + text.slice(last);
+}
+
+/** The position of the next `ch` in `text` from `from`, or `text.length` when there is none. */
+function nextOf(text: string, ch: string, from: number): number {
+  const k = text.indexOf(ch, from);
+  return k < 0 ? text.length : k;
+}
+
+/**
+ * {@link escapeStandard} for long text (a note), where one regular-expression call per special character
+ * costs more than the scanning itself: the next position of each of the seven special characters is kept
+ * (found by `indexOf`, which scans fast), and the text is copied run by run up to the nearest one. Every
+ * character of the text is scanned at most once per special character. Non-ASCII text is looked for by one
+ * regular-expression scan of the leading ASCII run, only until the message is known to hold some.
+ */
+function escapeLong(text: string, lines: boolean, detect: boolean): string {
+  if (detect && !nonAscii && hasNonAscii(text)) nonAscii = true;
+  const n = text.length;
+  let pE = nextOf(text, '\\', 0);
+  let pF = nextOf(text, '|', 0);
+  let pS = nextOf(text, '^', 0);
+  let pT = nextOf(text, '&', 0);
+  let pR = nextOf(text, '~', 0);
+  let pCR = nextOf(text, '\r', 0);
+  let pLF = nextOf(text, '\n', 0);
+  let out = '';
+  let last = 0;
+  for (;;) {
+    let i = pE;
+    if (pF < i) i = pF;
+    if (pS < i) i = pS;
+    if (pT < i) i = pT;
+    if (pR < i) i = pR;
+    if (pCR < i) i = pCR;
+    if (pLF < i) i = pLF;
+    if (i === n) break;
+    let next = i + 1;
+    let rep: string;
+    switch (text.charCodeAt(i)) {
+      case 0x5c:
+        rep = '\\E\\';
+        pE = nextOf(text, '\\', next);
+        break;
+      case 0x7c:
+        rep = '\\F\\';
+        pF = nextOf(text, '|', next);
+        break;
+      case 0x5e:
+        rep = '\\S\\';
+        pS = nextOf(text, '^', next);
+        break;
+      case 0x26:
+        rep = '\\T\\';
+        pT = nextOf(text, '&', next);
+        break;
+      case 0x7e:
+        rep = '\\R\\';
+        pR = nextOf(text, '~', next);
+        break;
+      case LF:
+        rep = lines ? '~' : '\\X0A\\';
+        pLF = nextOf(text, '\n', next);
+        break;
+      default: // CR
+        pCR = nextOf(text, '\r', next);
+        if (lines && text.charCodeAt(next) === LF) {
+          rep = '~';
+          next += 1;
+          pLF = nextOf(text, '\n', next);
+        } else {
+          rep = '\\X0D\\';
+        }
+    }
+    out += text.slice(last, i) + rep;
+    last = next;
+  }
+  if (last === 0) return text;
+  return last === n ? out : out + text.slice(last);
+}
 
 /**
  * Forget what was seen so far (at the start of a message).
@@ -43,24 +208,23 @@ export function nonAsciiState(): 'no' | 'yes' | 'maybe' {
 }
 
 /**
- * Escape a value with the standard delimiters (see {@link escapeHl7}), noting non-ASCII text.
+ * Escape a value with the standard delimiters (as `escapeHl7`), noting non-ASCII text.
  * @param text - the value
  * @returns the escaped value
  * @example esc('A & B') // 'A \\T\\ B'
  */
 export function esc(text: string): string {
-  if (!nonAscii && NON_ASCII_RE.test(text)) nonAscii = true;
-  return escapeHl7(text);
+  return escapeStandard(text, false, true);
 }
 
 /**
- * Escape multi-line text into TX repetitions with the standard delimiters (see {@link escapeHl7Lines}),
- * noting non-ASCII text.
+ * Escape multi-line text into TX repetitions with the standard delimiters, noting non-ASCII text: each line
+ * (LF or CRLF ends a line) becomes one repetition, so line breaks are written as `~`; a lone CR is written
+ * `\X0D\`; everything else as `escapeHl7`. Equal to `text.split(/\r\n|\n/).map(escapeHl7).join('~')`.
  * @param text - the text
  * @returns the repetitions joined by `~`
  * @example escLines('line 1\nline 2') // 'line 1~line 2'
  */
 export function escLines(text: string): string {
-  if (!nonAscii && NON_ASCII_RE.test(text)) nonAscii = true;
-  return escapeHl7Lines(text);
+  return escapeStandard(text, true, true);
 }

@@ -58,25 +58,42 @@ export function cxFromIdentifier(identifier: Identifier, path: IssuePath, target
   return fitCompositeOrThrow([esc(identifier.value), '', '', hdForSystem(identifier.system), identifier.type ?? ''], [], COMPOSITE_MAX, path, target);
 }
 
-function nonEmpty(values: readonly string[] | undefined): string[] {
-  return values === undefined ? [] : values.filter((v) => v !== '');
+/** The index of the first non-empty value, or the length when there is none. */
+function firstNonEmpty(values: readonly string[] | undefined): number {
+  if (values === undefined) return 0;
+  let i = 0;
+  while (i < values.length && values[i] === '') i++;
+  return i;
+}
+
+/** The non-empty values from index `from` on, joined by `sep` ('' when there are none). */
+function joinNonEmpty(values: readonly string[] | undefined, from: number, sep: string): string {
+  if (values === undefined) return '';
+  let out = '';
+  for (let i = from; i < values.length; i++) {
+    const v = values[i] as string;
+    if (v !== '') out = out === '' ? v : out + sep + v;
+  }
+  return out;
 }
 
 /**
  * The name parts of an XPN or XCN: family (FN-1), first given name, further given names joined by a space,
  * suffixes and prefixes joined by a space, and the name type (table 0200). A name with only `text` sends
- * that text as the family name (XPN has no free-text component, lossy).
+ * that text as the family name (XPN has no free-text component, lossy). Empty given names, suffixes and
+ * prefixes are skipped.
  */
 function nameParts(name: HumanName): { family: string; given: string; middle: string; suffix: string; prefix: string; type: string } {
-  const given = nonEmpty(name.given);
-  const hasParts = (name.family ?? '') !== '' || given.length > 0;
+  const first = firstNonEmpty(name.given);
+  const given = name.given?.[first] ?? '';
+  const hasParts = (name.family ?? '') !== '' || given !== '';
   const family = hasParts ? (name.family ?? '') : (name.text ?? '');
   return {
     family: esc(family),
-    given: esc(given[0] ?? ''),
-    middle: esc(given.slice(1).join(' ')),
-    suffix: esc(nonEmpty(name.suffix).join(' ')),
-    prefix: esc(nonEmpty(name.prefix).join(' ')),
+    given: esc(given),
+    middle: esc(joinNonEmpty(name.given, first + 1, ' ')),
+    suffix: esc(joinNonEmpty(name.suffix, 0, ' ')),
+    prefix: esc(joinNonEmpty(name.prefix, 0, ' ')),
     type: name.use === undefined ? '' : HL7_NAME_TYPE[name.use],
   };
 }
@@ -109,10 +126,10 @@ export function xpnFromName(name: HumanName, path: IssuePath, target: string): s
  * @example xadFromAddress({ use: 'home', lines: ['12 Elm St'], city: 'Springfield' }, [], 'PID-11') // '12 Elm St^^Springfield^^^^H'
  */
 export function xadFromAddress(address: Address, path: IssuePath, target: string): string {
-  const lines = nonEmpty(address.lines);
+  const first = firstNonEmpty(address.lines);
   const parts = [
-    esc(lines[0] ?? ''),
-    esc(lines.slice(1).join(', ')),
+    esc(address.lines?.[first] ?? ''),
+    esc(joinNonEmpty(address.lines, first + 1, ', ')),
     esc(address.city ?? ''),
     esc(address.state ?? ''),
     esc(address.postalCode ?? ''),
@@ -143,27 +160,54 @@ export function xtnFromTelecom(telecom: Telecom, path: IssuePath, target: string
   return fitCompositeOrThrow([internet ? '' : value, use, equipment, internet ? value : ''], [], COMPOSITE_MAX, path, target);
 }
 
+/**
+ * Look-up by id in a list: a search from the end for a short list, a map built on first use for a longer one.
+ * Either way the last entry with an id wins (a checked directory has no repeated ids).
+ */
+export class ById<T extends { readonly id: string }> {
+  private map: Map<string, T> | undefined;
+
+  constructor(private readonly list: readonly T[]) {}
+
+  /**
+   * The entry with this id.
+   * @param id - the id
+   * @returns the entry, or undefined
+   * @example new ById([{ id: 'a' }]).get('a') // { id: 'a' }
+   */
+  get(id: string): T | undefined {
+    const list = this.list;
+    if (list.length <= 8) {
+      // A message looks up a few ids: for a short list a search costs less than building a map.
+      for (let i = list.length - 1; i >= 0; i--) if ((list[i] as T).id === id) return list[i];
+      return undefined;
+    }
+    this.map ??= new Map(list.map((x) => [x.id, x]));
+    return this.map.get(id);
+  }
+}
+
 /** Directory look-ups by id. */
 export interface DirectoryIndex {
-  readonly practitioners: ReadonlyMap<string, DirectoryPractitioner>;
+  readonly practitioners: ById<DirectoryPractitioner>;
   /** XCN values already built in this message, by practitioner id (the same author appears in TXA and OBX). */
   readonly xcn: Map<string, string>;
-  readonly locations: ReadonlyMap<string, NonNullable<Directory['locations']>[number]>;
-  readonly organizations: ReadonlyMap<string, NonNullable<Directory['organizations']>[number]>;
+  readonly locations: ById<NonNullable<Directory['locations']>[number]>;
+  readonly organizations: ById<NonNullable<Directory['organizations']>[number]>;
 }
 
 /**
  * Index a directory (or nothing) for look-ups by id.
  * @param directory - the directory, already checked, or undefined
- * @returns maps of practitioners, locations and organizations by id
- * @example indexDirectory(undefined).practitioners.size // 0
+ * @returns look-ups of practitioners, locations and organizations by id
+ * @example indexDirectory(undefined).practitioners.get('prac-001') // undefined
  */
 export function indexDirectory(directory: Directory | undefined): DirectoryIndex {
   return {
-    practitioners: new Map((directory?.practitioners ?? []).map((p) => [p.id, p])),
+    practitioners: new ById(directory?.practitioners ?? []),
     xcn: new Map(),
-    locations: new Map((directory?.locations ?? []).map((l) => [l.id, l])),
-    organizations: new Map((directory?.organizations ?? []).map((o) => [o.id, o])),
+    locations: new ById(directory?.locations ?? []),
+    organizations: new ById(directory?.organizations ?? []),
   };
 }
 
@@ -222,7 +266,26 @@ function buildXcn(practitionerId: string, dir: DirectoryIndex, path: IssuePath, 
  * @example repeat(['a', 'b']) // 'a~b'
  */
 export function repeat(values: readonly string[]): string {
-  return values.join('~');
+  return values.length === 1 ? (values[0] as string) : values.join('~');
+}
+
+/** Arrays of empty fields by length, copied by {@link emptyFields}. */
+const EMPTY_FIELDS: string[][] = [];
+
+/**
+ * A new array of `count` empty fields, to be filled by position (copied from a cached template, which is
+ * cheaper than creating and filling a new array).
+ * @param count - the number of fields
+ * @returns a new array of `count` empty strings
+ * @example emptyFields(3) // ['', '', '']
+ */
+export function emptyFields(count: number): string[] {
+  let template = EMPTY_FIELDS[count];
+  if (template === undefined) {
+    template = new Array<string>(count).fill('');
+    EMPTY_FIELDS[count] = template;
+  }
+  return template.slice();
 }
 
 /**

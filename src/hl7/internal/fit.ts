@@ -33,8 +33,21 @@ export function truncateEscaped(escaped: string, max: number): string {
   return escaped.slice(0, cut);
 }
 
+/** Runs of 0 … 63 field and component separators, so that a run of empty values is appended at once. */
+const PIPES: readonly string[] = Array.from({ length: 64 }, (_, k) => '|'.repeat(k));
+const CARETS: readonly string[] = Array.from({ length: 64 }, (_, k) => '^'.repeat(k));
+
+function separators(sep: string, count: number): string {
+  if (count < 64) {
+    if (sep === '|') return PIPES[count] as string;
+    if (sep === '^') return CARETS[count] as string;
+  }
+  return sep.repeat(count);
+}
+
 /**
- * Join components with a separator, dropping trailing empty ones (HL7 sends no trailing delimiters).
+ * Join components with a separator, dropping trailing empty ones (HL7 sends no trailing delimiters). A run
+ * of empty values inside is appended as one run of separators.
  * @param parts - encoded parts
  * @param sep - the separator
  * @returns the joined text
@@ -45,7 +58,16 @@ export function joinTrimmed(parts: readonly string[], sep: string): string {
   while (end > 0 && parts[end - 1] === '') end--;
   if (end === 0) return '';
   let out = parts[0] as string;
-  for (let i = 1; i < end; i++) out += sep + (parts[i] as string);
+  let gap = 1; // separators owed before the next non-empty part
+  for (let i = 1; i < end; i++) {
+    const part = parts[i] as string;
+    if (part === '') {
+      gap += 1;
+    } else {
+      out += (gap === 1 ? sep : separators(sep, gap)) + part;
+      gap = 1;
+    }
+  }
   return out;
 }
 

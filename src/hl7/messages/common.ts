@@ -191,11 +191,15 @@ export function assembleMessage(p: PreparedMessage, messageType: readonly [strin
       (NON_ASCII_RE.test(h.sendingApplication + h.sendingFacility + h.receivingApplication + h.receivingFacility + p.controlId) ||
         segments.some((s) => NON_ASCII_RE.test(s))));
   const msh = buildMsh({
-    ...h,
+    sendingApplication: h.sendingApplication,
+    sendingFacility: h.sendingFacility,
+    receivingApplication: h.receivingApplication,
+    receivingFacility: h.receivingFacility,
     dateTime: p.now,
     messageType,
     controlId: p.controlId,
-    ...(nonAscii ? { characterSet: 'UNICODE UTF-8' } : {}),
+    processingId: h.processingId,
+    characterSet: nonAscii ? 'UNICODE UTF-8' : '',
   });
   // Plain concatenation: the engine keeps it as a rope and copies it once, when the text is first used.
   let out = msh + le;

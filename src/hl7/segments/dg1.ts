@@ -6,7 +6,7 @@ import type { Diagnosis } from '../../model/encounter.js';
 import type { MedicalHistoryEntry } from '../../model/history.js';
 import { formatHl7DateTime } from '../datetime.js';
 import { esc } from '../internal/escape.js';
-import { ceFromCoding, segment } from '../internal/fields.js';
+import { ceFromCoding, emptyFields, segment } from '../internal/fields.js';
 import { fitId, truncateEscaped } from '../internal/fit.js';
 import { hl7DiagnosisType, hl7HistoryDiagnosisType } from '../tables.js';
 
@@ -33,7 +33,7 @@ const EI_MAX = 427;
  * @example buildDg1(1, { code: { system: 'icd-10-cm', code: 'F32.1' }, use: 'AD', rank: 1 }) // 'DG1|1||F32.1^^I10|||A|||||||||1'
  */
 export function buildDg1(setId: number, diagnosis: Diagnosis, path: IssuePath = []): string {
-  const fields = new Array<string>(20).fill('');
+  const fields = emptyFields(20);
   fields[0] = String(setId);
   fields[2] = ceFromCoding(diagnosis.code, [...path, 'code'], 'DG1-3');
   fields[3] = truncateEscaped(esc(diagnosis.code.display ?? ''), DG1_DESCRIPTION_MAX);
@@ -62,7 +62,7 @@ export function buildDg1(setId: number, diagnosis: Diagnosis, path: IssuePath = 
  * @example buildHistoryDg1(1, entry) // 'DG1|1||E11.9^Type 2 diabetes mellitus without complications^I10|Type 2 diabetes mellitus without compli|2019|F|||||||||||||20190514|hx-0001'
  */
 export function buildHistoryDg1(setId: number, entry: MedicalHistoryEntry, path: IssuePath = []): string {
-  const fields = new Array<string>(21).fill('');
+  const fields = emptyFields(21);
   fields[0] = String(setId);
   fields[2] = ceFromCoding(entry.code, [...path, 'code'], 'DG1-3');
   fields[3] = truncateEscaped(esc(entry.code.display ?? ''), DG1_DESCRIPTION_MAX);

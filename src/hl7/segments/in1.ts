@@ -5,7 +5,7 @@ import type { IssuePath } from '../../errors.js';
 import type { Coverage } from '../../model/patient.js';
 import { formatHl7DateTime } from '../datetime.js';
 import { esc } from '../internal/escape.js';
-import { COMPOSITE_MAX, cxFromIdentifier, segment } from '../internal/fields.js';
+import { COMPOSITE_MAX, cxFromIdentifier, emptyFields, segment } from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId } from '../internal/fit.js';
 import { HL7_RELATIONSHIP } from '../tables.js';
 
@@ -40,7 +40,7 @@ const POLICY_NUMBER_MAX = 15;
  * @example buildIn1(1, coverage) // 'IN1|1|GOLD-PPO^Gold PPO|60054^^^&2.16.840.1.113883.3.221.5&ISO|Acme Health Plan|…'
  */
 export function buildIn1(setId: number, coverage: Coverage, path: IssuePath = []): string {
-  const fields = new Array<string>(49).fill('');
+  const fields = emptyFields(49);
   fields[0] = String(setId);
   fields[1] =
     coverage.plan === undefined

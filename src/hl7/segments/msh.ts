@@ -1,7 +1,6 @@
 /**
  * MSH, the message header (HL7 v2.5.1 chapter 2, 2.14.9).
  */
-import { segment } from '../internal/fields.js';
 
 /** The values of an MSH segment, already encoded (escaped where they are text). */
 export interface MshValues {
@@ -21,8 +20,8 @@ export interface MshValues {
   readonly controlId: string;
   /** MSH-11 processing id (table 0103). */
   readonly processingId: string;
-  /** MSH-18 character set (table 0211), only when the message carries non-ASCII text. */
-  readonly characterSet?: string;
+  /** MSH-18 character set (table 0211): `UNICODE UTF-8` when the message carries non-ASCII text, else ''. */
+  readonly characterSet: string;
 }
 
 /**
@@ -32,27 +31,13 @@ export interface MshValues {
  * @param v - the header values
  * @returns the segment text without terminator
  * @see HL7 v2.5.1 MSH-1 … MSH-18
- * @example buildMsh({ …, messageType: ['MDM', 'T02', 'MDM_T02'], controlId: 'MDM1', processingId: 'P', dateTime: '20260301093000-0500' })
+ * @example buildMsh({ …, messageType: ['MDM', 'T02', 'MDM_T02'], controlId: 'MDM1', processingId: 'P', dateTime: '20260301093000-0500', characterSet: '' })
  */
 export function buildMsh(v: MshValues): string {
-  // MSH-1 is the field separator itself, so the field list starts with MSH-2.
-  return segment('MSH', [
-    '^~\\&',
-    v.sendingApplication,
-    v.sendingFacility,
-    v.receivingApplication,
-    v.receivingFacility,
-    v.dateTime,
-    '',
-    `${v.messageType[0]}^${v.messageType[1]}^${v.messageType[2]}`,
-    v.controlId,
-    v.processingId,
-    '2.5.1',
-    '',
-    '',
-    '',
-    '',
-    '',
-    v.characterSet ?? '',
-  ]);
+  // MSH-1 is the field separator itself, so MSH-2 follows the segment id directly. MSH-12 is never empty, so
+  // only MSH-13 … MSH-18 can be trailing empty fields.
+  const msh =
+    `MSH|^~\\&|${v.sendingApplication}|${v.sendingFacility}|${v.receivingApplication}|${v.receivingFacility}|${v.dateTime}|` +
+    `|${v.messageType[0]}^${v.messageType[1]}^${v.messageType[2]}|${v.controlId}|${v.processingId}|2.5.1`;
+  return v.characterSet === '' ? msh : `${msh}||||||${v.characterSet}`;
 }

@@ -6,7 +6,7 @@ import type { IssuePath } from '../../errors.js';
 import type { Assessment } from '../../model/assessment.js';
 import { formatHl7DateTime } from '../datetime.js';
 import { esc } from '../internal/escape.js';
-import { ceFromCoding, COMPOSITE_MAX, segment } from '../internal/fields.js';
+import { ceFromCoding, COMPOSITE_MAX, emptyFields, segment } from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId } from '../internal/fit.js';
 import { HL7_ORDER_RESULT_STATUS } from '../tables.js';
 
@@ -34,7 +34,7 @@ export const OBR_FILLER_NUMBER_MAX = 22;
  */
 export function buildObr(assessment: Assessment, path: IssuePath = []): string {
   const instrument = assessment.instrument;
-  const fields = new Array<string>(25).fill('');
+  const fields = emptyFields(25);
   fields[0] = '1';
   fields[2] = fitId(assessment.id, OBR_FILLER_NUMBER_MAX);
   fields[3] =

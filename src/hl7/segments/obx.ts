@@ -8,7 +8,7 @@ import { CODE_SYSTEMS, type Coding } from '../../model/common.js';
 import type { ClinicalNote } from '../../model/note.js';
 import { formatHl7DateTime } from '../datetime.js';
 import { esc, escLines } from '../internal/escape.js';
-import { ceFromCoding, COMPOSITE_MAX, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
+import { ceFromCoding, COMPOSITE_MAX, emptyFields, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId, formatNm, truncateEscaped } from '../internal/fit.js';
 import { HL7_ANSWER_RESULT_STATUS, HL7_NOTE_RESULT_STATUS, LOINC_NOTE_TYPE } from '../tables.js';
 
@@ -110,7 +110,7 @@ function tail(
 export function buildNoteObx(note: ClinicalNote, firstSetId: number, dir: DirectoryIndex, path: IssuePath = [], subId = ''): string[] {
   const [loinc] = LOINC_NOTE_TYPE[note.type];
   const obx3 = fitCompositeOrThrow([loinc, esc(note.title), 'LN'], [1], COMPOSITE_MAX, [...path, 'title'], 'OBX-3');
-  const base = new Array<string>(17).fill('');
+  const base = emptyFields(17);
   base[1] = 'TX';
   base[2] = obx3;
   base[3] = subId;
@@ -138,7 +138,7 @@ function assessmentObx(
   path: IssuePath,
   method = '',
 ): string {
-  const fields = new Array<string>(17).fill('');
+  const fields = emptyFields(17);
   fields[0] = String(setId);
   fields[1] = type;
   fields[2] = identifier;

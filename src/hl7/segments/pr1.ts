@@ -6,7 +6,7 @@ import type { Encounter, Procedure } from '../../model/encounter.js';
 import { isoSortKey, parseIsoDateTime } from '../../internal/iso.js';
 import { formatHl7DateTime } from '../datetime.js';
 import { esc } from '../internal/escape.js';
-import { ceFromCoding, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
+import { ceFromCoding, emptyFields, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
 import { fitId, truncateEscaped } from '../internal/fit.js';
 
 /** PR1-4 maximum length (ST, 40). */
@@ -68,7 +68,7 @@ function procedureMinutes(procedure: Procedure): string {
  * @example buildPr1(1, { code: { system: 'cpt', code: '90834' }, status: 'completed', performed: '2026-03-01T09:35:00-05:00' }, enc, dir) // 'PR1|1||90834^^C4||20260301093500-0500'
  */
 export function buildPr1(setId: number, procedure: Procedure, encounter: Encounter | undefined, dir: DirectoryIndex, path: IssuePath = []): string {
-  const fields = new Array<string>(20).fill('');
+  const fields = emptyFields(20);
   fields[0] = String(setId);
   fields[2] = ceFromCoding(procedure.code, [...path, 'code'], 'PR1-3');
   fields[3] = truncateEscaped(esc(procedure.code.display ?? ''), PR1_DESCRIPTION_MAX);

@@ -5,7 +5,7 @@ import type { IssuePath } from '../../errors.js';
 import type { Encounter, ParticipantRole } from '../../model/encounter.js';
 import { formatHl7DateTime } from '../datetime.js';
 import { esc } from '../internal/escape.js';
-import { COMPOSITE_MAX, repeat, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
+import { COMPOSITE_MAX, emptyFields, repeat, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
 import { fitComposite, fitCompositeOrThrow, fitId } from '../internal/fit.js';
 import { HL7_PATIENT_CLASS } from '../tables.js';
 
@@ -35,7 +35,7 @@ export function buildPv1NotApplicable(setId = 1): string {
  * @example buildPv1Reference('enc-9') // 'PV1|1|U|||||||||||||||||enc-9^^^^VN'
  */
 export function buildPv1Reference(encounterId: string, setId = 1): string {
-  return segment('PV1', [String(setId), 'U', ...new Array<string>(16).fill(''), `${fitId(encounterId, COMPOSITE_MAX - 6)}^^^^VN`]);
+  return segment('PV1', [String(setId), 'U', ...emptyFields(16), `${fitId(encounterId, COMPOSITE_MAX - 6)}^^^^VN`]);
 }
 
 /** PL for the encounter's location: the directory's name (PL-1), organization (PL-4 HD-1) and description (PL-9), or the id. */
@@ -71,7 +71,7 @@ function location(locationId: string, dir: DirectoryIndex): string {
  * @example buildPv1(encounter, dir) // 'PV1|1|O|Riverside Clinic^^^Riverside Behavioral Health|||||||…|enc-0001^^^^VN|…'
  */
 export function buildPv1(encounter: Encounter, dir: DirectoryIndex, setId = 1, path: IssuePath = []): string {
-  const fields = new Array<string>(52).fill('');
+  const fields = emptyFields(52);
   fields[0] = String(setId);
   fields[1] = HL7_PATIENT_CLASS[encounter.class];
   if (encounter.locationId !== undefined) fields[2] = location(encounter.locationId, dir);

@@ -4,7 +4,7 @@
 import type { IssuePath } from '../../errors.js';
 import type { Patient } from '../../model/patient.js';
 import { esc } from '../internal/escape.js';
-import { COMPOSITE_MAX, hdForSystem, segment } from '../internal/fields.js';
+import { COMPOSITE_MAX, emptyFields, hdForSystem, segment } from '../internal/fields.js';
 import { fitCompositeOrThrow } from '../internal/fit.js';
 import { orderedIdentifiers } from './pid.js';
 
@@ -39,7 +39,7 @@ export function buildQrd(now: string, queryId: string, quantity: number | undefi
   const limited = quantity === undefined || `${quantity}^RD`.length > QRD_QUANTITY_MAX ? sent : quantity;
   const primary = orderedIdentifiers(patient)[0];
   const name = patient.names[0];
-  const parts = new Array<string>(13).fill('');
+  const parts = emptyFields(13);
   if (primary !== undefined) {
     parts[0] = esc(primary.identifier.value);
     parts[8] = hdForSystem(primary.identifier.system);

@@ -4,7 +4,7 @@
 import type { IssuePath } from '../../errors.js';
 import type { ClinicalNote } from '../../model/note.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
+import { emptyFields, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
 import { fitId } from '../internal/fit.js';
 import { HL7_COMPLETION_STATUS, HL7_CONFIDENTIALITY, HL7_DOCUMENT_TYPE, hl7AvailabilityStatus } from '../tables.js';
 
@@ -33,7 +33,7 @@ export const TXA_DOCUMENT_NUMBER_MAX = 30;
  * @example buildTxa(note, dir) // 'TXA|1|PR|TX|||20260301101500-0500|||prac-001^Okafor^Adaeze|||note-0001|||||AU|U|AV'
  */
 export function buildTxa(note: ClinicalNote, dir: DirectoryIndex, path: IssuePath = []): string {
-  const fields = new Array<string>(19).fill('');
+  const fields = emptyFields(19);
   fields[0] = '1';
   fields[1] = HL7_DOCUMENT_TYPE[note.type];
   fields[2] = 'TX';
