@@ -17,6 +17,7 @@ import {
   buildFhirPatientExport,
   buildMdmT02,
   buildOruR01,
+  generateControlId,
   type Assessment,
   type ClinicalNote,
   type Directory,
@@ -31,7 +32,6 @@ import {
 import type { ChartDataSource } from './data-source.js';
 import { isDataSourceUnavailable } from './errors.js';
 import { acceptsFormat } from './internal/accept.js';
-import { createControlIdSource } from './internal/control-id.js';
 import { createFhirEntryCache, type FhirEntryCache } from './internal/fhir-entries.js';
 import { isFrozenSource } from './internal/frozen-source.js';
 import { createHl7TemplateCache, type Hl7TemplateCache } from './internal/hl7-template.js';
@@ -132,8 +132,8 @@ export interface HandlerHl7Options {
   readonly processingId?: 'P' | 'T' | 'D';
   /**
    * MSH-10 for a request (at most 20 characters, starting with the message code: `ADT`, `ADR`, `MDM`,
-   * `ORU`). Default: a generated unique id in the shape of the core's `generateControlId` (message code, time,
-   * counter, random characters). A value the builder refuses gives 500.
+   * `ORU`). Default: the core's `generateControlId` (message code, time, counter, random characters). A value
+   * the builder refuses gives 500.
    */
   readonly controlId?: (context: { readonly route: ExportRouteName; readonly requestId: string }) => string;
 }
@@ -463,9 +463,6 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     return { body: entries.serialize(route, key, records, bundle, (at) => build({ ...options, now: at })) };
   }
 
-  /** Default control ids for templated messages (the builder draws its own otherwise), in the same shape. */
-  const nextControlId = createControlIdSource();
-
   /**
    * An HL7 export of one record: the builder's message, or its template filled with this request's time and
    * control id (the same bytes). `records` lists every record the message is built from, `key` first.
@@ -482,7 +479,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     if (templates === undefined) return { body: build(hl7Options(route, requestId, directory)) };
     const at = isoNow();
     // The default control id is drawn here, so the template can carry it.
-    const id = controlId === undefined ? nextControlId(messageCode) : controlId({ route, requestId });
+    const id = controlId === undefined ? generateControlId(messageCode) : controlId({ route, requestId });
     if (typeof id !== 'string') {
       // Let the builder refuse it, as without templates.
       const o: Hl7MessageOptions = { ...hl7Base, now: at, controlId: id };

@@ -2,8 +2,7 @@
  * API keys for the HTTP adapter: the `KeyStore` interface the handler consumes, and an in-memory store that
  * keeps only SHA-256 hashes of the keys and compares them in constant time.
  */
-import { InvalidArgumentError } from '../index.js';
-import { sha256 as sha256Sync } from './internal/sha256.js';
+import { InvalidArgumentError, sha256 } from '../index.js';
 
 /** The export scopes a key can carry: `fhir:export` for the five patient FHIR routes, `hl7:export` for the five HL7 routes. */
 export const API_KEY_SCOPES = ['fhir:export', 'hl7:export'] as const;
@@ -96,23 +95,18 @@ export const MAX_API_KEY_LENGTH = 512;
 const HEX_RE = /^[0-9a-fA-F]{64}$/;
 
 /**
- * SHA-256 of a key's UTF-8 bytes as 64 lowercase hexadecimal digits, with Web Crypto (`crypto.subtle`), so it
- * runs in Node, browsers, Deno, Bun and edge runtimes. Store this, never the key.
+ * SHA-256 of a key's UTF-8 bytes as 64 lowercase hexadecimal digits, with the package's own SHA-256 (`sha256`
+ * of `chart-export`), so it runs in Node, browsers, Deno, Bun and edge runtimes. Store this, never the key.
+ * Asynchronous for the sake of stores whose digest is (the result is ready at once).
  *
  * @param key - the API key
  * @returns the hex digest
- * @throws never for a string (rejects only when Web Crypto is missing)
  * @example await hashApiKey('demo-key') // '…64 hex digits…'
  */
-export async function hashApiKey(key: string): Promise<string> {
-  const digest = new Uint8Array(await sha256(key));
+export function hashApiKey(key: string): Promise<string> {
   let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return hex;
-}
-
-function sha256(text: string): Promise<ArrayBuffer> {
-  return globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  for (const byte of sha256(new TextEncoder().encode(key))) hex += byte.toString(16).padStart(2, '0');
+  return Promise.resolve(hex);
 }
 
 /**
@@ -248,7 +242,7 @@ export function createInMemoryKeyStore(entries: readonly InMemoryKeyEntry[] = []
       try {
         // A synchronous digest answers without a trip through the microtask queue or the thread pool.
         const bytes = encoder.encode(presentedKey);
-        if (digest === undefined) return Promise.resolve(find(sha256Sync(bytes)));
+        if (digest === undefined) return Promise.resolve(find(sha256(bytes)));
         const hashed = digest(bytes);
         return typeof (hashed as { then?: unknown }).then === 'function'
           ? Promise.resolve(hashed).then(find)

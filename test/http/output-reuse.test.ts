@@ -4,10 +4,9 @@
  * very bytes the builders give, request after request, with the clock and the control ids moving.
  */
 import { describe, expect, it } from 'vitest';
-import { buildMdmT02, generateControlId } from '../../src/index.js';
+import { buildMdmT02 } from '../../src/index.js';
 import { createExportHandler, createInMemoryDataSource, type ChartDataSource, type ExportHandlerOptions } from '../../src/http/index.js';
 import type * as fhir from 'fhir/r4';
-import { createControlIdSource } from '../../src/http/internal/control-id.js';
 import { createFhirEntryCache } from '../../src/http/internal/fhir-entries.js';
 import { createHl7TemplateCache, hl7UtcInstant } from '../../src/http/internal/hl7-template.js';
 import { CHART_DOCUMENT, KEYS, PATIENT_ID } from './support/fixture.js';
@@ -188,18 +187,5 @@ describe('hl7UtcInstant', () => {
     expect(hl7UtcInstant('2026-03-01T15:04:05Z')).toBe('20260301150405+0000');
     expect(hl7UtcInstant('+275760-09-13T00:00:00.000Z')).toBeUndefined();
     expect(hl7UtcInstant('2026-03-01T10:00:00-05:00')).toBeUndefined();
-  });
-});
-
-describe('createControlIdSource', () => {
-  it('should give unique 20-character ids in the shape of generateControlId', () => {
-    const next = createControlIdSource();
-    const ids = Array.from({ length: 5000 }, (_, i) => next(['ADT', 'MDM', 'ORU'][i % 3] as string));
-    expect(new Set(ids).size).toBe(ids.length);
-    for (const id of ids) expect(id).toMatch(/^(ADT|MDM|ORU)[0-9A-Z]{17}$/);
-    // The time part is the core's: both encode Date.now() in base 36.
-    const core = generateControlId('MDM');
-    expect(core).toHaveLength(20);
-    expect(Math.abs(Number.parseInt(core.slice(3, 11), 36) - Number.parseInt(next('MDM').slice(3, 11), 36))).toBeLessThan(60_000);
   });
 });

@@ -50,14 +50,31 @@ export interface Hl7MessageOptions {
 const BASE36 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 let controlIdCounter = Math.floor(Math.random() * 36 ** 4);
 
+/**
+ * Random bytes drawn 512 at a time: one `getRandomValues` call per control id costs microseconds, a read
+ * from the pool nothing, and the bytes are as random. Filled on first use, not at load (some edge runtimes
+ * refuse random values outside a request).
+ */
+const randomPool = new Uint8Array(512);
+let randomNext = randomPool.length;
+
+function randomByte(): number {
+  if (randomNext === randomPool.length) {
+    const cryptoObj = (globalThis as { crypto?: { getRandomValues?: (a: Uint8Array) => Uint8Array } }).crypto;
+    if (typeof cryptoObj?.getRandomValues === 'function') cryptoObj.getRandomValues(randomPool);
+    else for (let i = 0; i < randomPool.length; i++) randomPool[i] = Math.floor(Math.random() * 256);
+    randomNext = 0;
+  }
+  return randomPool[randomNext++] as number;
+}
+
 function randomBase36(length: number): string {
-  const bytes = new Uint8Array(length);
-  const cryptoObj = (globalThis as { crypto?: { getRandomValues?: (a: Uint8Array) => Uint8Array } }).crypto;
-  if (typeof cryptoObj?.getRandomValues === 'function') cryptoObj.getRandomValues(bytes);
-  else for (let i = 0; i < length; i++) bytes[i] = Math.floor(Math.random() * 256);
   let out = '';
-  // 252 = 7 × 36: bytes at or above it would bias the digits; re-draw them from Math.random.
-  for (const b of bytes) out += BASE36[b < 252 ? b % 36 : Math.floor(Math.random() * 36)];
+  while (out.length < length) {
+    const b = randomByte();
+    // 252 = 7 × 36: bytes at or above it would bias the digits, so they are skipped.
+    if (b < 252) out += BASE36[b % 36];
+  }
   return out;
 }
 

@@ -73,7 +73,10 @@ export function createFhirEntryCache(): FhirEntryCache {
       let perRoute = byKey.get(key);
       const kept = perRoute?.get(route);
       if (kept !== undefined && sameRecords(kept.records, records)) {
-        if (kept.json !== undefined && bundle.entry?.length === kept.count) return splice(bundle, kept.head, kept.json);
+        // The same members as when the entries were proven (a member outside `head` would be dropped by splice).
+        if (kept.json !== undefined && bundle.entry?.length === kept.count && Object.keys(bundle).length === kept.head.length + 1) {
+          return splice(bundle, kept.head, kept.json);
+        }
         return JSON.stringify(bundle);
       }
       const full = JSON.stringify(bundle);

@@ -1,36 +1,28 @@
 /**
- * SHA-256 (FIPS 180-4) in plain JavaScript, synchronous, for presented API keys. Keys are short (at most
- * `MAX_API_KEY_LENGTH` characters), and for them this is cheaper inside a busy server than a call into the
- * runtime's crypto: Node's `crypto.hash` fetches the digest from OpenSSL on every call, and Web Crypto's
- * digest goes through the thread pool. Checked against `node:crypto` by the tests, for every length that
- * changes the padding and for random text.
+ * SHA-256 (FIPS 180-4) in plain JavaScript, synchronous, for every runtime: the core uses it for FHIR ids
+ * (`toFhirId`, instrument URLs) and the HTTP adapter's key store for presented API keys. Web Crypto's digest
+ * is asynchronous (and goes through a thread pool on Node), and `node:crypto` is Node-only.
  *
- * @see https://csrc.nist.gov/pubs/fips/180-4/upd1/final sections 4.1.2, 4.2.2, 5.1.1, 6.2
+ * The constants are written out, not derived: `Math.cbrt` is not required to be correctly rounded, so a
+ * derived table could differ in a last bit between engines.
+ *
+ * @see https://csrc.nist.gov/pubs/fips/180-4/upd1/final sections 4.1.2, 4.2.2, 5.1.1, 5.3.3, 6.2
  */
 
-/** The first 32 bits of the fractional part of `root(prime)` (section 4.2.2 and 5.3.3 derive them so). */
-function fractionBits(count: number, root: (x: number) => number): Uint32Array {
-  const out = new Uint32Array(count);
-  let n = 0;
-  for (let candidate = 2; n < count; candidate++) {
-    let prime = true;
-    for (let d = 2; d * d <= candidate; d++) {
-      if (candidate % d === 0) {
-        prime = false;
-        break;
-      }
-    }
-    if (!prime) continue;
-    const r = root(candidate);
-    out[n++] = Math.floor((r - Math.floor(r)) * 0x100000000) >>> 0;
-  }
-  return out;
-}
+/** Round constants (section 4.2.2): the first 32 bits of the fractional parts of the cube roots of the first 64 primes. */
+const K = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
+  0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+  0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
+  0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+  0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
+  0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+  0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+  0xc67178f2,
+]);
 
-/** Round constants: cube roots of the first 64 primes. */
-const K = fractionBits(64, Math.cbrt);
-/** Initial hash value: square roots of the first 8 primes. */
-const H0 = fractionBits(8, Math.sqrt);
+/** Initial hash value (section 5.3.3): the first 32 bits of the fractional parts of the square roots of the first 8 primes. */
+const H0 = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
 
 const W = new Uint32Array(64);
 const H = new Uint32Array(8);
@@ -82,7 +74,8 @@ function compress(block: Uint8Array, offset: number): void {
 }
 
 /**
- * SHA-256 of bytes.
+ * SHA-256 of bytes, synchronously, in plain JavaScript (FIPS 180-4; checked against `node:crypto` by the
+ * tests).
  * @param data - the message
  * @returns the 32-byte digest (a new array)
  * @example sha256(new TextEncoder().encode('abc'))[0] // 0xba

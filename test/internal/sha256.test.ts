@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sha256 } from '../../../src/http/internal/sha256.js';
+import { sha256 } from '../../src/internal/sha256.js';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 const reference = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
