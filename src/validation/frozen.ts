@@ -11,7 +11,7 @@
  * class instances become plain objects of their own enumerable properties, which the check then rejects
  * wherever the model expects a string), so nothing reachable from it can change after the check.
  */
-import { ChartValidationError, type IssuePath } from '../errors.js';
+import { ChartValidationError, type ChartIssue, type IssuePath } from '../errors.js';
 import type { ChartDocument, PatientChart } from '../model/chart.js';
 import type { Directory } from '../model/directory.js';
 import { checkChartDocument, checkDirectory, checkPatientChart } from './chart.js';
@@ -61,6 +61,16 @@ function copyOf(value: unknown): unknown {
   return frozenCopy(value, [], new Set());
 }
 
+/** Copy, check the copy (throwing every issue), remember it: the common path of the three functions below. */
+function freezeChecked<T>(value: unknown, check: (copy: unknown) => ChartIssue[], rememberCopy: (copy: T) => void): T {
+  if (isCheckedFrozen(value)) return value as T;
+  const copy = copyOf(value);
+  const issues = check(copy);
+  if (issues.length > 0) throw new ChartValidationError(issues);
+  rememberCopy(copy as T);
+  return copy as T;
+}
+
 function remember(list: unknown): void {
   if (!Array.isArray(list)) return;
   for (const item of list) if (typeof item === 'object' && item !== null) rememberChecked(item);
@@ -93,15 +103,11 @@ function rememberDirectory(directory: Directory): void {
  * @example const doc = freezeChartDocument(JSON.parse(text)); buildMdmT02(doc.patients[0], 'note-1', { directory: doc.directory });
  */
 export function freezeChartDocument(value: unknown): ChartDocument {
-  if (isCheckedFrozen(value)) return value as ChartDocument;
-  const copy = copyOf(value);
-  const issues = checkChartDocument(copy);
-  if (issues.length > 0) throw new ChartValidationError(issues);
-  const doc = copy as ChartDocument;
-  rememberChecked(doc);
-  for (const chart of doc.patients) rememberChart(chart);
-  if (doc.directory !== undefined) rememberDirectory(doc.directory);
-  return doc;
+  return freezeChecked<ChartDocument>(value, checkChartDocument, (doc) => {
+    rememberChecked(doc);
+    for (const chart of doc.patients) rememberChart(chart);
+    if (doc.directory !== undefined) rememberDirectory(doc.directory);
+  });
 }
 
 /**
@@ -112,12 +118,7 @@ export function freezeChartDocument(value: unknown): ChartDocument {
  * @example const chart = freezePatientChart(input); buildFhirPatientBundle(chart); buildMdmT02(chart, 'note-1');
  */
 export function freezePatientChart(value: unknown): PatientChart {
-  if (isCheckedFrozen(value)) return value as PatientChart;
-  const copy = copyOf(value);
-  const issues = checkPatientChart(copy);
-  if (issues.length > 0) throw new ChartValidationError(issues);
-  rememberChart(copy as PatientChart);
-  return copy as PatientChart;
+  return freezeChecked(value, checkPatientChart, rememberChart);
 }
 
 /**
@@ -128,10 +129,5 @@ export function freezePatientChart(value: unknown): PatientChart {
  * @example const directory = freezeDirectory(input); buildFhirDirectoryBundle(directory, 'Practitioner');
  */
 export function freezeDirectory(value: unknown): Directory {
-  if (isCheckedFrozen(value)) return value as Directory;
-  const copy = copyOf(value);
-  const issues = checkDirectory(copy);
-  if (issues.length > 0) throw new ChartValidationError(issues);
-  rememberDirectory(copy as Directory);
-  return copy as Directory;
+  return freezeChecked(value, checkDirectory, rememberDirectory);
 }
