@@ -137,6 +137,9 @@ describe('FHIR entry reuse', () => {
     const k2 = {};
     cache.serialize('r', k2, [k2], timed('2026-03-01T15:00:00.000Z'), timed);
     expect(cache.serialize('r', k2, [k2], timed('2027-03-01T15:00:00.000Z'), timed)).toBe(JSON.stringify(timed('2027-03-01T15:00:00.000Z')));
+    // A Bundle with a member the proven one did not have is serialized whole, never spliced without it.
+    const withMeta = { ...bundle('2026-03-01T15:00:00.003Z', 2), meta: { tag: [{ code: 'x' }] } };
+    expect(cache.serialize('r', key, [key], withMeta, (at) => bundle(at, 2))).toBe(JSON.stringify(withMeta));
   });
 });
 
