@@ -351,13 +351,15 @@ describe('chart-export command (dist/http/cli.js)', () => {
     let err = '';
     shell.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     shell.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    // Kill the shell as soon as the first banner line is out, while the service may still be printing the
+    // rest: the parent it watches was read before any output, so this early exit is still seen.
     await new Promise<void>((resolve) => {
       const poll = setInterval(() => {
-        if (out.includes('Press Ctrl+C to stop.')) {
+        if (/listening on http:\/\/\S+\n/.test(out)) {
           clearInterval(poll);
           resolve();
         }
-      }, 20);
+      }, 5);
     });
     const origin = /listening on (http:\/\/\S+)/.exec(out)?.[1] as string;
     shell.kill('SIGTERM');

@@ -372,6 +372,9 @@ const defaultIo: CliIo = {
  * @example void main(process.argv.slice(2), process.env);
  */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo = defaultIo): Promise<void> {
+  // The parent at start, read before anything is printed: a shell that dies once the banner is out (the
+  // moment a caller knows the service runs) is then still seen to have gone (see the watch below).
+  const parent = process.ppid;
   let options: CliOptions;
   try {
     options = parseCliOptions(argv, env);
@@ -428,7 +431,6 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
   // of the terminal's group and needs nothing. So when started by an npm script, stop as for SIGTERM once the
   // parent goes away (the process is then re-parented).
   if (env['npm_lifecycle_event'] !== undefined) {
-    const parent = process.ppid;
     const watch = setInterval(() => {
       if (process.ppid === parent) return;
       clearInterval(watch);
