@@ -137,9 +137,43 @@ describe('FHIR entry reuse', () => {
     const k2 = {};
     cache.serialize('r', k2, [k2], timed('2026-03-01T15:00:00.000Z'), timed);
     expect(cache.serialize('r', k2, [k2], timed('2027-03-01T15:00:00.000Z'), timed)).toBe(JSON.stringify(timed('2027-03-01T15:00:00.000Z')));
+    expect(cache.serialize('r', k2, [k2], timed('2028-03-01T15:00:00.000Z'), timed)).toBe(JSON.stringify(timed('2028-03-01T15:00:00.000Z')));
     // A Bundle with a member the proven one did not have is serialized whole, never spliced without it.
     const withMeta = { ...bundle('2026-03-01T15:00:00.003Z', 2), meta: { tag: [{ code: 'x' }] } };
     expect(cache.serialize('r', key, [key], withMeta, (at) => bundle(at, 2))).toBe(JSON.stringify(withMeta));
+  });
+});
+
+describe('createFhirEntryCache proof', () => {
+  it('should prove only on the second request in a row for the same records, so alternating limits never pay for it', () => {
+    const cache = createFhirEntryCache();
+    const key = {};
+    let rebuilds = 0;
+    const bundle = (now: string, n: number): fhir.Bundle => ({
+      resourceType: 'Bundle',
+      id: `b-${now}`,
+      type: 'collection',
+      timestamp: now,
+      total: n,
+      entry: Array.from({ length: n }, (_, i) => ({ fullUrl: `Patient/p${i}` })),
+    });
+    const rebuild = (n: number) => (at: string): fhir.Bundle => {
+      rebuilds += 1;
+      return bundle(at, n);
+    };
+    // Limits 1, 2, 1, 2 …: the records differ every time, nothing is proven.
+    for (let i = 0; i < 6; i++) {
+      const n = 1 + (i % 2);
+      const b = bundle(`2026-03-01T15:00:00.00${i}Z`, n);
+      expect(cache.serialize('r', key, [key, n], b, rebuild(n))).toBe(JSON.stringify(b));
+    }
+    expect(rebuilds).toBe(0);
+    // The same records twice in a row: proven once (two builds at other times), then reused.
+    for (let i = 0; i < 3; i++) {
+      const b = bundle(`2026-03-01T15:00:01.00${i}Z`, 2);
+      expect(cache.serialize('r', key, [key, 2], b, rebuild(2))).toBe(JSON.stringify(b));
+    }
+    expect(rebuilds).toBe(2);
   });
 });
 

@@ -7,7 +7,8 @@
  *
  * Entries are kept only when that provably gives the builder's bytes: the entries of Bundles built at two
  * other times serialize to the same text, and the spliced body equals `JSON.stringify` of the request's own
- * Bundle. Kept texts live in a `WeakMap` keyed by the frozen record the route exports (patient, encounter,
+ * Bundle. The proof runs on the second request for the same records in a row, so a client alternating
+ * between two sets of limits never pays for it. Kept texts live in a `WeakMap` keyed by the frozen record the route exports (patient, encounter,
  * note or assessment), one per route, so they go away with the data source's records and are bounded by one
  * Bundle's entries per record and route.
  */
@@ -19,6 +20,8 @@ export interface BundleLike {
 interface Entry {
   /** The records the Bundle was built from, compared by identity (limits included as numbers). */
   readonly records: readonly unknown[];
+  /** Whether the proof ran; until a second request for the same records, only those are remembered. */
+  readonly proven: boolean;
   /** `JSON.stringify(bundle.entry)`, or `undefined` when these Bundles cannot be spliced. */
   readonly json: string | undefined;
   /** The Bundle's members before `entry`, in the builder's order (the same for the same records). */
@@ -72,14 +75,25 @@ export function createFhirEntryCache(): FhirEntryCache {
     serialize(route, key, records, bundle, rebuild) {
       let perRoute = byKey.get(key);
       const kept = perRoute?.get(route);
-      if (kept !== undefined && sameRecords(kept.records, records)) {
+      const same = kept !== undefined && sameRecords(kept.records, records);
+      if (kept !== undefined && same && kept.proven) {
         // The same members as when the entries were proven (a member outside `head` would be dropped by splice).
         if (kept.json !== undefined && bundle.entry?.length === kept.count && Object.keys(bundle).length === kept.head.length + 1) {
           return splice(bundle, kept.head, kept.json);
         }
         return JSON.stringify(bundle);
       }
+      if (perRoute === undefined) {
+        perRoute = new Map();
+        byKey.set(key, perRoute);
+      }
       const full = JSON.stringify(bundle);
+      if (!same) {
+        // The first request for these records (or other limits than last time): remember them, and prove only
+        // when they come again, so that alternating requests never pay the two extra builds of the proof.
+        perRoute.set(route, { records, proven: false, json: undefined, head: [], count: 0 });
+        return full;
+      }
       let json: string | undefined;
       const head = headOf(bundle);
       if (head !== undefined && bundle.entry !== undefined && bundle.entry.length > 0) {
@@ -91,11 +105,7 @@ export function createFhirEntryCache(): FhirEntryCache {
         }
         if (json !== undefined && splice(bundle, head, json) !== full) json = undefined;
       }
-      if (perRoute === undefined) {
-        perRoute = new Map();
-        byKey.set(key, perRoute);
-      }
-      perRoute.set(route, { records, json, head: head ?? [], count: bundle.entry?.length ?? 0 });
+      perRoute.set(route, { records, proven: true, json, head: head ?? [], count: bundle.entry?.length ?? 0 });
       return full;
     },
   };
