@@ -182,7 +182,9 @@ export function createInMemoryDataSource(document: unknown): ChartDataSource {
     listPractitioners: (limit) => take(practitioners, limit),
     listLocations: (limit) => take(locations, limit),
   };
-  // Every record served is a deep-frozen checked copy: the handler may reuse output built from it.
+  // Every record served is a deep-frozen checked copy: the handler may reuse output built from it. The source
+  // itself is frozen too, so no method can be swapped for one that serves records that change.
+  Object.freeze(source);
   markFrozenSource(source);
   return source;
 }

@@ -106,6 +106,8 @@ describe('createInMemoryDataSource', () => {
     const loaded = loadChartDocument({ patients: [{ patient: { id: 'p-1', identifiers: [{ system: 'urn:x', value: '1' }], names: [{ text: 'A' }] } }] });
     expect(Object.isFrozen(loaded.patients[0]?.patient.identifiers[0])).toBe(true);
     expect(await createInMemoryDataSource(loaded).getPatient('p-1')).toBe(loaded.patients[0]?.patient);
+    // The source is frozen: the handler's reuse of output per record relies on its methods staying its own.
+    expect(Object.isFrozen(createInMemoryDataSource(loaded))).toBe(true);
   });
 
   it('should serve every generated document: each record found under its patient only, lists newest first', async () => {
