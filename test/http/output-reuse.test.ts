@@ -34,6 +34,18 @@ function opaque(source: ChartDataSource): ChartDataSource {
   return { ...source };
 }
 
+/** A small Bundle as a builder at `now` would give it: id and timestamp move with the time, the entries do not. */
+function bundle(now: string, n: number): fhir.Bundle {
+  return {
+    resourceType: 'Bundle',
+    id: `b-${now}`,
+    type: 'collection',
+    timestamp: now,
+    total: n,
+    entry: Array.from({ length: n }, (_, i) => ({ fullUrl: `Patient/p${i}`, resource: { resourceType: 'Patient', id: `p${i}` } })),
+  };
+}
+
 const FHIR_PATHS = [
   `/exportFhirPatient?patientId=${P}`,
   `/exportFhirPatientBundle?patientId=${P}`,
@@ -115,14 +127,6 @@ describe('FHIR entry reuse', () => {
   it('should serialize the entries of the request at hand when they do not match the kept ones', () => {
     const cache = createFhirEntryCache();
     const key = {};
-    const bundle = (now: string, n: number): fhir.Bundle => ({
-      resourceType: 'Bundle',
-      id: `b-${now}`,
-      type: 'collection',
-      timestamp: now,
-      total: n,
-      entry: Array.from({ length: n }, (_, i) => ({ fullUrl: `Patient/p${i}`, resource: { resourceType: 'Patient', id: `p${i}` } })),
-    });
     const first = bundle('2026-03-01T15:00:00.000Z', 2);
     expect(cache.serialize('r', key, [key], first, (at) => bundle(at, 2))).toBe(JSON.stringify(first));
     const later = bundle('2026-03-01T15:00:00.001Z', 2);
@@ -149,14 +153,6 @@ describe('createFhirEntryCache proof', () => {
     const cache = createFhirEntryCache();
     const key = {};
     let rebuilds = 0;
-    const bundle = (now: string, n: number): fhir.Bundle => ({
-      resourceType: 'Bundle',
-      id: `b-${now}`,
-      type: 'collection',
-      timestamp: now,
-      total: n,
-      entry: Array.from({ length: n }, (_, i) => ({ fullUrl: `Patient/p${i}` })),
-    });
     const rebuild = (n: number) => (at: string): fhir.Bundle => {
       rebuilds += 1;
       return bundle(at, n);
