@@ -400,7 +400,7 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       expect((await call('/publicFhirDirectory?resourceType=Location', { headers })).status).toBe(200);
     });
 
-    it.each([['text/html'], ['application/xml'], ['application/hl7-v2'], ['application/fhir+json;q=0'], ['*/*;q=0'], ['*/*, application/fhir+json;q=0'], ['nonsense']])(
+    it.each([['text/html'], ['application/xml'], ['application/hl7-v2'], ['application/fhir+json;q=0'], ['*/*;q=0'], ['*/*, application/fhir+json;q=0'], ['nonsense'], ['application/fhir+json; fhirVersion=3.0']])(
       'should answer FHIR routes with 406 for Accept %j',
       async (accept) => {
         const res = await call(`/exportFhirPatient?patientId=${P}`, { headers: { ...BOTH, accept } });

@@ -52,6 +52,13 @@ describe('acceptsFormat', () => {
     expect(acceptsFormat('text/*', 'fhir')).toBe(false);
     expect(acceptsFormat('application/fhir+json;q=0.001', 'fhir')).toBe(true);
     expect(acceptsFormat('application/fhir+json; q = 0', 'fhir')).toBe(false);
+    // FHIR's version parameter: only R4 (4.0) matches; a range for another release is as if absent.
+    expect(acceptsFormat('application/fhir+json; fhirVersion=4.0', 'fhir')).toBe(true);
+    expect(acceptsFormat('application/fhir+json;fhirversion="4.0.1"', 'fhir')).toBe(true);
+    expect(acceptsFormat('application/fhir+json; fhirVersion=3.0', 'fhir')).toBe(false);
+    expect(acceptsFormat('application/fhir+json; fhirVersion=5.0, application/fhir+json; fhirVersion=4.0;q=0.5', 'fhir')).toBe(true);
+    expect(acceptsFormat('application/fhir+json; fhirVersion=3.0, */*', 'fhir')).toBe(true);
+    expect(acceptsFormat('application/hl7-v2; fhirVersion=3.0', 'hl7')).toBe(true);
   });
 
   it('should never throw on any header value', () => {

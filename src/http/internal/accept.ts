@@ -1,6 +1,8 @@
 /**
  * `Accept` negotiation for the two formats (RFC 9110 section 12.5.1): the most specific matching media
- * range decides, and `q=0` refuses.
+ * range decides, and `q=0` refuses. On FHIR routes a range with a `fhirVersion` parameter matches only
+ * R4 (`4.0`; FHIR R4 http.html "FHIR Version parameter": a server answers a version it does not serve
+ * with 406).
  */
 
 const SERVED = {
@@ -10,6 +12,10 @@ const SERVED = {
 } as const;
 
 const Q_RE = /^q=([01](?:\.[0-9]{0,3})?)$/i;
+/** A `fhirVersion` media-type parameter, its value optionally quoted. */
+const FHIR_VERSION_RE = /^fhirversion="?([^"]*)"?$/i;
+/** The FHIR release served: R4, written `4.0` (major.minor; a patch level such as `4.0.1` is accepted too). */
+const R4_RE = /^4\.0(?:\.[0-9]+)?$/;
 
 /**
  * Whether a request's `Accept` header admits the route's format.
@@ -37,10 +43,15 @@ export function acceptsFormat(accept: string | undefined, format: 'fhir' | 'hl7'
     else if (type === served.type && (served.subtypes as readonly string[]).includes(subtype)) specificity = 2;
     else continue;
     let q = 1;
+    let otherRelease = false;
     for (let i = 1; i < parts.length; i++) {
-      const m = Q_RE.exec((parts[i] as string).trim().replace(/\s*=\s*/, '='));
+      const parameter = (parts[i] as string).trim().replace(/\s*=\s*/, '=');
+      const m = Q_RE.exec(parameter);
       if (m !== null) q = Math.min(1, Number(m[1]));
+      const version = format === 'fhir' ? FHIR_VERSION_RE.exec(parameter) : null;
+      if (version !== null && !R4_RE.test(version[1] as string)) otherRelease = true;
     }
+    if (otherRelease) continue; // a range for another FHIR release does not match
     if (specificity > bestSpecificity) {
       bestSpecificity = specificity;
       bestQ = q;
