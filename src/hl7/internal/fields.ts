@@ -160,40 +160,41 @@ export function xtnFromTelecom(telecom: Telecom, path: IssuePath, target: string
   return fitCompositeOrThrow([internet ? '' : value, use, equipment, internet ? value : ''], [], COMPOSITE_MAX, path, target);
 }
 
+/** A look-up by id (see {@link lookupById}). */
+export interface IdLookup<T> {
+  /** The entry with this id, or undefined. */
+  get(id: string): T | undefined;
+}
+
 /**
  * Look-up by id in a list: a search from the end for a short list, a map built on first use for a longer one.
  * Either way the last entry with an id wins (a checked directory has no repeated ids).
+ * @param list - the entries
+ * @returns the look-up
+ * @example lookupById([{ id: 'a' }]).get('a') // { id: 'a' }
  */
-export class ById<T extends { readonly id: string }> {
-  private map: Map<string, T> | undefined;
-
-  constructor(private readonly list: readonly T[]) {}
-
-  /**
-   * The entry with this id.
-   * @param id - the id
-   * @returns the entry, or undefined
-   * @example new ById([{ id: 'a' }]).get('a') // { id: 'a' }
-   */
-  get(id: string): T | undefined {
-    const list = this.list;
-    if (list.length <= 8) {
-      // A message looks up a few ids: for a short list a search costs less than building a map.
-      for (let i = list.length - 1; i >= 0; i--) if ((list[i] as T).id === id) return list[i];
-      return undefined;
-    }
-    this.map ??= new Map(list.map((x) => [x.id, x]));
-    return this.map.get(id);
-  }
+export function lookupById<T extends { readonly id: string }>(list: readonly T[]): IdLookup<T> {
+  let map: Map<string, T> | undefined;
+  return {
+    get(id) {
+      if (list.length <= 8) {
+        // A message looks up a few ids: for a short list a search costs less than building a map.
+        for (let i = list.length - 1; i >= 0; i--) if ((list[i] as T).id === id) return list[i];
+        return undefined;
+      }
+      map ??= new Map(list.map((x) => [x.id, x]));
+      return map.get(id);
+    },
+  };
 }
 
 /** Directory look-ups by id. */
 export interface DirectoryIndex {
-  readonly practitioners: ById<DirectoryPractitioner>;
+  readonly practitioners: IdLookup<DirectoryPractitioner>;
   /** XCN values already built in this message, by practitioner id (the same author appears in TXA and OBX). */
   readonly xcn: Map<string, string>;
-  readonly locations: ById<NonNullable<Directory['locations']>[number]>;
-  readonly organizations: ById<NonNullable<Directory['organizations']>[number]>;
+  readonly locations: IdLookup<NonNullable<Directory['locations']>[number]>;
+  readonly organizations: IdLookup<NonNullable<Directory['organizations']>[number]>;
 }
 
 /**
@@ -204,10 +205,10 @@ export interface DirectoryIndex {
  */
 export function indexDirectory(directory: Directory | undefined): DirectoryIndex {
   return {
-    practitioners: new ById(directory?.practitioners ?? []),
+    practitioners: lookupById(directory?.practitioners ?? []),
     xcn: new Map(),
-    locations: new ById(directory?.locations ?? []),
-    organizations: new ById(directory?.organizations ?? []),
+    locations: lookupById(directory?.locations ?? []),
+    organizations: lookupById(directory?.organizations ?? []),
   };
 }
 

@@ -12,6 +12,8 @@
  * note or assessment), one per route, so they go away with the data source's records and are bounded by one
  * Bundle's entries per record and route.
  */
+import { PROOF_TIMES, sameRecords } from './frozen-source.js';
+
 /** What this module reads of a Bundle: its members, the last being `entry`. */
 export interface BundleLike {
   readonly entry?: readonly unknown[] | undefined;
@@ -29,14 +31,6 @@ interface Entry {
   readonly count: number;
 }
 
-/** Two export times other than any request's, for the proof that the entries do not depend on time. */
-const OTHER_TIMES: readonly [string, string] = ['2001-02-03T04:05:06.000Z', '2011-12-13T14:15:16.789Z'];
-
-function sameRecords(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /** The members of `bundle` before `entry`, or `undefined` unless `entry` is its last member. */
 function headOf(bundle: BundleLike): string[] | undefined {
@@ -99,7 +93,7 @@ export function createFhirEntryCache(): FhirEntryCache {
       if (head !== undefined && bundle.entry !== undefined && bundle.entry.length > 0) {
         json = JSON.stringify(bundle.entry);
         try {
-          for (const at of OTHER_TIMES) if (JSON.stringify(rebuild(at).entry) !== json) json = undefined;
+          for (const at of PROOF_TIMES) if (JSON.stringify(rebuild(at).entry) !== json) json = undefined;
         } catch {
           json = undefined;
         }

@@ -16,6 +16,8 @@
  * bounded by one message per record and route.
  */
 
+import { PROOF_TIMES, sameRecords } from './frozen-source.js';
+
 /** What a template fills in: the HL7 export time or the message control id. */
 type Slot = 'now' | 'controlId';
 
@@ -40,7 +42,6 @@ export type Hl7Build = (now: string, controlId: string) => string;
 const PLAIN_CONTROL_ID_RE = /^[A-Za-z0-9]{1,20}$/;
 /** `Date.prototype.toISOString` of a four-digit year: `YYYY-MM-DDThh:mm:ss.sssZ`. */
 const ISO_UTC_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?Z$/;
-const SENTINEL_NOW: readonly [string, string] = ['2001-02-03T04:05:06.000Z', '2011-12-13T14:15:16.000Z'];
 
 /**
  * The HL7 DTM the builders send for a UTC instant: `YYYYMMDDhhmmss+0000`, seconds without fraction.
@@ -96,12 +97,6 @@ function fill(template: Template, now: string, controlId: string): string {
   return out;
 }
 
-function sameRecords(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /** The per-handler template store. */
 export interface Hl7TemplateCache {
   /**
@@ -136,12 +131,12 @@ export function createHl7TemplateCache(): Hl7TemplateCache {
       const message = build(now, controlId);
       const pad = (c: string): string => (messageCode + c.repeat(20)).slice(0, 20);
       const values: Record<Slot, readonly [string, string]> = {
-        now: [hl7UtcInstant(SENTINEL_NOW[0]) as string, hl7UtcInstant(SENTINEL_NOW[1]) as string],
+        now: [hl7UtcInstant(PROOF_TIMES[0]) as string, hl7UtcInstant(PROOF_TIMES[1]) as string],
         controlId: [pad('A'), pad('B')],
       };
       let template: Template | undefined;
       try {
-        template = cut(build(SENTINEL_NOW[0], values.controlId[0]), build(SENTINEL_NOW[1], values.controlId[1]), values);
+        template = cut(build(PROOF_TIMES[0], values.controlId[0]), build(PROOF_TIMES[1], values.controlId[1]), values);
       } catch {
         template = undefined;
       }
