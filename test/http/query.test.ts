@@ -52,7 +52,9 @@ describe('acceptsFormat', () => {
     expect(acceptsFormat('text/*', 'fhir')).toBe(false);
     expect(acceptsFormat('application/fhir+json;q=0.001', 'fhir')).toBe(true);
     expect(acceptsFormat('application/fhir+json; q = 0', 'fhir')).toBe(false);
-    // FHIR's version parameter: only R4 (4.0) matches; a range for another release is as if absent.
+  });
+
+  it("should match FHIR's version parameter only for R4 (4.0): a range for another release is as if absent", () => {
     expect(acceptsFormat('application/fhir+json; fhirVersion=4.0', 'fhir')).toBe(true);
     expect(acceptsFormat('application/fhir+json;fhirversion="4.0.1"', 'fhir')).toBe(true);
     expect(acceptsFormat('application/fhir+json; fhirVersion=3.0', 'fhir')).toBe(false);
