@@ -137,6 +137,7 @@ export {
   toFhirPractitioner,
   toFhirLocation,
   toFhirId,
+  defaultBundleId,
 } from './fhir/index.js';
 export type {
   FhirExportOptions,
@@ -144,6 +145,7 @@ export type {
   FhirPatientBundleOptions,
   FhirDirectoryBundleOptions,
   QuestionnaireScore,
+  BundleIdInput,
 } from './fhir/index.js';
 
 // HL7 v2.5.1

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../errors.js';
+import { type BundleMember, contentBundleId } from './internal/bundle.js';
 import { mapChartId } from './internal/ids.js';
 
 const LONE_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -24,4 +25,42 @@ export function toFhirId(chartId: string): string {
   if (typeof chartId !== 'string' || chartId.length === 0) throw new InvalidArgumentError('chartId', 'must be a non-empty string');
   if (LONE_SURROGATE_RE.test(chartId)) throw new InvalidArgumentError('chartId', 'must not contain a lone surrogate');
   return mapChartId(chartId);
+}
+
+/** The members of a Bundle that its default id is computed from. */
+export interface BundleIdInput {
+  /** Required at run time; optional here so that any `fhir.Bundle` type-checks. */
+  readonly type?: string | undefined;
+  /** Required at run time; optional here so that any `fhir.Bundle` type-checks. */
+  readonly timestamp?: string | undefined;
+  readonly entry?: readonly { readonly resource?: { readonly resourceType: string; readonly id?: string | undefined } | undefined }[] | undefined;
+}
+
+/**
+ * The `Bundle.id` every builder gives a Bundle when the `bundleId` option is not set: a UUID (version 8)
+ * from a fast 128-bit hash of the Bundle's `type`, `timestamp` and each entry's resource type and id, in
+ * entry order. Use it to tell whether a Bundle's id is still the one derived from its contents; the hash is
+ * not cryptographic, so it is no defence against deliberate tampering.
+ *
+ * @param bundle - a Bundle (or its `type`, `timestamp` and `entry`); every entry needs a resource with an id
+ * @returns the default id, e.g. `'3f1c9a2e-41d0-8b7a-9c55-0e6f2d8a1b34'`
+ * @throws {InvalidArgumentError} when `type` or `timestamp` is not a string, or an entry has no resource
+ *   with a string `resourceType` and `id`
+ * @example defaultBundleId(buildFhirPatientExport(chart, { now })) === buildFhirPatientExport(chart, { now }).id // true
+ */
+export function defaultBundleId(bundle: BundleIdInput): string {
+  if (typeof bundle !== 'object' || bundle === null) throw new InvalidArgumentError('bundle', 'must be an object');
+  const { type, timestamp, entry } = bundle;
+  if (typeof type !== 'string') throw new InvalidArgumentError('bundle.type', 'must be a string');
+  if (typeof timestamp !== 'string') throw new InvalidArgumentError('bundle.timestamp', 'must be a string');
+  if (entry !== undefined && !Array.isArray(entry)) throw new InvalidArgumentError('bundle.entry', 'must be an array');
+  const members: BundleMember[] = new Array<BundleMember>(entry?.length ?? 0);
+  for (let i = 0; i < members.length; i++) {
+    const resource = (entry as NonNullable<typeof entry>)[i]?.resource;
+    if (typeof resource?.resourceType !== 'string' || typeof resource.id !== 'string') {
+      throw new InvalidArgumentError(`bundle.entry[${i}].resource`, 'must have a string resourceType and id');
+    }
+    members[i] = resource as BundleMember;
+  }
+  return contentBundleId(type, timestamp, members);
 }

@@ -27,4 +27,5 @@ export { toFhirPractitioner } from './practitioner.js';
 export { toFhirLocation } from './location.js';
 
 // Ids
-export { toFhirId } from './ids.js';
+export { defaultBundleId, toFhirId } from './ids.js';
+export type { BundleIdInput } from './ids.js';

@@ -32,7 +32,7 @@ import {
 import type { ChartDataSource } from './data-source.js';
 import { isDataSourceUnavailable } from './errors.js';
 import { acceptsFormat } from './internal/accept.js';
-import { createFhirEntryCache, type FhirEntryCache } from './internal/fhir-entries.js';
+import { createFhirBundleCache, type FhirBundleCache } from './internal/fhir-template.js';
 import { isFrozenSource } from './internal/frozen-source.js';
 import { createHl7TemplateCache, type Hl7TemplateCache } from './internal/hl7-template.js';
 import { checkParameters, parseQuery, type ResolvedLimit, type RouteParameters } from './internal/query.js';
@@ -441,15 +441,15 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
    */
   const templates: Hl7TemplateCache | undefined = isFrozenSource(dataSource) ? createHl7TemplateCache() : undefined;
   /**
-   * Serialized Bundle entries, over the same kind of data source and for the same reason: a Bundle built from
-   * the same records differs only in `id` and `timestamp`. A WeakMap keyed by those records (see
-   * internal/fhir-entries.ts).
+   * Templates of Bundles, over the same kind of data source and for the same reason: a Bundle built from the
+   * same records differs only in `id` and `timestamp`. A WeakMap keyed by those records (see
+   * internal/fhir-template.ts).
    */
-  const entries: FhirEntryCache | undefined = templates === undefined ? undefined : createFhirEntryCache();
+  const bundles: FhirBundleCache | undefined = templates === undefined ? undefined : createFhirBundleCache();
 
   /**
-   * A FHIR export: the builder's Bundle, serialized with the entries' text reused when it provably fits.
-   * `records` lists every record (and limit) the Bundle is built from, `key` first.
+   * A FHIR export: the builder's Bundle as JSON, or its template filled with this request's time (the same
+   * bytes). `records` lists every record (and limit) the Bundle is built from, `key` first.
    */
   function fhirExport<TOptions extends FhirExportOptions>(
     route: ExportRouteName,
@@ -458,9 +458,8 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     options: TOptions,
     build: (options: TOptions) => ReturnType<typeof buildFhirPatientExport>,
   ): PreparedBody {
-    const bundle = build(options);
-    if (entries === undefined) return { body: JSON.stringify(bundle) };
-    return { body: entries.serialize(route, key, records, bundle, (at) => build({ ...options, now: at })) };
+    if (bundles === undefined) return { body: JSON.stringify(build(options)) };
+    return { body: bundles.render(route, key, records, options.now as string, (at) => build({ ...options, now: at })) };
   }
 
   /**

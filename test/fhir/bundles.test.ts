@@ -14,6 +14,8 @@ import {
   buildFhirPatientBundle,
   buildFhirPatientExport,
   DIRECTORY_RESOURCE_TYPES,
+  defaultBundleId,
+  InvalidArgumentError,
   toFhirId,
   type Directory,
   type PatientChart,
@@ -237,6 +239,47 @@ describe('Bundle ids', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('defaultBundleId', () => {
+  it('should give the id every builder gives by default, for any chart, time, limits and base URL', () => {
+    fc.assert(
+      fc.property(arbCase, arbBaseUrl, fc.constantFrom(NOW, '2026-03-01T15:00:00.123+05:30', '1999-12-31T23:59:59Z'), ({ chart, directory }, baseUrl, now) => {
+        const options: Options = baseUrl === undefined ? { now, directory } : { now, baseUrl, directory };
+        for (const bundle of patientBundles(chart, options)) expect(defaultBundleId(bundle)).toBe(bundle.id);
+        for (const type of DIRECTORY_RESOURCE_TYPES) {
+          const bundle = buildFhirDirectoryBundle(directory, type, options);
+          expect(defaultBundleId(bundle)).toBe(bundle.id);
+        }
+        // Derived from the content: another order of the entries gives another id.
+        const bundle = buildFhirPatientBundle(chart, options);
+        const entries = bundle.entry ?? [];
+        if (entries.length > 1) expect(defaultBundleId({ ...bundle, entry: [...entries].reverse() })).not.toBe(bundle.id);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('should refuse what is not a Bundle with a typed error naming the member', () => {
+    const cases: [unknown, string][] = [
+      [null, 'bundle'],
+      [{ timestamp: NOW }, 'bundle.type'],
+      [{ type: 'collection', timestamp: 5 }, 'bundle.timestamp'],
+      [{ type: 'collection', timestamp: NOW, entry: {} }, 'bundle.entry'],
+      [{ type: 'collection', timestamp: NOW, entry: [{ fullUrl: 'Patient/p' }] }, 'bundle.entry[0].resource'],
+      [{ type: 'collection', timestamp: NOW, entry: [{ resource: { resourceType: 'Patient', id: 'p' } }, { resource: { resourceType: 'Patient' } }] }, 'bundle.entry[1].resource'],
+    ];
+    for (const [input, argument] of cases) {
+      let thrown: unknown;
+      try {
+        defaultBundleId(input as Parameters<typeof defaultBundleId>[0]);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(InvalidArgumentError);
+      expect((thrown as InvalidArgumentError).argument).toBe(argument);
+    }
   });
 });
 

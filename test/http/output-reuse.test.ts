@@ -1,13 +1,13 @@
 /**
- * Output reuse over the in-memory data source (HL7 templates, src/http/internal/hl7-template.ts; FHIR entry
- * text, src/http/internal/fhir-entries.ts): the handler must send the
- * very bytes the builders give, request after request, with the clock and the control ids moving.
+ * Output reuse over the in-memory data source (HL7 templates, src/http/internal/hl7-template.ts; FHIR Bundle
+ * templates, src/http/internal/fhir-template.ts): the handler must send the very bytes the builders give,
+ * request after request, with the clock and the control ids moving.
  */
 import { describe, expect, it } from 'vitest';
-import { buildMdmT02 } from '../../src/index.js';
+import { buildMdmT02, defaultBundleId } from '../../src/index.js';
 import { createExportHandler, createInMemoryDataSource, type ChartDataSource, type ExportHandlerOptions } from '../../src/http/index.js';
 import type * as fhir from 'fhir/r4';
-import { createFhirEntryCache } from '../../src/http/internal/fhir-entries.js';
+import { createFhirBundleCache } from '../../src/http/internal/fhir-template.js';
 import { createHl7TemplateCache, hl7UtcInstant } from '../../src/http/internal/hl7-template.js';
 import { CHART_DOCUMENT, KEYS, PATIENT_ID } from './support/fixture.js';
 import { fixtureOptions } from './support/harness.js';
@@ -34,16 +34,21 @@ function opaque(source: ChartDataSource): ChartDataSource {
   return { ...source };
 }
 
-/** A small Bundle as a builder at `now` would give it: id and timestamp move with the time, the entries do not. */
-function bundle(now: string, n: number): fhir.Bundle {
-  return {
+/**
+ * A small Bundle as a builder at `now` would give it: timestamp and default id move with the time, the
+ * entries do not. `id` replaces the default id.
+ */
+function bundle(now: string, n: number, id?: (now: string) => string): fhir.Bundle {
+  const b: fhir.Bundle = {
     resourceType: 'Bundle',
-    id: `b-${now}`,
+    id: '',
     type: 'collection',
     timestamp: now,
     total: n,
     entry: Array.from({ length: n }, (_, i) => ({ fullUrl: `Patient/p${i}`, resource: { resourceType: 'Patient', id: `p${i}` } })),
   };
+  b.id = id === undefined ? defaultBundleId(b as Parameters<typeof defaultBundleId>[0]) : id(now);
+  return b;
 }
 
 const FHIR_PATHS = [
@@ -110,66 +115,87 @@ describe('HL7 templates', () => {
   });
 });
 
-describe('FHIR entry reuse', () => {
+describe('FHIR Bundle templates', () => {
   it('should send the bytes the builders give, with the clock moving', async () => {
     // Arrange
     const reused = await fixtureOptions({ now: movingClock() });
     const plain = await fixtureOptions({ now: movingClock(), dataSource: opaque(createInMemoryDataSource(CHART_DOCUMENT)) });
     // Act
-    const got = await bodies(reused, 3, FHIR_PATHS);
-    const expected = await bodies(plain, 3, FHIR_PATHS);
+    const got = await bodies(reused, 4, FHIR_PATHS);
+    const expected = await bodies(plain, 4, FHIR_PATHS);
     // Assert
     expect(got.every((r) => r.status === 200)).toBe(true);
     expect(got).toEqual(expected);
     expect(new Set(got.map((r) => (JSON.parse(r.body) as { id: string }).id)).size).toBe(got.length);
   });
 
-  it('should serialize the entries of the request at hand when they do not match the kept ones', () => {
-    const cache = createFhirEntryCache();
+  it('should fill a proven template without building, to the builder output for any later time', () => {
+    // Arrange
+    const cache = createFhirBundleCache();
     const key = {};
-    const first = bundle('2026-03-01T15:00:00.000Z', 2);
-    expect(cache.serialize('r', key, [key], first, (at) => bundle(at, 2))).toBe(JSON.stringify(first));
-    const later = bundle('2026-03-01T15:00:00.001Z', 2);
-    expect(cache.serialize('r', key, [key], later, (at) => bundle(at, 2))).toBe(JSON.stringify(later));
-    // Same records, same entry count: the kept text is used (the records are frozen, so the entries are too).
-    const kept = { ...bundle('2026-03-01T15:00:00.001Z', 2), entry: [{ fullUrl: 'x' }, { fullUrl: 'y' }] };
-    expect(cache.serialize('r', key, [key], kept, (at) => bundle(at, 2))).toBe(JSON.stringify(later));
-    const fewer = bundle('2026-03-01T15:00:00.002Z', 1);
-    expect(cache.serialize('r', key, [key], fewer, (at) => bundle(at, 1))).toBe(JSON.stringify(fewer));
-    // Entries that change with the time are never kept.
-    const timed = (at: string): fhir.Bundle => ({ ...bundle(at, 1), entry: [{ fullUrl: `Basic/${at.slice(0, 4)}` }] });
-    const k2 = {};
-    cache.serialize('r', k2, [k2], timed('2026-03-01T15:00:00.000Z'), timed);
-    expect(cache.serialize('r', k2, [k2], timed('2027-03-01T15:00:00.000Z'), timed)).toBe(JSON.stringify(timed('2027-03-01T15:00:00.000Z')));
-    expect(cache.serialize('r', k2, [k2], timed('2028-03-01T15:00:00.000Z'), timed)).toBe(JSON.stringify(timed('2028-03-01T15:00:00.000Z')));
-    // A Bundle with a member the proven one did not have is serialized whole, never spliced without it.
-    const withMeta = { ...bundle('2026-03-01T15:00:00.003Z', 2), meta: { tag: [{ code: 'x' }] } };
-    expect(cache.serialize('r', key, [key], withMeta, (at) => bundle(at, 2))).toBe(JSON.stringify(withMeta));
+    let builds = 0;
+    const build = (at: string): fhir.Bundle => (builds++, bundle(at, 3));
+    cache.render('r', key, [key], '2026-03-01T15:00:00.000Z', build);
+    cache.render('r', key, [key], '2026-03-01T15:00:00.001Z', build);
+    builds = 0;
+    // Act
+    const later = ['2026-03-01T15:00:00.002Z', '2031-07-04T00:00:00.000Z', '1999-12-31T23:59:59.999Z'].map((at) => [
+      cache.render('r', key, [key], at, build),
+      JSON.stringify(bundle(at, 3)),
+    ]);
+    // Assert
+    expect(builds).toBe(0);
+    for (const [got, expected] of later) expect(got).toBe(expected);
   });
-});
 
-describe('createFhirEntryCache proof', () => {
-  it('should prove only on the second request in a row for the same records, so alternating limits never pay for it', () => {
-    const cache = createFhirEntryCache();
-    const key = {};
-    let rebuilds = 0;
-    const rebuild = (n: number) => (at: string): fhir.Bundle => {
-      rebuilds += 1;
-      return bundle(at, n);
+  it('should build every time when the Bundle is not a function of its records and the time alone', () => {
+    // Arrange: an id other than the default one, and entries that change with the time.
+    const cache = createFhirBundleCache();
+    const ownId = (at: string): fhir.Bundle => bundle(at, 2, (now) => `b-${now.slice(0, 4)}`);
+    const timed = (at: string): fhir.Bundle => {
+      const b: fhir.Bundle = { ...bundle(at, 0), entry: [{ fullUrl: 'Basic/x', resource: { resourceType: 'Basic', id: `b${at.slice(0, 4)}`, code: {} } }] };
+      return { ...b, id: defaultBundleId(b as Parameters<typeof defaultBundleId>[0]) };
     };
-    // Limits 1, 2, 1, 2 …: the records differ every time, nothing is proven.
+    // The own id fails the proof at the request's time, the timed entries at the first other time (one build more).
+    for (const [build, expectedBuilds] of [
+      [ownId, 4],
+      [timed, 5],
+    ] as const) {
+      const key = {};
+      let builds = 0;
+      const counting = (at: string): fhir.Bundle => (builds++, build(at));
+      // Act
+      const got = ['2026-03-01T15:00:00.000Z', '2027-03-01T15:00:00.000Z', '2028-03-01T15:00:00.000Z', '2029-03-01T15:00:00.000Z'].map((at) => [
+        cache.render('r', key, [key], at, counting),
+        JSON.stringify(build(at)),
+      ]);
+      // Assert: the builder's bytes, and after the failed proof one build per request.
+      for (const [g, e] of got) expect(g).toBe(e);
+      expect(builds).toBe(expectedBuilds);
+    }
+  });
+
+  it('should build again for other records, and prove only on the second request in a row for the same ones', () => {
+    // Arrange
+    const cache = createFhirBundleCache();
+    const key = {};
+    let builds = 0;
+    const build = (n: number) => (at: string): fhir.Bundle => (builds++, bundle(at, n));
+    // Act: limits 1, 2, 1, 2 …: the records differ every time, nothing is proven, one build per request.
     for (let i = 0; i < 6; i++) {
       const n = 1 + (i % 2);
-      const b = bundle(`2026-03-01T15:00:00.00${i}Z`, n);
-      expect(cache.serialize('r', key, [key, n], b, rebuild(n))).toBe(JSON.stringify(b));
+      const at = `2026-03-01T15:00:00.00${i}Z`;
+      expect(cache.render('r', key, [key, n], at, build(n))).toBe(JSON.stringify(bundle(at, n)));
     }
-    expect(rebuilds).toBe(0);
-    // The same records twice in a row: proven once (two builds at other times), then reused.
+    // Assert
+    expect(builds).toBe(6);
+    // The same records again (the last ones were limit 2 too): the proof (the request and two other times), then no build.
+    builds = 0;
     for (let i = 0; i < 3; i++) {
-      const b = bundle(`2026-03-01T15:00:01.00${i}Z`, 2);
-      expect(cache.serialize('r', key, [key, 2], b, rebuild(2))).toBe(JSON.stringify(b));
+      const at = `2026-03-01T15:00:01.00${i}Z`;
+      expect(cache.render('r', key, [key, 2], at, build(2))).toBe(JSON.stringify(bundle(at, 2)));
     }
-    expect(rebuilds).toBe(2);
+    expect(builds).toBe(3);
   });
 });
 

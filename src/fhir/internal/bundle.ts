@@ -149,6 +149,32 @@ export function newestFirst<T>(records: readonly T[] | undefined, limit: number,
   return out;
 }
 
+/** What the default Bundle.id is computed from: each entry's resource type and id. */
+export interface BundleMember {
+  readonly resourceType: string;
+  readonly id: string;
+}
+
+/**
+ * The default `Bundle.id`: a UUID (version 8) from a fast 128-bit hash of the Bundle's type, timestamp and
+ * each entry's resource type and id, in entry order (see {@link createContentHash}).
+ * @param type - the Bundle type
+ * @param timestamp - `Bundle.timestamp`
+ * @param members - the entries' resources, in entry order
+ */
+export function contentBundleId(type: string, timestamp: string, members: readonly BundleMember[]): string {
+  const hash = createContentHash();
+  hash.update(type);
+  hash.update(timestamp);
+  for (let i = 0; i < members.length; i++) {
+    const member = members[i] as BundleMember;
+    // Type and id fed apart: both are flat strings, while their concatenation would be a rope to flatten.
+    hash.update(member.resourceType);
+    hash.update(member.id);
+  }
+  return hexToUuidV8(hash.digestHex());
+}
+
 /**
  * Assemble a Bundle from resources (in entry order).
  * @param type - `collection` or `searchset`
@@ -158,25 +184,14 @@ export function newestFirst<T>(records: readonly T[] | undefined, limit: number,
 export function assembleBundle(type: 'collection' | 'searchset', resources: readonly fhir.FhirResource[], options: ResolvedOptions): fhir.Bundle {
   const prefix = options.baseUrl !== undefined ? `${options.baseUrl}/` : '';
   const entries: fhir.BundleEntry[] = new Array<fhir.BundleEntry>(resources.length);
-  const hash = options.bundleId === undefined ? createContentHash() : undefined;
-  if (hash !== undefined) {
-    hash.update(type);
-    hash.update(options.timestamp);
-  }
   for (let i = 0; i < resources.length; i++) {
     const resource = resources[i] as fhir.FhirResource;
-    const id = resource.id as string;
-    if (hash !== undefined) {
-      // Type and id fed apart: both are flat strings, while their concatenation would be a rope to flatten.
-      hash.update(resource.resourceType);
-      hash.update(id);
-    }
-    const fullUrl = `${prefix}${resource.resourceType}/${id}`;
+    const fullUrl = `${prefix}${resource.resourceType}/${resource.id as string}`;
     entries[i] = type === 'searchset' ? { fullUrl, resource, search: { mode: 'match' } } : { fullUrl, resource };
   }
   const bundle: fhir.Bundle = {
     resourceType: 'Bundle',
-    id: options.bundleId ?? hexToUuidV8((hash as NonNullable<typeof hash>).digestHex()),
+    id: options.bundleId ?? contentBundleId(type, options.timestamp, resources as readonly BundleMember[]),
     type,
     timestamp: options.timestamp,
   };
