@@ -28,7 +28,8 @@ import { newestFirst } from './internal/newest.js';
  * - `list…` methods return at most `limit` records, newest first (encounters by `period.start`, notes and
  *   assessments by `authored`, medical history by `recordedDate` then `onset`); `limit` is a non-negative
  *   integer already clamped by the handler.
- * - Return `undefined` (not a rejection) for "not found". Reject with `DataSourceUnavailableError` when the
+ * - Return `undefined` (not a rejection) for "not found"; `null`, which database clients often give, is read the
+ *   same way. Reject with `DataSourceUnavailableError` when the
  *   store is temporarily unavailable (the handler answers 503); any other rejection gives 500. Neither
  *   response carries the error's message.
  * - Return data in the chart model's shape; the builders check it and a record that fails the check gives 500.

@@ -284,7 +284,8 @@ async function gatherDirectory(
   const foundLocations: DirectoryLocation[] = [];
   for (let i = 0; i < read.length; i++) {
     const record = read[i];
-    if (record === undefined) continue;
+    // `null` counts as not found too: hosts backed by a database often answer that way.
+    if (record == null) continue;
     if (i < practitionerIds.size) foundPractitioners.push(record as DirectoryPractitioner);
     else foundLocations.push(record as DirectoryLocation);
   }
@@ -296,7 +297,7 @@ async function gatherDirectory(
     const ids = [...new Set(wanted)].filter((id) => !seen.has(id));
     ids.forEach((id) => seen.add(id));
     const found = (await Promise.all(ids.map((id) => dataSource.getOrganization(id)))).filter(
-      (o): o is DirectoryOrganization => o !== undefined,
+      (o): o is DirectoryOrganization => o != null,
     );
     organizations.push(...found);
     wanted = found.flatMap((o) => (o.partOfId === undefined ? [] : [o.partOfId]));
@@ -549,7 +550,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
           // builder gives each logical reference its display name.
           const ids = [...new Set(directory.locations.flatMap((l) => (l.organizationId === undefined ? [] : [l.organizationId])))];
           const organizations = (await Promise.all(ids.map((id) => dataSource.getOrganization(id)))).filter(
-            (o): o is DirectoryOrganization => o !== undefined,
+            (o): o is DirectoryOrganization => o != null,
           );
           if (organizations.length > 0) directory.organizations = organizations;
         }
@@ -558,7 +559,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
       case 'exportFhirPatient':
       case 'exportHl7PatientAdt': {
         const patient = await dataSource.getPatient(patientId);
-        if (patient === undefined) return notFound('patient');
+        if (patient == null) return notFound('patient');
         const chart: PatientChart = { patient };
         return route.name === 'exportFhirPatient'
           ? fhirExport(route.name, patient, [patient], fhirOptions(undefined), (o) => buildFhirPatientExport(chart, o))
@@ -577,7 +578,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
           dataSource.listAssessments(patientId, n('assessmentLimit')),
           dataSource.listMedicalHistory(patientId, n('medicalHistoryLimit')),
         ]);
-        if (patient === undefined) return notFound('patient');
+        if (patient == null) return notFound('patient');
         const chart: PatientChart = {
           patient,
           encounters: [...encounters],
@@ -622,8 +623,8 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
           dataSource.getPatient(patientId),
           dataSource.getEncounter(patientId, encounterId),
         ]);
-        if (patient === undefined) return notFound('patient');
-        if (encounter === undefined) return notFound('encounter');
+        if (patient == null) return notFound('patient');
+        if (encounter == null) return notFound('encounter');
         const chart: PatientChart = { patient, encounters: [encounter] };
         const found = directoryFor(encounter, undefined, chart);
         const directory = found instanceof Promise ? await found : found;
@@ -639,9 +640,9 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
       case 'exportHl7Note': {
         const noteId = ids['noteId'] as string;
         const [patient, note] = await Promise.all([dataSource.getPatient(patientId), dataSource.getNote(patientId, noteId)]);
-        if (patient === undefined) return notFound('patient');
-        if (note === undefined) return notFound('note');
-        const encounter = note.encounterId === undefined ? undefined : await dataSource.getEncounter(patientId, note.encounterId);
+        if (patient == null) return notFound('patient');
+        if (note == null) return notFound('note');
+        const encounter = note.encounterId === undefined ? undefined : ((await dataSource.getEncounter(patientId, note.encounterId)) ?? undefined);
         const chart: PatientChart = { patient, notes: [note], encounters: encounter === undefined ? [] : [encounter] };
         const found = directoryFor(note, encounter, chart);
         const directory = found instanceof Promise ? await found : found;
@@ -659,10 +660,10 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
           dataSource.getPatient(patientId),
           dataSource.getAssessment(patientId, assessmentId),
         ]);
-        if (patient === undefined) return notFound('patient');
-        if (assessment === undefined) return notFound('assessment');
+        if (patient == null) return notFound('patient');
+        if (assessment == null) return notFound('assessment');
         const encounter =
-          assessment.encounterId === undefined ? undefined : await dataSource.getEncounter(patientId, assessment.encounterId);
+          assessment.encounterId === undefined ? undefined : ((await dataSource.getEncounter(patientId, assessment.encounterId)) ?? undefined);
         const chart: PatientChart = { patient, assessments: [assessment], encounters: encounter === undefined ? [] : [encounter] };
         const found = directoryFor(assessment, encounter, chart);
         const directory = found instanceof Promise ? await found : found;
@@ -732,7 +733,8 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     const params = checkParameters(route, query, limitFor(route));
     if (Array.isArray(params)) return invalidParameters(params);
     // 406 after the parameter check and before any data is read: a refused representation costs no read
-    // and says nothing about which records exist.
+    // and says nothing about which records exist. From here on the answer depends on Accept (RFC 9110 12.5.5).
+    headers['vary'] = 'Accept';
     if (!acceptsFormat(call.header('accept'), route.format)) return ERRORS.notAcceptable[route.format];
     return exportRoute(route, params, requestId);
   }

@@ -10,6 +10,7 @@ import {
   createFixedWindowRateLimiter,
   createInMemoryDataSource,
   createInMemoryKeyStore,
+  type ChartDataSource,
   type ExportObservation,
   type ExportRouteName,
 } from '../../src/http/index.js';
@@ -280,6 +281,7 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       ['a plus sign', '%2B1', 'not-an-integer'],
       ['hexadecimal', '0x10', 'not-an-integer'],
       ['negative', '-1', 'negative'],
+      ['minus zero', '-0', 'not-an-integer'],
       ['empty', '', 'empty'],
     ])('should answer a limit that is %s with 400', async (_label, value, reason) => {
       for (const [path, name] of [
@@ -375,6 +377,34 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       expectError(await call(withParam(r.path, param, 'no-such-record'), { headers: BOTH }), 404, errorFormat(r));
     });
 
+    it('should read null from the data source as not found, exactly as undefined', async () => {
+      // Arrange: the in-memory source with every "not found" answered as null, as database clients often do.
+      const source = createInMemoryDataSource(CHART_DOCUMENT);
+      const nulls: ChartDataSource = { ...source };
+      for (const name of ['getPatient', 'getEncounter', 'getNote', 'getAssessment', 'getMedicalHistoryEntry', 'getOrganization', 'getPractitioner', 'getLocation'] as const) {
+        const read = source[name] as (...args: string[]) => Promise<unknown>;
+        (nulls as unknown as Record<string, unknown>)[name] = (...args: string[]) => read(...args).then((found) => found ?? null);
+      }
+      const withNulls = await serve(mode, await fixtureOptions({ dataSource: nulls }));
+      const plain = await serve(mode, await fixtureOptions({ dataSource: { ...source } }));
+      const paths = [
+        ...ROUTES.map((r) => r.path),
+        ...PATIENT_ROUTES.map((r) => withParam(r.path, 'patientId', 'pat-9999')),
+        withParam(ROUTES.find((r) => r.route === 'exportFhirNote')?.path as string, 'noteId', 'no-such-note'),
+        withParam(ROUTES.find((r) => r.route === 'exportHl7Encounter')?.path as string, 'encounterId', 'no-such-encounter'),
+      ];
+      const headers = { ...BOTH, 'x-request-id': 'null-test' };
+      for (const path of paths) {
+        // Act
+        const got = await withNulls(path, { headers });
+        const expected = await plain(path, { headers });
+        // Assert
+        expect(got.status, path).toBe(expected.status);
+        expect(got.body, path).toBe(expected.body);
+      }
+      expect((await withNulls(withParam(ROUTES[0]?.path as string, 'patientId', 'pat-9999'), { headers })).status).toBe(404);
+    });
+
     it('should find a patient whose id needs percent-encoding', async () => {
       const encoded = encodeURIComponent(ODD_PATIENT_ID);
       expectFhir(await call(`/exportFhirPatient?patientId=${encoded}`, { headers: BOTH }));
@@ -427,6 +457,19 @@ describeMatrix('createExportHandler', (mode: Mode) => {
   });
 
   describe('headers', () => {
+    it('should send Vary: Accept on every answer that depended on Accept, and only there', async () => {
+      for (const r of ROUTES) {
+        const headers = r.keyed ? BOTH : {};
+        const served = await call(r.path, { headers });
+        const refused = await call(r.path, { headers: { ...headers, accept: 'text/html' } });
+        expect([served.status, served.headers['vary']], r.route).toEqual([200, 'Accept']);
+        expect([refused.status, refused.headers['vary']], r.route).toEqual([406, 'Accept']);
+      }
+      // Refused before Accept is read: no key, a bad parameter.
+      expect((await call(`/exportFhirPatient?patientId=${P}`)).headers['vary']).toBeUndefined();
+      expect((await call('/exportHl7PatientAdt', { headers: BOTH })).headers['vary']).toBeUndefined();
+    });
+
     it.each([['abc-123'], ['A.b_c:d-e'], ['x'.repeat(128)], ['550e8400-e29b-41d4-a716-446655440000']])(
       'should echo the valid x-request-id %s',
       async (id) => {

@@ -58,7 +58,7 @@ export const DEMO_KEYS: readonly DemoKey[] = Object.freeze([
     key: 'demo-key-revoked',
     id: 'demo-revoked',
     partner: 'demo-partner',
-    purpose: 'revoked: every route answers 401',
+    purpose: 'revoked: every patient route answers 401',
     scopes: ['fhir:export', 'hl7:export'],
     rateLimit: STANDARD,
     revoked: true,

@@ -55,7 +55,7 @@ export interface ParameterProblem {
 const FORBIDDEN_ID_RE = /[\u0000-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const ID_MAX = 128;
 const INTEGER_RE = /^[0-9]+$/;
-const NEGATIVE_RE = /^-[0-9]+$/;
+const NEGATIVE_RE = /^-[0-9]*[1-9][0-9]*$/;
 /** More digits than this is above every maximum anyway; clamping it avoids precision games. */
 const MAX_DIGITS = 15;
 
