@@ -49,7 +49,10 @@ export function mapQuestionnaireResponse(assessment: Assessment, ctx: MapContext
   for (const a of assessment.answers) {
     const def = byLinkId.get(a.linkId);
     const item: fhir.QuestionnaireResponseItem = { linkId: a.linkId };
-    const text = a.text !== undefined && hasText(a.text) ? a.text : def !== undefined && hasText(def.text) ? def.text : undefined;
+    // With a definition the item repeats its Questionnaire item's text: FHIR validators reject a response
+    // item whose text differs from the definition's, so an answer's own text (HL7 OBX-3 carries it) is not used.
+    const own = def !== undefined ? def.text : a.text;
+    const text = own !== undefined && hasText(own) ? own : undefined;
     if (text !== undefined) item.text = text;
     const answer = answerOf(a.value, def?.type);
     if (answer !== undefined) item.answer = [answer];
@@ -75,7 +78,9 @@ export function mapQuestionnaireResponse(assessment: Assessment, ctx: MapContext
  * matching Questionnaire comes from `toFhirQuestionnaire`). Each answer becomes an item with one typed
  * answer (`valueString`, `valueInteger`, `valueDecimal`, `valueBoolean`, `valueCoding` with the option's
  * points as `ordinalValue`, `valueDate`, `valueDateTime`); a blank string answer leaves the item
- * unanswered. An integer answer to a decimal item, or beyond FHIR's 32-bit integer, is a `valueDecimal`.
+ * unanswered. An integer answer to a decimal item, or beyond FHIR's 32-bit integer (only possible without an
+ * item definition: the chart check keeps an `integer` item's answers 32-bit), is a `valueDecimal`. An item
+ * with a definition carries the definition's text (an answer's `text` goes to HL7 only), as FHIR requires.
  * The score becomes the item `total-score` (valueDecimal) and its interpretation the item
  * `total-score-interpretation`. Question codes of answers without item definitions have no place in a
  * QuestionnaireResponse and are not exported.

@@ -33,7 +33,11 @@ export interface AssessmentItemDefinition {
   code?: Coding;
   /** Answer type. */
   type: AssessmentItemType;
-  /** Allowed coded answers, for `choice` items. */
+  /**
+   * Allowed coded answers, for `choice` items only (the chart check rejects options on other item types).
+   * When there is at least one, a coded answer must match one by `system` and `code` (FHIR's comparison;
+   * `display` and `score` are not compared). Without options a choice item takes any coding.
+   */
   options?: AnswerOption[];
 }
 
@@ -55,7 +59,10 @@ export interface AssessmentInstrument {
 }
 
 /**
- * A typed answer value. `integer` must be a safe integer; `decimal` a finite number.
+ * A typed answer value. `integer` must be a safe integer (and a 32-bit one when it answers an `integer`
+ * item: FHIR `integer` is 32-bit); `decimal` a finite number. With item definitions, the type must fit the
+ * item type (`choice` takes `coding`, `decimal` takes `decimal` or `integer`, `text` and `string` take
+ * `string`, the others their own type).
  */
 export type AnswerValue =
   | { type: 'string'; value: string }
@@ -73,7 +80,10 @@ export type AnswerValue =
 export interface AssessmentAnswer {
   /** The answered item's `linkId`; unique within the assessment. */
   linkId: string;
-  /** Question text, when there is no item definition (or to override it). */
+  /**
+   * Question text, when there is no item definition. With one, it overrides the definition's text in HL7
+   * (OBX-3) only: a FHIR QuestionnaireResponse item must repeat its Questionnaire item's text.
+   */
   text?: string;
   /** Question code, when there is no item definition. */
   code?: Coding;
@@ -98,7 +108,11 @@ export interface Assessment {
   authorId?: string;
   /** Id of the encounter it belongs to, in the same patient's chart. */
   encounterId?: string;
-  /** Answers, in item order. */
+  /**
+   * Answers, in item order: with item definitions, an answer may not come before an answer to an earlier
+   * item (the chart check enforces it; a QuestionnaireResponse keeps its Questionnaire's order). At most one
+   * answer per item (`linkId` unique).
+   */
   answers: AssessmentAnswer[];
   /**
    * Total score, when the instrument is scored. Exported as an extra item (`linkId` `total-score`) in FHIR

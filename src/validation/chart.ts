@@ -408,15 +408,49 @@ const ANSWER_FITS: Record<string, readonly string[]> = {
   dateTime: ['dateTime'],
 };
 
+/** The answer value types an item type takes; `undefined` for anything that is no item type. */
+function fitsOf(itemType: unknown): readonly string[] | undefined {
+  // Own keys only: an item type such as `constructor` must not find Object.prototype's members.
+  return typeof itemType === 'string' && Object.hasOwn(ANSWER_FITS, itemType) ? ANSWER_FITS[itemType] : undefined;
+}
+
+/** FHIR `integer` is a 32-bit signed integer. */
+const INT32_MIN = -2_147_483_648;
+
 function checkAnswerOption(c: Checker, value: unknown, path: Path): void {
   c.coding(value, path, true);
   if (value !== null && typeof value === 'object') c.number((value as Obj)['score'], at(path, 'score'), false, 'finite');
 }
 
+/** What the answers of an assessment are checked against: one item definition. */
+interface ItemRule {
+  /** The item type as given (an unknown one is reported at the item, and its answers are not compared). */
+  readonly type: string;
+  /** Position in the instrument's items: answers follow this order. */
+  readonly index: number;
+  /** The item's answer options when it has at least one (else any coding fits a choice item). */
+  readonly options: readonly unknown[] | undefined;
+}
+
+/**
+ * Whether a coding is one of the options, compared the way FHIR compares a `valueCoding` with
+ * `Questionnaire.item.answerOption.valueCoding`: same system and same code. The display is not compared
+ * (it is a label, and may be localized or abbreviated), nor the score.
+ * @see https://hl7.org/fhir/R4/questionnaire-definitions.html#Questionnaire.item.answerOption
+ */
+function isOption(coding: Obj, options: readonly unknown[]): boolean {
+  const system = coding['system'];
+  const code = coding['code'];
+  for (const option of options) {
+    if (option !== null && typeof option === 'object' && (option as Obj)['system'] === system && (option as Obj)['code'] === code) return true;
+  }
+  return false;
+}
+
 function checkAssessment(c: Checker, value: unknown, path: Path): void {
   if (!c.object(value, path, true)) return;
   c.id(value['id'], at(path, 'id'));
-  const itemTypes = new Map<string, string>();
+  const itemRules = new Map<string, ItemRule>();
   const instrument = value['instrument'];
   const ip = at(path, 'instrument');
   if (c.object(instrument, ip, true)) {
@@ -426,14 +460,27 @@ function checkAssessment(c: Checker, value: unknown, path: Path): void {
     const url = instrument['url'];
     if (c.text(url, at(ip, 'url'), false) && !URI_RE.test(url)) c.add(at(ip, 'url'), 'format', 'must be an absolute URI');
     const items = instrument['items'];
+    let index = 0;
     c.each(items, at(ip, 'items'), false, (v, p) => {
+      const itemIndex = index++;
       if (!c.object(v, p, true)) return;
       c.id(v['linkId'], at(p, 'linkId'));
       c.text(v['text'], at(p, 'text'), true);
       c.coding(v['code'], at(p, 'code'), false);
-      c.enumValue(v['type'], ASSESSMENT_ITEM_TYPES, at(p, 'type'), true);
-      c.each(v['options'], at(p, 'options'), false, (o, op) => checkAnswerOption(c, o, op));
-      if (typeof v['linkId'] === 'string' && typeof v['type'] === 'string') itemTypes.set(v['linkId'], v['type']);
+      const type = v['type'];
+      c.enumValue(type, ASSESSMENT_ITEM_TYPES, at(p, 'type'), true);
+      const options = v['options'];
+      c.each(options, at(p, 'options'), false, (o, op) => checkAnswerOption(c, o, op));
+      const hasOptions = Array.isArray(options) && options.length > 0;
+      // Options are codings: on another item type no answer could be one of them (and FHIR que-5 forbids
+      // answerOption on boolean and text items), so the Questionnaire would refuse every answer.
+      if (hasOptions && type !== 'choice' && fitsOf(type) !== undefined) {
+        c.add(at(p, 'options'), 'type', 'must be empty unless the item type is choice (answer options are codings)');
+      }
+      const linkId = v['linkId'];
+      if (typeof linkId === 'string' && typeof type === 'string' && !itemRules.has(linkId)) {
+        itemRules.set(linkId, { type, index: itemIndex, options: hasOptions ? options : undefined });
+      }
     });
     c.unique(items, 'linkId', at(ip, 'items'), 'item');
   }
@@ -443,6 +490,9 @@ function checkAssessment(c: Checker, value: unknown, path: Path): void {
   c.id(value['authorId'], at(path, 'authorId'), false);
   c.id(value['encounterId'], at(path, 'encounterId'), false);
   const answers = value['answers'];
+  // The highest item position answered so far: a QuestionnaireResponse lists its items in the order of
+  // the Questionnaire's (the FHIR validator rejects any other order), and answers map one to one.
+  let lastIndex = -1;
   c.each(answers, at(path, 'answers'), true, (v, p) => {
     if (!c.object(v, p, true)) return;
     const linkId = v['linkId'];
@@ -454,6 +504,7 @@ function checkAssessment(c: Checker, value: unknown, path: Path): void {
     if (!c.object(answer, vp, true)) return;
     const type = answer['type'];
     const inner = answer['value'];
+    const issuesBefore = c.issues.length;
     switch (type) {
       case 'string':
         c.text(inner, at(vp, 'value'), true);
@@ -480,12 +531,28 @@ function checkAssessment(c: Checker, value: unknown, path: Path): void {
         c.add(at(vp, 'type'), 'enum', 'must be one of string, integer, decimal, boolean, coding, date, dateTime');
         return;
     }
-    if (hasDefinitions && typeof linkId === 'string') {
-      const itemType = itemTypes.get(linkId);
-      if (itemType === undefined) c.add(at(p, 'linkId'), 'reference', 'does not match any item of the instrument');
-      else if (!(ANSWER_FITS[itemType] ?? []).includes(type)) {
-        c.add(at(vp, 'type'), 'type', `does not fit the item type ${itemType}`);
+    if (!hasDefinitions || typeof linkId !== 'string') return;
+    const item = itemRules.get(linkId);
+    if (item === undefined) {
+      c.add(at(p, 'linkId'), 'reference', 'does not match any item of the instrument');
+      return;
+    }
+    if (item.index < lastIndex) c.add(at(p, 'linkId'), 'range', 'must follow the item order of the instrument (an answer to a later item comes first)');
+    else lastIndex = item.index;
+    const fits = fitsOf(item.type);
+    if (fits === undefined) return; // the item type itself is reported
+    if (!fits.includes(type)) {
+      c.add(at(vp, 'type'), 'type', `does not fit the item type ${item.type}`);
+      return;
+    }
+    if (type === 'coding' && item.options !== undefined) {
+      // Only a well-formed coding is compared; a malformed one is already reported where it breaks.
+      if (c.issues.length === issuesBefore && !isOption(inner as Obj, item.options)) {
+        c.add(vp, 'enum', "must be one of the item's answer options (same system and code)");
       }
+    } else if (type === 'integer' && item.type === 'integer' && Number.isSafeInteger(inner) && ((inner as number) < INT32_MIN || (inner as number) > INT32_MAX)) {
+      // An integer item's answer is a FHIR valueInteger, which is 32-bit; a decimal item takes any integer.
+      c.add(at(vp, 'value'), 'range', `must be between ${INT32_MIN} and ${INT32_MAX} (FHIR integer) for an integer item`);
     }
   });
   c.unique(answers, 'linkId', at(path, 'answers'), 'answer');

@@ -500,6 +500,13 @@ describe('chart breakers', () => {
     }
   });
 
+  it('should include every way an answer can contradict its item definition', () => {
+    const names = CHART_BREAKERS.map((b) => b.name);
+    for (const needle of ['does not fit the item type', 'does not define', 'duplicate answer linkId', 'outside its item options', 'from another system', 'out of item order', 'not a choice', 'beyond 32 bits']) {
+      expect(names.some((n) => n.includes(needle)), needle).toBe(true);
+    }
+  });
+
   it('should report the breaker path for charts from arbBrokenPatientChart', () => {
     fc.assert(
       fc.property(arbBrokenPatientChart(), (b) => {

@@ -431,6 +431,49 @@ export const CHART_BREAKERS: readonly ChartBreaker[] = [
     },
   },
   {
+    name: 'coded answer outside its item options',
+    apply(chart) {
+      const c = copy(chart);
+      c.assessments = prepend(c.assessments, validAssessment({ answers: [{ linkId: 'phq9-1', value: { type: 'coding', value: { system: 'loinc', code: 'LA-not-an-option' } } }] }));
+      return { value: c, path: 'assessments[0].answers[0].value' };
+    },
+  },
+  {
+    name: 'coded answer with an option code from another system',
+    apply(chart) {
+      const c = copy(chart);
+      c.assessments = prepend(c.assessments, validAssessment({ answers: [{ linkId: 'phq9-1', value: { type: 'coding', value: { system: 'snomed-ct', code: 'LA6568-5', display: 'Not at all' } } }] }));
+      return { value: c, path: 'assessments[0].answers[0].value' };
+    },
+  },
+  {
+    name: 'answers out of item order',
+    apply(chart) {
+      const c = copy(chart);
+      const answer = (linkId: string) => ({ linkId, value: { type: 'coding' as const, value: { system: 'loinc' as const, code: 'LA6568-5', score: 0 } } });
+      c.assessments = prepend(c.assessments, validAssessment({ status: 'in-progress', answers: [answer('phq9-2'), answer('phq9-1')] }));
+      return { value: c, path: 'assessments[0].answers[1].linkId' };
+    },
+  },
+  {
+    name: 'answer options on an item that is not a choice',
+    apply(chart) {
+      const c = copy(chart);
+      const instrument = { id: 'broken-options', title: 'Broken', items: [{ linkId: 'q1', text: 'Comment', type: 'string' as const, options: [{ system: 'loinc' as const, code: 'LA6568-5' }] }] };
+      c.assessments = prepend(c.assessments, validAssessment({ instrument }));
+      return { value: c, path: 'assessments[0].instrument.items[0].options' };
+    },
+  },
+  {
+    name: 'integer answer beyond 32 bits to an integer item',
+    apply(chart) {
+      const c = copy(chart);
+      const instrument = { id: 'broken-integer', title: 'Broken', items: [{ linkId: 'q1', text: 'Count', type: 'integer' as const }] };
+      c.assessments = prepend(c.assessments, validAssessment({ instrument, answers: [{ linkId: 'q1', value: { type: 'integer', value: 2 ** 31 } }] }));
+      return { value: c, path: 'assessments[0].answers[0].value.value' };
+    },
+  },
+  {
     name: 'integer answer that is not an integer',
     apply(chart) {
       const c = copy(chart);

@@ -283,14 +283,26 @@ const arbSafeInt: fc.Arbitrary<number> = fc.oneof(
   { arbitrary: fc.constantFrom(0, -1, 2147483647, -2147483648, 2147483648, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER), weight: 1 },
   { arbitrary: fc.maxSafeInteger(), weight: 1 },
 );
+/**
+ * Integers for an `integer` item: FHIR `integer` is 32-bit, so the chart check rejects larger answers to
+ * such an item (a decimal item, or an answer without a definition, takes any safe integer).
+ */
+const arbInt32: fc.Arbitrary<number> = fc.oneof(
+  { arbitrary: fc.integer({ min: -10, max: 100 }), weight: 6 },
+  { arbitrary: fc.constantFrom(0, -1, 2147483647, -2147483648), weight: 1 },
+  { arbitrary: fc.integer(), weight: 1 },
+);
 const arbDecimal: fc.Arbitrary<number> = fc.oneof(
   { arbitrary: fc.integer({ min: -1000, max: 1000 }).map((n) => n / 10), weight: 4 },
   { arbitrary: fc.constantFrom(0.1, 1e-7, 123456789.123, 1e21, -0, 5e-324, Number.MAX_VALUE), weight: 1 },
   { arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }), weight: 1 },
 );
 
-/** A value that fits an item type (choice items pick one of their options when they have any). */
-function arbValueFor(item: AssessmentItemDefinition, mode: TextMode, years: YearRange): fc.Arbitrary<AnswerValue> {
+/**
+ * A value that fits an item type (choice items pick one of their options when they have any; integer items
+ * take 32-bit integers). `free`: no item definition will hold the answer, so integers may be any safe integer.
+ */
+function arbValueFor(item: AssessmentItemDefinition, mode: TextMode, years: YearRange, free = false): fc.Arbitrary<AnswerValue> {
   switch (item.type) {
     case 'choice': {
       const options = item.options ?? [];
@@ -301,7 +313,7 @@ function arbValueFor(item: AssessmentItemDefinition, mode: TextMode, years: Year
     case 'text':
       return textFor(mode, true).map((value) => ({ type: 'string' as const, value }));
     case 'integer':
-      return arbSafeInt.map((value) => ({ type: 'integer' as const, value }));
+      return (free ? arbSafeInt : arbInt32).map((value) => ({ type: 'integer' as const, value }));
     case 'decimal':
       return fc.oneof(arbDecimal.map((value) => ({ type: 'decimal' as const, value })), arbSafeInt.map((value) => ({ type: 'integer' as const, value })));
     case 'boolean':
@@ -315,7 +327,7 @@ function arbValueFor(item: AssessmentItemDefinition, mode: TextMode, years: Year
 
 /** A free answer value of any type (for instruments without definitions). */
 function arbAnyValue(mode: TextMode, years: YearRange): fc.Arbitrary<AnswerValue> {
-  return fc.constantFrom<AssessmentItemType>(...ASSESSMENT_ITEM_TYPES).chain((type) => arbValueFor({ linkId: 'x', text: 'x', type }, mode, years));
+  return fc.constantFrom<AssessmentItemType>(...ASSESSMENT_ITEM_TYPES).chain((type) => arbValueFor({ linkId: 'x', text: 'x', type }, mode, years, true));
 }
 
 /** Options of {@link arbAssessment}. */

@@ -126,3 +126,84 @@ describe('R4 conformance of every mapper', () => {
     );
   });
 });
+
+/** The answer element each item type takes (FHIR R4 item-type; an integer answer to a decimal item is a decimal). */
+const ANSWER_ELEMENT: Record<string, string> = {
+  string: 'valueString',
+  text: 'valueString',
+  integer: 'valueInteger',
+  decimal: 'valueDecimal',
+  boolean: 'valueBoolean',
+  choice: 'valueCoding',
+  date: 'valueDate',
+  dateTime: 'valueDateTime',
+};
+
+/**
+ * What a validator that reads the Questionnaire (the HL7 Java validator's QuestionnaireResponse rules)
+ * would refuse: an item the Questionnaire does not define, items out of its order, an item text other than
+ * the definition's, more than one answer to a non-repeating item, an answer of the wrong type, a coding that
+ * is none of the answer options (by system and code), answer options on an item type that cannot have them
+ * (que-5) or whose values are not of the item's type.
+ */
+function questionnaireFindings(response: fhir.QuestionnaireResponse, questionnaire: fhir.Questionnaire): string[] {
+  const out: string[] = [];
+  const items = questionnaire.item ?? [];
+  for (const item of items) {
+    if ((item.answerOption?.length ?? 0) === 0) continue;
+    if (item.type !== 'choice') out.push(`${item.linkId}: answerOption on a ${item.type} item`);
+    if (item.answerOption?.some((o) => o.valueCoding === undefined)) out.push(`${item.linkId}: answerOption that is not a coding`);
+  }
+  let last = -1;
+  for (const answered of response.item ?? []) {
+    const index = items.findIndex((i) => i.linkId === answered.linkId);
+    const item = items[index];
+    if (item === undefined) {
+      out.push(`${answered.linkId}: not in the Questionnaire`);
+      continue;
+    }
+    if (index < last) out.push(`${answered.linkId}: out of order`);
+    last = index;
+    if (answered.text !== undefined && answered.text !== item.text) out.push(`${answered.linkId}: text differs from the definition`);
+    const answers = answered.answer ?? [];
+    if (answers.length > 1 && item.repeats !== true) out.push(`${answered.linkId}: several answers`);
+    for (const answer of answers) {
+      const element = Object.keys(answer).find((k) => k.startsWith('value'));
+      if (element !== ANSWER_ELEMENT[item.type]) out.push(`${answered.linkId}: ${element} for a ${item.type} item`);
+      const coding = answer.valueCoding;
+      if (coding !== undefined && (item.answerOption?.length ?? 0) > 0 && !item.answerOption?.some((o) => o.valueCoding?.system === coding.system && o.valueCoding?.code === coding.code)) {
+        out.push(`${answered.linkId}: coding not among the answer options`);
+      }
+    }
+  }
+  return out;
+}
+
+describe('QuestionnaireResponse against its Questionnaire', () => {
+  it('should give every response only items, texts, answer types and options its Questionnaire allows', () => {
+    fc.assert(
+      fc.property(arbCase, ({ chart }) => {
+        for (const a of chart.assessments ?? []) {
+          if (a.instrument.items === undefined) continue;
+          const response = toFhirQuestionnaireResponse(a, chart.patient);
+          const questionnaire = toFhirQuestionnaire(a.instrument, a.score ? { ...(a.score.code ? { code: a.score.code } : {}) } : undefined);
+          expect(response.questionnaire).toBe(questionnaire.url);
+          expect(questionnaireFindings(response, questionnaire)).toEqual([]);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('should find what the chart check now keeps out, when the check is bypassed', () => {
+    // The audit's repro as the mapping gave it before the chart check refused it: the finding the check now prevents.
+    const instrument = { id: 'phq-2', title: 'PHQ-2', items: [{ linkId: 'phq2-1', text: 'Interest', type: 'choice' as const, options: [{ system: 'loinc' as const, code: 'LA6568-5', score: 0 }] }] };
+    const questionnaire = toFhirQuestionnaire(instrument);
+    const response: fhir.QuestionnaireResponse = {
+      resourceType: 'QuestionnaireResponse',
+      status: 'completed',
+      item: [{ linkId: 'phq2-1', text: 'Interest', answer: [{ valueCoding: { system: 'http://loinc.org', code: 'LA-not-an-option' } }] }],
+    };
+    expect(questionnaireFindings(response, questionnaire)).toEqual(['phq2-1: coding not among the answer options']);
+  });
+});

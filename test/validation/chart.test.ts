@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChartValidationError, formatIssuePath } from '../../src/errors.js';
 import { isoKind, isoSortKey } from '../../src/internal/iso.js';
-import type { ChartDocument, PatientChart } from '../../src/model/index.js';
-import { arbIsoDateTimeFull } from '../arbitraries/index.js';
+import type { AnswerOption, Assessment, ChartDocument, Coding, PatientChart } from '../../src/model/index.js';
+import { toFhirQuestionnaire } from '../../src/fhir/questionnaire.js';
+import { toFhirQuestionnaireResponse } from '../../src/fhir/questionnaire-response.js';
+import { arbAssessment, arbCoding, arbIsoDateTimeFull } from '../arbitraries/index.js';
 import {
   checkChartDocument,
   checkDirectory,
@@ -210,6 +212,33 @@ describe('checkPatientChart', () => {
     ]);
   });
 
+  it('should reject options on items that are not choices, integer answers beyond 32 bits to integer items, and answers out of item order', () => {
+    // Answer options are codings: on a string item no answer could match them.
+    expect(checkPatientChart(mutate((c) => (c.assessments[0].instrument.items[1].options = [{ system: 'loinc', code: 'LA6568-5' }]))).map((i) => [formatIssuePath(i.path), i.code])).toEqual([
+      ['assessments[0].instrument.items[1].options', 'type'],
+    ]);
+    expect(paths(mutate((c) => (c.assessments[0].instrument.items[1].options = [])))).toEqual([]);
+    // A decimal item takes any integer; an integer item only FHIR's 32-bit ones.
+    expect(paths(mutate((c) => (c.assessments[0].answers[1].value = { type: 'integer', value: 2 ** 31 })))).toEqual([]);
+    const integerItem = (value: number) =>
+      paths(
+        mutate((c) => {
+          c.assessments[0].instrument.items[1].type = 'integer';
+          c.assessments[0].answers[1].value = { type: 'integer', value };
+        }),
+      );
+    expect(integerItem(2_147_483_647)).toEqual([]);
+    expect(integerItem(-2_147_483_648)).toEqual([]);
+    expect(integerItem(2_147_483_648)).toEqual(['assessments[0].answers[1].value.value']);
+    expect(integerItem(-2_147_483_649)).toEqual(['assessments[0].answers[1].value.value']);
+    // A QuestionnaireResponse keeps its Questionnaire's item order.
+    expect(checkPatientChart(mutate((c) => c.assessments[0].answers.reverse())).map((i) => [formatIssuePath(i.path), i.code])).toEqual([
+      ['assessments[0].answers[1].linkId', 'range'],
+    ]);
+    // An item type no answer fits (even one named like an Object.prototype member) is reported once, at the item.
+    expect(paths(mutate((c) => (c.assessments[0].instrument.items[0].type = 'constructor')))).toEqual(['assessments[0].instrument.items[0].type']);
+  });
+
   it('should require at least one identifier and one usable name', () => {
     expect(paths(mutate((c) => (c.patient.identifiers = [])))).toEqual(['patient.identifiers']);
     expect(paths(mutate((c) => (c.patient.names = [{ family: '', given: [''] }])))).toEqual(['patient.names[0]']);
@@ -242,6 +271,124 @@ describe('checkPatientChart', () => {
         expect(Array.isArray(checkChartDocument(value))).toBe(true);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('checkPatientChart: coded answers and their item options', () => {
+  const NOT_AN_OPTION = 'LA-not-an-option';
+
+  /** The audit's repro: a PHQ-2 item with one option, answered with a code outside it. */
+  function phq2Chart(answer: Coding & { score?: number }): PatientChart {
+    return {
+      patient: baseChart().patient,
+      assessments: [
+        {
+          id: 'a-1',
+          instrument: {
+            id: 'phq-2',
+            title: 'PHQ-2',
+            items: [{ linkId: 'phq2-1', text: 'Little interest or pleasure in doing things', type: 'choice', options: [{ system: 'loinc', code: 'LA6568-5', display: 'Not at all', score: 0 }] }],
+          },
+          status: 'completed',
+          authored: '2026-03-01T10:20:00-05:00',
+          answers: [{ linkId: 'phq2-1', value: { type: 'coding', value: answer } }],
+        },
+      ],
+    };
+  }
+
+  it('should reject a coded answer outside its item options, by path and without the code (the audit repro)', () => {
+    // Arrange
+    const chart = phq2Chart({ system: 'loinc', code: NOT_AN_OPTION });
+    // Act
+    const issues = checkPatientChart(chart);
+    // Assert
+    expect(issues.map((i) => [formatIssuePath(i.path), i.code])).toEqual([['assessments[0].answers[0].value', 'enum']]);
+    expect(issues[0]?.message).not.toContain(NOT_AN_OPTION);
+    expect(() => validatePatientChart(chart)).toThrow(ChartValidationError);
+    const assessment = chart.assessments?.[0] as Assessment;
+    expect(() => toFhirQuestionnaireResponse(assessment, chart.patient)).toThrow(ChartValidationError);
+    try {
+      toFhirQuestionnaireResponse(assessment, chart.patient);
+    } catch (error) {
+      expect((error as ChartValidationError).issues.map((i) => formatIssuePath(i.path))).toEqual(['assessment.answers[0].value']);
+      expect((error as ChartValidationError).message).not.toContain(NOT_AN_OPTION);
+    }
+  });
+
+  it('should match an option by system and code, as FHIR does: the display and the score need not match', () => {
+    expect(checkPatientChart(phq2Chart({ system: 'loinc', code: 'LA6568-5', display: 'Not at all', score: 0 }))).toEqual([]);
+    expect(checkPatientChart(phq2Chart({ system: 'loinc', code: 'LA6568-5' }))).toEqual([]);
+    expect(checkPatientChart(phq2Chart({ system: 'loinc', code: 'LA6568-5', display: 'Pas du tout' }))).toEqual([]);
+    // Same code, other system: not the option.
+    expect(paths(phq2Chart({ system: 'snomed-ct', code: 'LA6568-5' }))).toEqual(['assessments[0].answers[0].value']);
+    // Codes are case-sensitive (FHIR code is).
+    expect(paths(phq2Chart({ system: 'loinc', code: 'la6568-5' }))).toEqual(['assessments[0].answers[0].value']);
+  });
+
+  it('should let a choice item without options take any coding', () => {
+    const chart = phq2Chart({ system: 'loinc', code: NOT_AN_OPTION });
+    const item = chart.assessments?.[0]?.instrument.items?.[0];
+    if (item === undefined) throw new Error('unreachable');
+    delete item.options;
+    expect(checkPatientChart(chart)).toEqual([]);
+    item.options = [];
+    expect(checkPatientChart(chart)).toEqual([]);
+  });
+
+  it('should report a malformed coded answer where it breaks, not also as outside the options', () => {
+    expect(paths(phq2Chart({ system: 'loinc', code: '' }))).toEqual(['assessments[0].answers[0].value.value.code']);
+  });
+
+  /** A generated assessment with definitions, and the index of an answer to a choice item with options. */
+  const arbOptionAnswer = arbAssessment({ withDefinitions: true, maxItems: 5 })
+    .map((assessment) => {
+      const byLinkId = new Map((assessment.instrument.items ?? []).map((item) => [item.linkId, item]));
+      const index = assessment.answers.findIndex((a) => a.value.type === 'coding' && (byLinkId.get(a.linkId)?.options?.length ?? 0) > 0);
+      return { assessment, index, options: index < 0 ? [] : (byLinkId.get(assessment.answers[index]?.linkId ?? '')?.options ?? []) };
+    })
+    .filter(({ index }) => index >= 0);
+
+  function withAnswer(assessment: Assessment, index: number, value: AnswerOption): PatientChart {
+    const answers = assessment.answers.map((a, i) => (i === index ? { ...a, value: { type: 'coding' as const, value } } : a));
+    return { patient: baseChart().patient, assessments: [{ ...assessment, answers }] };
+  }
+
+  it('should reject any coded answer outside its item options with the path of the answer value', () => {
+    fc.assert(
+      fc.property(
+        arbOptionAnswer.chain((c) => fc.record({ c: fc.constant(c), coding: arbCoding().filter((x) => !c.options.some((o) => o.system === x.system && o.code === x.code)) })),
+        ({ c, coding }) => {
+          const issues = checkPatientChart(withAnswer(c.assessment, c.index, coding));
+          expect(issues.map((i) => [formatIssuePath(i.path), i.code])).toEqual([[`assessments[0].answers[${c.index}].value`, 'enum']]);
+          for (const issue of issues) expect(issue.message).not.toContain(coding.code);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('should accept every option of the item, whatever display or score the answer carries', () => {
+    fc.assert(
+      fc.property(
+        arbOptionAnswer.chain((c) => fc.record({ c: fc.constant(c), option: fc.constantFrom(...c.options), display: fc.option(fc.string(), { nil: undefined }), keepScore: fc.boolean() })),
+        ({ c, option, display, keepScore }) => {
+          const value: AnswerOption = { system: option.system, code: option.code };
+          if (display !== undefined) value.display = display.replace(/[\u0000-\u001F\uD800-\uDFFF]/g, '');
+          if (keepScore && option.score !== undefined) value.score = option.score;
+          const chart = withAnswer(c.assessment, c.index, value);
+          expect(checkPatientChart(chart)).toEqual([]);
+          // The FHIR answer is then one of the Questionnaire's answerOption codings (system + code).
+          const response = toFhirQuestionnaireResponse(chart.assessments?.[0] as Assessment, chart.patient);
+          const questionnaire = toFhirQuestionnaire(c.assessment.instrument);
+          const linkId = c.assessment.answers[c.index]?.linkId;
+          const answer = response.item?.find((i) => i.linkId === linkId)?.answer?.[0]?.valueCoding;
+          const allowed = questionnaire.item?.find((i) => i.linkId === linkId)?.answerOption?.map((o) => `${o.valueCoding?.system}|${o.valueCoding?.code}`);
+          expect(allowed).toContain(`${answer?.system}|${answer?.code}`);
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 });
