@@ -8,9 +8,9 @@
 //   BENCH_STRICT=1 … exits non-zero when a ratio is below the 0.9 target.
 //
 // Each route asks for the same records on every request, as a partner polling one patient would: over the
-// in-memory data source the adapter then fills its per-record HL7 template and reuses the Bundle entries' text
-// (see src/http/internal/hl7-template.ts and fhir-entries.ts); the first request for a record costs the full
-// build plus the proof of the template. The builder server shows what a fresh build per request costs.
+// in-memory data source the adapter then fills its per-record HL7 or Bundle template (see
+// src/http/internal/hl7-template.ts and fhir-template.ts); the first requests for a record cost the full build
+// plus the proof of the template. The builder server shows what a fresh build per request costs.
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';

@@ -595,6 +595,53 @@ function checkChart(c: Checker, value: unknown, path: Path): void {
     });
     c.unique(value[key], 'id', at(path, key), what);
   }
+  checkInstruments(c, value['assessments'], at(path, 'assessments'));
+}
+
+/** Deep equality of JSON-like data: arrays in order, objects by their own keys whatever their order. */
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) {
+    if (!Object.prototype.hasOwnProperty.call(b, k) || !sameData((a as Obj)[k], (b as Obj)[k])) return false;
+  }
+  return true;
+}
+
+/**
+ * One instrument id names one instrument across the chart: an export carries one Questionnaire per id, which
+ * every response of that instrument must fit. Assessments sharing an instrument id must give it the same
+ * `url` and, where both define items, the same item definitions. Runs across records, so also on charts
+ * assembled from frozen ones.
+ */
+function checkInstruments(c: Checker, list: unknown, path: Path): void {
+  if (!Array.isArray(list) || list.length < 2) return;
+  const first = new Map<string, Obj>();
+  const withItems = new Map<string, Obj>();
+  list.forEach((assessment: unknown, i) => {
+    if (assessment === null || typeof assessment !== 'object') return;
+    const instrument = (assessment as Obj)['instrument'];
+    if (instrument === null || typeof instrument !== 'object') return;
+    const inst = instrument as Obj;
+    const id = inst['id'];
+    if (typeof id !== 'string') return;
+    const ip = at(at(path, i), 'instrument');
+    const earlier = first.get(id);
+    if (earlier === undefined) first.set(id, inst);
+    else if (earlier !== inst && earlier['url'] !== inst['url']) {
+      c.add(at(ip, 'url'), 'duplicate', 'differs from the url of an earlier assessment whose instrument has the same id');
+    }
+    if (inst['items'] === undefined) return;
+    const defined = withItems.get(id);
+    if (defined === undefined) withItems.set(id, inst);
+    else if (defined['items'] !== inst['items'] && !sameData(defined['items'], inst['items'])) {
+      c.add(at(ip, 'items'), 'duplicate', 'differ from the item definitions of an earlier assessment whose instrument has the same id');
+    }
+  });
 }
 
 function checkDirectoryInto(c: Checker, value: unknown, path: Path): void {

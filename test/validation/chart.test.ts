@@ -239,6 +239,53 @@ describe('checkPatientChart', () => {
     expect(paths(mutate((c) => (c.assessments[0].instrument.items[0].type = 'constructor')))).toEqual(['assessments[0].instrument.items[0].type']);
   });
 
+  it('should hold one definition per instrument id across assessments: the same url, and the same items where both define them', () => {
+    const second = (fn: (a: any) => void) =>
+      checkPatientChart(
+        mutate((c) => {
+          const copy = structuredClone(c.assessments[0]);
+          copy.id = 'a-2';
+          fn(copy);
+          c.assessments.push(copy);
+        }),
+      ).map((i) => [formatIssuePath(i.path), i.code]);
+    // The same definition (in another key order) and one without items: consistent.
+    expect(second(() => undefined)).toEqual([]);
+    expect(second((a) => (a.instrument.items = a.instrument.items.map((it: Record<string, unknown>) => Object.fromEntries(Object.entries(it).reverse()))))).toEqual([]);
+    expect(second((a) => delete a.instrument.items)).toEqual([]);
+    expect(second((a) => (a.instrument.title = 'PHQ-2 (2024)'))).toEqual([]);
+    // Another item definition under the same id, or another url: the Bundle's one Questionnaire could not fit both.
+    expect(second((a) => (a.instrument.items[0].text = 'Little interest'))).toEqual([['assessments[1].instrument.items', 'duplicate']]);
+    expect(second((a) => a.instrument.items.pop() && a.answers.pop())).toEqual([['assessments[1].instrument.items', 'duplicate']]);
+    expect(second((a) => (a.instrument.url = 'http://example.org/q/phq-2'))).toEqual([['assessments[1].instrument.url', 'duplicate']]);
+    // Another id is another instrument.
+    expect(second((a) => ((a.instrument.id = 'phq-2b'), (a.instrument.items[0].text = 'Little interest')))).toEqual([]);
+  });
+
+  it('should reject any change to the items of a second assessment of the same instrument, and nothing else', () => {
+    const arbItemChange = fc.oneof(
+      fc.record({ field: fc.constant('text'), value: fc.string().filter((t) => !/[\u0000-\u001f\ud800-\udfff]/.test(t)).map((t) => `Zq-${t}`) }),
+      fc.record({ field: fc.constant('linkId'), value: fc.constantFrom('Zq-3', 'Zq-1b') }),
+    );
+    fc.assert(
+      fc.property(arbItemChange, fc.boolean(), ({ field, value }, changeIt) => {
+        const chart = mutate((c) => {
+          const copy = structuredClone(c.assessments[0]);
+          copy.id = 'a-2';
+          if (changeIt) {
+            copy.instrument.items[0][field] = value;
+            if (field === 'linkId') copy.answers[0].linkId = value;
+          }
+          c.assessments.push(copy);
+        });
+        const issues = checkPatientChart(chart).map((i) => [formatIssuePath(i.path), i.code]);
+        expect(issues).toEqual(changeIt ? [['assessments[1].instrument.items', 'duplicate']] : []);
+        for (const issue of checkPatientChart(chart)) expect(issue.message).not.toContain(value);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('should require at least one identifier and one usable name', () => {
     expect(paths(mutate((c) => (c.patient.identifiers = [])))).toEqual(['patient.identifiers']);
     expect(paths(mutate((c) => (c.patient.names = [{ family: '', given: [''] }])))).toEqual(['patient.names[0]']);

@@ -2,7 +2,7 @@
  * Which data sources serve only deep-frozen checked records (`freezeChartDocument` copies) from a document
  * fixed at creation, so that the same record object always holds the same data and refers to the same
  * directory records. The in-memory data source registers itself; the handler then may reuse what it derived
- * from those records (directory look-ups, HL7 templates, Bundle entry text). A WeakSet: it keeps no source
+ * from those records (directory look-ups, HL7 and Bundle templates). A WeakSet: it keeps no source
  * alive. The helpers both reuses share (proof times, record identity) live here too.
  */
 const frozenSources = new WeakSet<object>();
