@@ -186,6 +186,30 @@ describe('buildMdmT02', () => {
     expect(msh18(`${'plain line\n'.repeat(40)}café`)).toBe('UNICODE UTF-8');
   });
 
+  it('should send tab, DEL and C1 controls in note text and names as hex escapes, not raw, and read them back', () => {
+    // Arrange: the chart check allows tab, DEL and C1 in text; v2.5.1 text types hold printable characters.
+    const long = 'x'.repeat(200);
+    const patient = { ...CHART.patient, names: [{ use: 'official' as const, family: 'O\tBrien\u0085', given: ['Ma\u007fry'] }] };
+    for (const text of ['a\tb\u007fc\u0085d', `${long}\ta\u009b${long}`]) {
+      const chart: PatientChart = { ...CHART, patient, notes: [{ ...CHART.notes![0]!, text }] };
+      // Act
+      const out = buildMdmT02(chart, 'note-0001', HEADER);
+      // Assert
+      // eslint-disable-next-line no-control-regex
+      expect(out.replace(/\r/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+      const obx = out.split('\r').find((x) => x.startsWith('OBX|'))!;
+      expect(obx.split('|')[5]).toBe(escapeHl7(text));
+      expect(obx.split('|')[5]).toContain('\\X09\\');
+      expect(out.split('\r').find((x) => x.startsWith('PID|'))!.split('|')[5]).toBe('O\\X09\\Brien\\XC285\\^Ma\\X7F\\ry^^^^^L');
+      const parsed = parseHl7Message(out);
+      expect(val(segmentsOf(parsed, 'OBX')[0]!, 5)).toBe(text);
+      expect(val(segmentsOf(parsed, 'PID')[0]!, 5)).toBe('O\tBrien\u0085');
+      // Escaped C1 characters are ASCII on the wire: no MSH-18.
+      expect(val(parsed.segments[0]!, 18)).toBe('');
+      expect(checkHl7Message(out)).toEqual([]);
+    }
+  });
+
   it('should send a note id longer than TXA-12 in a deterministic derived form', () => {
     const id = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
     const chart: PatientChart = { ...CHART, notes: [{ ...CHART.notes![0]!, id }] };
