@@ -120,6 +120,29 @@ describe('buildAdtA08', () => {
     expect(() => buildAdtA08(CHART, 'enc-9999', HEADER)).toThrow(ChartNotFoundError);
   });
 
+  it('should number up to 9 999 diagnoses, and raise a MappingError naming the 10 000th, never a 5-digit DG1-1', () => {
+    // Arrange
+    const encounter = CHART.encounters![0]!;
+    const withDiagnoses = (n: number): PatientChart => ({
+      ...CHART,
+      encounters: [{ ...encounter, diagnoses: Array.from({ length: n }, (_, i) => ({ ...encounter.diagnoses![0]!, id: `dx-${i}` })) }],
+    });
+    // Act
+    const ok = buildAdtA08(withDiagnoses(9_999), encounter.id, HEADER);
+    let error: unknown;
+    try {
+      buildAdtA08(withDiagnoses(10_000), encounter.id, HEADER);
+    } catch (e) {
+      error = e;
+    }
+    // Assert
+    expect(segmentsOf(parseHl7Message(ok), 'DG1').at(-1)!.raw).toMatch(/^DG1\|9999\|/);
+    expect(checkHl7Message(ok)).toEqual([]);
+    expect(error).toBeInstanceOf(MappingError);
+    expect((error as MappingError).target).toBe('DG1-1');
+    expect((error as MappingError).path).toEqual(['encounters', 0, 'diagnoses', 9_999]);
+  });
+
   it('should fall back to the encounter start for PR1-5, and raise a MappingError without one', () => {
     const undated: PatientChart = {
       ...CHART,
@@ -239,6 +262,29 @@ describe('buildOruR01', () => {
         seg('NTE', { 1: '1', 3: 'Positive screen' }),
       ),
     );
+  });
+
+  it('should raise a MappingError naming the answer whose OBX-1 would pass 9 999, not send OBX|10000', () => {
+    // Arrange: 10 001 answers; the answer at index 9 999 would be OBX 10 000.
+    const assessment = CHART.assessments![0]!;
+    const answers = Array.from({ length: 10_001 }, (_, i) => ({ ...assessment.answers[0]!, linkId: `q-${i}` }));
+    // Without item definitions, so that any linkId is allowed.
+    const { items: _items, ...instrument } = assessment.instrument;
+    const chart: PatientChart = { ...CHART, assessments: [{ ...assessment, instrument, answers }] };
+    // Act
+    let error: unknown;
+    try {
+      buildOruR01(chart, assessment.id, HEADER);
+    } catch (e) {
+      error = e;
+    }
+    // Assert
+    expect(error).toBeInstanceOf(MappingError);
+    expect((error as MappingError).target).toBe('OBX-1');
+    expect((error as MappingError).path).toEqual(['assessments', 0, 'answers', 9_999]);
+    expect((error as MappingError).message).not.toContain(CHART.patient.names![0]!.family!);
+    // The summary numbers OBX per group the same way.
+    expect(() => buildAdrA19(chart, HEADER)).toThrow(MappingError);
   });
 
   it('should throw ChartNotFoundError for an assessment not in the chart', () => {

@@ -5,7 +5,7 @@ import type { IssuePath } from '../../errors.js';
 import type { Encounter, ParticipantRole } from '../../model/encounter.js';
 import { formatHl7DateTime } from '../datetime.js';
 import { esc } from '../internal/escape.js';
-import { COMPOSITE_MAX, emptyFields, repeat, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
+import { COMPOSITE_MAX, emptyFields, repeat, segment, setIdField, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
 import { fitComposite, fitCompositeOrThrow, fitId } from '../internal/fit.js';
 import { HL7_PATIENT_CLASS } from '../tables.js';
 
@@ -23,7 +23,7 @@ const ROLE_FIELD: Readonly<Record<ParticipantRole, number>> = { ATND: 7, REF: 8,
  * @example buildPv1NotApplicable() // 'PV1|1|N'
  */
 export function buildPv1NotApplicable(setId = 1): string {
-  return `PV1|${setId}|N`;
+  return `PV1|${setIdField(setId, [], 'PV1-1')}|N`;
 }
 
 /**
@@ -35,7 +35,7 @@ export function buildPv1NotApplicable(setId = 1): string {
  * @example buildPv1Reference('enc-9') // 'PV1|1|U|||||||||||||||||enc-9^^^^VN'
  */
 export function buildPv1Reference(encounterId: string, setId = 1): string {
-  return segment('PV1', [String(setId), 'U', ...emptyFields(16), `${fitId(encounterId, COMPOSITE_MAX - 6)}^^^^VN`]);
+  return segment('PV1', [setIdField(setId, [], 'PV1-1'), 'U', ...emptyFields(16), `${fitId(encounterId, COMPOSITE_MAX - 6)}^^^^VN`]);
 }
 
 /** PL for the encounter's location: the directory's name (PL-1), organization (PL-4 HD-1) and description (PL-9), or the id. */
@@ -72,7 +72,7 @@ function location(locationId: string, dir: DirectoryIndex): string {
  */
 export function buildPv1(encounter: Encounter, dir: DirectoryIndex, setId = 1, path: IssuePath = []): string {
   const fields = emptyFields(52);
-  fields[0] = String(setId);
+  fields[0] = setIdField(setId, path, 'PV1-1');
   fields[1] = HL7_PATIENT_CLASS[encounter.class];
   if (encounter.locationId !== undefined) fields[2] = location(encounter.locationId, dir);
   const byField = new Map<number, string[]>();
