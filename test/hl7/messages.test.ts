@@ -52,7 +52,9 @@ const PID = seg('PID', {
 const PV1 = seg('PV1', {
   1: '1',
   2: 'O', // AMB
-  3: 'Riverside Clinic, Suite 200^^^Riverside Behavioral Health', // PL-1 point of care, PL-4 facility
+  // PL-1 point of care (IS 20, a code: none), PL-4 HD-1 facility (IS 20: the organization's id), PL-9 description
+  // (the location's name), PL-10 comprehensive location identifier (EI-1: the location's id).
+  3: '^^^org-001^^^^^Riverside Clinic, Suite 200^loc-001',
   7: OKAFOR, // ATND
   19: 'enc-0001^^^^VN',
   44: '20260301093000-0500',
@@ -141,6 +143,47 @@ describe('buildAdtA08', () => {
     expect(error).toBeInstanceOf(MappingError);
     expect((error as MappingError).target).toBe('DG1-1');
     expect((error as MappingError).path).toEqual(['encounters', 0, 'diagnoses', 9_999]);
+  });
+
+  it('should keep ids and names out of components too short for them (PL-1, PL-4 HD-1, XCN-1, CX-1), deterministically', () => {
+    // Arrange: a long organization id, a location id and an encounter id longer than CX-1's 15, a practitioner
+    // whose first identifier does not fit XCN-1's 15, another without identifiers and a long chart id.
+    const encounterId = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
+    const directory = {
+      organizations: [{ id: 'org-riverside-behavioral-health', name: 'Riverside Behavioral Health' }],
+      practitioners: [
+        { id: 'prac-001', names: [{ family: 'Okafor' }], identifiers: [{ system: 'urn:oid:1.2.3', value: 'LICENSE-0000000000000001' }, { system: 'http://hl7.org/fhir/sid/us-npi', value: '1003000126', type: 'NPI' as const }] },
+        { id: 'practitioner-without-identifiers-0002', names: [{ family: 'Chen' }] },
+      ],
+      locations: [{ id: 'loc-001', name: 'Riverside Clinic, Suite 200', status: 'active' as const, organizationId: 'org-riverside-behavioral-health' }],
+    };
+    const encounter = {
+      ...CHART.encounters![0]!,
+      id: encounterId,
+      participants: [
+        { role: 'ATND' as const, practitionerId: 'prac-001' },
+        { role: 'CON' as const, practitionerId: 'practitioner-without-identifiers-0002' },
+        { role: 'REF' as const, practitionerId: 'not-in-the-directory-0000000003' },
+      ],
+    };
+    const chart: PatientChart = { ...CHART, encounters: [encounter] };
+    // Act
+    const text = buildAdtA08(chart, encounterId, { ...HEADER, directory, controlId: 'ADT0009' });
+    const pv1 = segmentsOf(parseHl7Message(text), 'PV1')[0]!;
+    // Assert
+    // PV1-3: no PL-1, no PL-4 (the organization id does not fit HD-1's 20), the name in PL-9, the id in PL-10.
+    expect(pv1.raw.split('|')[3]).toBe('^^^^^^^^Riverside Clinic, Suite 200^loc-001');
+    // XCN-1: the first identifier that fits 15 (the NPI), with its authority and type.
+    expect(pv1.raw.split('|')[7]).toBe('1003000126^Okafor^^^^^^^&http://hl7.org/fhir/sid/us-npi&URI^^^^NPI');
+    // No identifier: the chart id, derived (15 hex digits of its hash) when longer than 15; the same in every run.
+    expect(val(pv1, 9)).toMatch(/^[0-9a-f]{15}$/);
+    expect(val(pv1, 9, 2)).toBe('Chen');
+    expect(val(pv1, 8)).toMatch(/^[0-9a-f]{15}$/);
+    expect(val(pv1, 8)).not.toBe(val(pv1, 9));
+    // PV1-19 CX-1: the encounter id, derived.
+    expect(val(pv1, 19)).toMatch(/^[0-9a-f]{15}$/);
+    expect(buildAdtA08(chart, encounterId, { ...HEADER, directory, controlId: 'ADT0009' })).toBe(text);
+    expect(checkHl7Message(text)).toEqual([]);
   });
 
   it('should fall back to the encounter start for PR1-5, and raise a MappingError without one', () => {

@@ -12,8 +12,8 @@ import { hl7DiagnosisType, hl7HistoryDiagnosisType } from '../tables.js';
 
 /** DG1-4 maximum length (ST, 40). */
 export const DG1_DESCRIPTION_MAX = 40;
-/** DG1-20 maximum length (EI, 427). */
-const EI_MAX = 427;
+/** DG1-20 / PR1-19 are EI (427), but the id goes to EI-1, an ST of 199. */
+const EI_MAX = 199;
 
 /**
  * Build a DG1 segment for an encounter diagnosis.

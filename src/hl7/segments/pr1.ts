@@ -11,8 +11,8 @@ import { fitId, truncateEscaped } from '../internal/fit.js';
 
 /** PR1-4 maximum length (ST, 40). */
 export const PR1_DESCRIPTION_MAX = 40;
-/** PR1-19 maximum length (EI, 427). */
-const EI_MAX = 427;
+/** DG1-20 / PR1-19 are EI (427), but the id goes to EI-1, an ST of 199. */
+const EI_MAX = 199;
 
 /**
  * The value of PR1-5 (procedure date/time, required): the procedure's `performed` date-time, or the start of
