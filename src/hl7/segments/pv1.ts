@@ -80,7 +80,7 @@ function location(locationId: string, dir: DirectoryIndex): string {
  * @returns the segment text without terminator
  * @throws MappingError when a practitioner identifier does not fit 250 characters after escaping
  * @see HL7 v2.5.1 PV1-1 … PV1-52
- * @example buildPv1(encounter, dir) // 'PV1|1|O|Riverside Clinic^^^Riverside Behavioral Health|||||||…|enc-0001^^^^VN|…'
+ * @example buildPv1(encounter, dir) // 'PV1|1|O|^^^org-001^^^^^Riverside Clinic, Suite 200^loc-001|||||||…|enc-0001^^^^VN|…'
  */
 export function buildPv1(encounter: Encounter, dir: DirectoryIndex, setId = 1, path: IssuePath = []): string {
   const fields = emptyFields(52);
