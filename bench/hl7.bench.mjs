@@ -4,7 +4,8 @@
  * 1. Build + serialize an MDM^T02 for a note of 2 KB holding characters to escape (`& | ^ ~ \`, line
  *    breaks, non-ASCII), three ways that produce the same text (checked byte for byte):
  *    - `buildMdmT02(chart, noteId, options)`: the chart check, segment builders, escaping, length fitting;
- *    - floor: the same values taken from the chart and directory, each escaped by one regex replace, and
+ *    - floor: the same values taken from the chart and directory, each escaped by one regex replace (the
+ *      delimiters and every control character, as escapeHl7), and
  *      the segments written as plain string concatenation; no chart check, no length fitting, no table
  *      look-ups (what a hand-written exporter for this one input does at best);
  *    - @medplum/core's `Hl7Message` / `Hl7Segment` built from the same (pre-escaped) field strings and
@@ -12,8 +13,8 @@
  *    Target: ≤ 1.2× the floor, and faster than Hl7Message.
  *    The chart check (`validatePatientChart` + `validateDirectory`) is timed alone in the same rounds, and the
  *    build without it is reported too: per round, buildMdmT02's time less the check's, then the median.
- * 2. Escape throughput over 1 MB of text with 2 % special characters: `escapeHl7` vs one regex replace
- *    (and `unescapeHl7` on the result, for reference).
+ * 2. Escape throughput over 1 MB of text with 2 % special characters: `escapeHl7` vs one regex replace doing
+ *    the same job (and `unescapeHl7` on the result, for reference).
  *
  * Figures are steady state (one full GC before the rounds); the MDM comparison is repeated with a full GC
  * before every timing, which makes regular-expression-heavy code (the chart check, the builders) warm up again.
@@ -97,8 +98,15 @@ const options = { now: NOW, controlId: 'MDM0001', sendingApplication: 'CHART-EXP
 // ---------------------------------------------------------------------------------------------------
 
 const ESCAPES = { '\\': '\\E\\', '|': '\\F\\', '^': '\\S\\', '&': '\\T\\', '~': '\\R\\', '\r': '\\X0D\\', '\n': '\\X0A\\' };
-const SPECIAL_RE = /[\\|^~&\r\n]/g;
-const esc = (s) => s.replace(SPECIAL_RE, (c) => ESCAPES[c]);
+// The same job as escapeHl7: the delimiters, and every control character (C0, DEL, C1) as its UTF-8 bytes in hex.
+// eslint-disable-next-line no-control-regex
+const SPECIAL_RE = /[\\|^~&\u0000-\u001f\u007f-\u009f]/g;
+const hex2 = (n) => n.toString(16).toUpperCase().padStart(2, '0');
+const controlHex = (c) => {
+  const code = c.charCodeAt(0);
+  return code < 0x80 ? `\\X${hex2(code)}\\` : `\\XC2${hex2(code)}\\`;
+};
+const esc = (s) => s.replace(SPECIAL_RE, (c) => ESCAPES[c] ?? controlHex(c));
 
 const NOTE = chart.notes[0];
 
@@ -130,7 +138,7 @@ function values(c, dir, now) {
     sex: p.gender === 'female' ? 'F' : 'M',
     xad: `${esc(a.lines[0])}^${esc(a.lines[1])}^${esc(a.city)}^${esc(a.state)}^${esc(a.postalCode)}^${esc(a.country)}^H`,
     phone: `${esc(p.telecoms[0].value)}^PRN^PH`,
-    pl: `${esc(loc.name)}^^^${esc(org.name)}`,
+    pl: `^^^${esc(org.id)}^^^^^${esc(loc.name)}^${esc(loc.id)}`,
     attending: xcn(enc.participants[0].practitionerId),
     visit: `${esc(enc.id)}^^^^VN`,
     start: dtm(enc.period.start),

@@ -4,19 +4,28 @@
  *
  * Escaping replaces, in one pass, the escape character first-class with every other special character:
  * `\` → `\E\`, `|` → `\F\`, `^` → `\S\`, `&` → `\T\`, `~` → `\R\`, CR → `\X0D\`, LF → `\X0A\` (and the
- * v2.7 truncation character → `\P\`, only when a delimiter set declares one). Because the escape character
- * is itself escaped in the same pass, no output character is ever escaped twice and the result contains no
- * raw delimiter, CR or LF.
+ * v2.7 truncation character → `\P\`, only when a delimiter set declares one); every other control character
+ * (tab, the rest of C0, DEL, C1) becomes the hex escape of its UTF-8 bytes (`\X09\`, `\X7F\`, `\XC285\`),
+ * since v2.5.1 text types hold printable characters. Because the escape character is itself escaped in the
+ * same pass, no output character is ever escaped twice and the result contains no raw delimiter or control
+ * character.
  *
  * Unescaping is a tokenizer, not a chain of replaces (a chain turns the text `\F\`, sent as `\E\F\E\`, into
  * `\|` or `\E|E\` depending on the order). It reads `\F\ \S\ \T\ \R\ \E\` (and `\P\` when a truncation
- * character is declared), `\Xhh…\` as UTF-8 bytes, `\.br\` as a line feed; it passes `\H\`, `\N\`, the other
+ * character is declared), `\Xhh…\` as UTF-8 bytes (except HAPI's `\X000d\` form, below), `\.br\` as a line feed; it passes `\H\`, `\N\`, the other
  * formatting commands (`\.sp\`, `\.in±n\`, …), `\Zxx\` and the character-set switches `\Cxxyy\`, `\Mxxyyzz\`
  * through unchanged, and keeps any malformed sequence literally, so a UNC path such as `\\server\share`
  * survives. For every string `s`, `unescapeHl7(escapeHl7(s)) === s`.
+ *
+ * HAPI writes CR as `\X000d\` (a 16-bit code unit, not UTF-8 bytes; reference bug #19), which read as UTF-8
+ * would be NUL + CR. A hex run of two or more bytes made only of `00 hh` pairs is therefore read as one
+ * character U+00hh per pair (`\X000d\` → CR, `\X000D000A\` → CR LF, `\X00e9\` → é). Text never holds NUL
+ * in practice, and `escapeHl7` never writes such a run (a NUL alone is `\X00\`, each control character its
+ * own sequence), so the round trip is unaffected. A run with an odd number of digits (`\X00D\`) is malformed
+ * and kept literally.
  */
 import { InvalidArgumentError } from '../errors.js';
-import { escapeStandard } from './internal/escape.js';
+import { controlEscape, escapeStandard } from './internal/escape.js';
 
 /**
  * The delimiters of an HL7 v2 message: MSH-1 (field separator) and the characters of MSH-2 (component,
@@ -64,9 +73,6 @@ interface CompiledDelimiters {
   readonly d: Hl7Delimiters;
 }
 
-const CR = 13;
-const LF = 10;
-
 const compiledCache = new WeakMap<Hl7Delimiters, CompiledDelimiters>();
 
 function regexClassChar(c: string): string {
@@ -110,10 +116,10 @@ function compile(delimiters: Hl7Delimiters): CompiledDelimiters {
   replacement[subcomponent.charCodeAt(0)] = seq('T');
   replacement[repetition.charCodeAt(0)] = seq('R');
   if (truncation !== undefined) replacement[truncation.charCodeAt(0)] = seq('P');
-  // A line break inside a value cannot be a segment terminator: send it as its byte value.
-  replacement[CR] = seq('X0D');
-  replacement[LF] = seq('X0A');
-  const cls = `[${all.map(regexClassChar).join('')}\\r\\n]`;
+  // Control characters (a line break inside a value cannot be a segment terminator either): their UTF-8 bytes.
+  for (let code = 0; code < 0x20; code++) replacement[code] = controlEscape(code, escape);
+  replacement[0x7f] = controlEscape(0x7f, escape);
+  const cls = `[${all.map(regexClassChar).join('')}\\u0000-\\u001f\\u007f-\\u009f]`;
   const compiled: CompiledDelimiters = {
     replacement,
     specialGlobal: new RegExp(cls, 'g'),
@@ -138,12 +144,13 @@ export function checkHl7Delimiters(delimiters: Hl7Delimiters): Hl7Delimiters {
 
 /**
  * Escape text for an HL7 v2 field, component or subcomponent: the escape character first (as `\E\`), then
- * `|` `^` `&` `~` as `\F\` `\S\` `\T\` `\R\`, and CR / LF as `\X0D\` / `\X0A\`, all in one pass. Text
- * without any of those characters is returned as is, without copying.
+ * `|` `^` `&` `~` as `\F\` `\S\` `\T\` `\R\`, CR / LF as `\X0D\` / `\X0A\`, and every other control
+ * character (tab, C0, DEL U+007F, C1 U+0080–U+009F) as its UTF-8 bytes in hex (`\X09\`, `\X7F\`,
+ * `\XC285\`), all in one pass. Text without any of those characters is returned as is, without copying.
  *
  * @param text - any Unicode text
  * @param delimiters - the message's delimiters; default `|^~\&`
- * @returns the escaped text, which contains no raw delimiter, CR or LF
+ * @returns the escaped text, which contains no raw delimiter and no control character
  * @throws InvalidArgumentError when `delimiters` is not a valid delimiter set
  * @see HL7 v2.5.1 chapter 2, 2.7.1 "Formatting codes" / escape sequences `\F\ \S\ \T\ \R\ \E\ \Xdddd\`
  * @example escapeHl7('Smith & Sons | 50%^') // 'Smith \\T\\ Sons \\F\\ 50%\\S\\'
@@ -160,7 +167,8 @@ export function escapeHl7(text: string, delimiters: Hl7Delimiters = DEFAULT_HL7_
   // a match object), appending the plain runs between them as slices.
   while (re.test(text)) {
     const i = re.lastIndex - 1;
-    out += text.slice(last, i) + (replacement[text.charCodeAt(i)] as string);
+    const code = text.charCodeAt(i);
+    out += text.slice(last, i) + (code < 0x80 ? (replacement[code] as string) : controlEscape(code, c.d.escape));
     last = i + 1;
   }
   if (last === 0) return text;
@@ -168,6 +176,18 @@ export function escapeHl7(text: string, delimiters: Hl7Delimiters = DEFAULT_HL7_
 }
 
 const HEX_RE = /^X(?:[0-9A-Fa-f]{2})+$/;
+/** HAPI's 16-bit form: two or more bytes, every other one zero (`X000d`). */
+const HEX_16_RE = /^X(?:00[0-9A-Fa-f]{2})+$/;
+
+/** Decode a `\X…\` body (`X` and hex digits): HAPI's `00hh` pairs as U+00hh each, anything else as UTF-8. */
+function decodeHex(body: string): string | undefined {
+  if (HEX_16_RE.test(body)) {
+    let out = '';
+    for (let k = 3; k < body.length; k += 4) out += String.fromCharCode(parseInt(body.slice(k, k + 2), 16));
+    return out;
+  }
+  return decodeUtf8Hex(body.slice(1));
+}
 /** Sequences that HL7 defines but that carry no character: kept literally so formatting survives. */
 const PASS_THROUGH_RE = /^(?:H|N|\.(?:sp|in|ti|sk)[+-]?\d*|\.(?:fi|nf|ce)|Z.+|C[0-9A-Fa-f]{4}|M[0-9A-Fa-f]{4}(?:[0-9A-Fa-f]{2})?)$/;
 
@@ -220,7 +240,8 @@ function decodeUtf8Hex(hex: string): string | undefined {
 
 /**
  * Unescape HL7 v2 text with a single-pass tokenizer: `\F\ \S\ \T\ \R\ \E\` become the message's delimiters,
- * `\Xhh…\` is read as UTF-8 bytes, `\.br\` becomes a line feed, `\P\` becomes the truncation character when
+ * `\Xhh…\` is read as UTF-8 bytes (a run of `00hh` pairs, HAPI's `\X000d\`, as one character U+00hh per
+ * pair), `\.br\` becomes a line feed, `\P\` becomes the truncation character when
  * the delimiters declare one; `\H\`, `\N\`, other formatting commands, `\Z…\` and character-set switches
  * are kept as written; a malformed sequence (unknown letter, odd or invalid hex, no closing escape
  * character) is kept literally, so `\\server\share` comes back unchanged.
@@ -232,6 +253,7 @@ function decodeUtf8Hex(hex: string): string | undefined {
  * @see HL7 v2.5.1 chapter 2, 2.7 "Use of escape sequences in text fields"
  * @example unescapeHl7('Smith \\T\\ Sons \\F\\ 50%\\S\\') // 'Smith & Sons | 50%^'
  * @example unescapeHl7('\\\\server\\share') // '\\\\server\\share' (kept literally)
+ * @example unescapeHl7('a\\X000d\\b') // 'a\rb' (HAPI's carriage return)
  */
 export function unescapeHl7(text: string, delimiters: Hl7Delimiters = DEFAULT_HL7_DELIMITERS): string {
   const c = compile(delimiters);
@@ -275,7 +297,7 @@ export function unescapeHl7(text: string, delimiters: Hl7Delimiters = DEFAULT_HL
       }
     } else if (j > i + 2) {
       const body = text.slice(i + 1, j);
-      if (HEX_RE.test(body)) rep = decodeUtf8Hex(body.slice(1));
+      if (HEX_RE.test(body)) rep = decodeHex(body);
       else if (body === '.br') rep = '\n';
       else passThrough = PASS_THROUGH_RE.test(body);
     }

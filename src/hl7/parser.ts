@@ -36,8 +36,14 @@ export interface Hl7Message {
 }
 
 const SEGMENT_ID_RE = /^[A-Z][A-Z0-9]{2}$/;
+/**
+ * Control characters a value may not hold raw: C0 but tab (CR and LF end segments), DEL and C1. A raw tab is
+ * common in real messages and harmless, so it is read as data. The others are not text: most often a wrong
+ * character-set decoding (Windows-1252 bytes read as Latin-1 turn quotes into U+0091…U+0094), and some act
+ * on terminals and logs (ESC, and U+009B, its one-character C1 form). Escaped (`\X7F\`) they are data.
+ */
 // eslint-disable-next-line no-control-regex
-const CONTROL_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
+const CONTROL_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
 /**
  * The position of a value in HL7 notation: `PID-5`, `PID-5.1`, `PID-3.4.2`; a repetition after the first is
@@ -69,7 +75,7 @@ function parseField(
     rep.split(d.component).map((comp, c) =>
       comp.split(d.subcomponent).map((sub, s) => {
         if (CONTROL_RE.test(sub)) {
-          // A raw control character (other than tab) is not HL7 text; escaped ones (\X00\) are fine.
+          // A raw control character (other than tab: C0, DEL, C1) is not HL7 text; escaped ones (\X00\) are fine.
           // The message never repeats the value: it may be patient data.
           throw new Hl7ParseError(segmentIndex, hl7Position(segmentId, fieldNumber, r + 1, c + 1, s + 1), 'raw control character in a value');
         }
@@ -92,7 +98,8 @@ function parseField(
  * @returns the segments with their fields, repetitions, components and subcomponents
  * @throws Hl7ParseError naming the segment index (0-based) and the position (`MSH-2`, `PID-5.1`) when the
  *   text does not start with MSH, the delimiters are invalid, a segment id is malformed, a second MSH starts
- *   another message, or a value holds a raw control character other than tab
+ *   another message, or a value holds a raw control character other than tab (C0, DEL U+007F, C1
+ *   U+0080–U+009F; a raw tab is read as data)
  * @see HL7 v2.5.1 chapter 2, 2.5 "Message construction rules"
  * @example parseHl7Message('MSH|^~\\&|A|B|||20260301||ADT^A31^ADT_A05|1|P|2.5.1\rPID|1||42^^^&1.2&ISO\r').segments[1]?.fields[3]?.[0]?.[3] // ['', '1.2', 'ISO']
  */

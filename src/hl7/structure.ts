@@ -1,7 +1,8 @@
 /**
  * The HL7 v2.5.1 structure check: a message's segment sequence against its abstract message structure
  * (required, optional and repeating segments and groups, order), plus required fields, repetition, maximum
- * lengths, date-time and number formats and closed-table codes of the segments this library emits.
+ * lengths, date-time and number formats (OBX-5 by its value type in OBX-2 too) and closed-table codes of the
+ * segments this library emits.
  *
  * The structure is compiled into a Glushkov automaton (one state per segment position in the grammar), so
  * groups, optional parts and repeats are matched exactly, ambiguity included (the two `[{ROL}]` of ADT_A01,
@@ -247,6 +248,74 @@ function checkSequence(a: Automaton, segments: readonly Hl7Segment[], problems: 
 const SI_RE = /^[1-9][0-9]*$/;
 const NM_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const DT_RE = /^\d{4}(?:\d{2}(?:\d{2})?)?$/;
+/** TM: HH[MM[SS[.S[S[S[S]]]]]][+/-ZZZZ], hours 00–23, minutes and seconds 00–59. */
+const TM_RE = /^(?:[01]\d|2[0-3])(?:[0-5]\d(?:[0-5]\d(?:\.\d{1,4})?)?)?(?:[+-](?:[01]\d|2[0-3])[0-5]\d)?$/;
+/** SN-1 comparator (v2.5.1 2A.2.69). */
+const SN_COMPARATORS: readonly string[] = ['', '>', '<', '>=', '<=', '=', '<>'];
+/** SN-3 separator/suffix (v2.5.1 2A.2.69). */
+const SN_SEPARATORS: readonly string[] = ['', '-', '+', '/', '.', ':'];
+
+/** Whether a value is an HL7 DTM (parseable, with a valid calendar date and time). */
+function isDtm(value: string): boolean {
+  try {
+    parseHl7DateTime(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a value is an HL7 DT: YYYY[MM[DD]] and a real date. */
+function isDt(value: string): boolean {
+  return DT_RE.test(value) && isDtm(value);
+}
+
+/**
+ * The format OBX-5 must have for the value types of OBX-2 whose format v2.5.1 defines as a primitive or a
+ * numeric structure: [rule, test of one repetition's components]. Other value types (ST, TX, FT, CE, …) hold
+ * text or composites whose content is not checked.
+ */
+const OBX5_FORMATS: Readonly<Record<string, readonly [string, (rep: readonly (readonly string[])[]) => boolean]>> = {
+  NM: ['a number (NM)', (rep) => rep.length === 1 && NM_RE.test(rep[0]?.[0] ?? '')],
+  DT: ['an HL7 DT date (YYYY[MM[DD]])', (rep) => rep.length === 1 && isDt(rep[0]?.[0] ?? '')],
+  TM: ['an HL7 TM time (HH[MM[SS[.S…]]][+/-ZZZZ])', (rep) => rep.length === 1 && TM_RE.test(rep[0]?.[0] ?? '')],
+  // TS: TS-1 a DTM, TS-2 the (deprecated) degree of precision.
+  TS: ['an HL7 TS date-time (DTM)', (rep) => rep.length <= 2 && isDtm(rep[0]?.[0] ?? '')],
+  DTM: ['an HL7 DTM date-time', (rep) => rep.length === 1 && isDtm(rep[0]?.[0] ?? '')],
+  // SN: comparator ^ number ^ separator/suffix ^ number, at least one number.
+  SN: [
+    'an HL7 SN structured numeric (comparator^number^separator^number)',
+    (rep) => {
+      const c = (k: number): string => rep[k]?.[0] ?? '';
+      const num1 = c(1);
+      const num2 = c(3);
+      return (
+        rep.length <= 4 &&
+        SN_COMPARATORS.includes(c(0)) &&
+        SN_SEPARATORS.includes(c(2)) &&
+        (num1 === '' || NM_RE.test(num1)) &&
+        (num2 === '' || NM_RE.test(num2)) &&
+        (num1 !== '' || num2 !== '')
+      );
+    },
+  ],
+};
+
+/** OBX-5 against the value type in OBX-2 (each repetition). */
+function checkObx5(segment: Hl7Segment, index: number, problems: Hl7Problem[]): void {
+  const type = segment.fields[2]?.[0]?.[0]?.[0] ?? '';
+  const format = OBX5_FORMATS[type];
+  if (format === undefined) return;
+  const [rule, test] = format;
+  (segment.fields[5] ?? []).forEach((rep, r) => {
+    // An empty repetition holds no value; `""` is the explicit null.
+    if (rep.every((comp) => comp.every((sub) => sub === '')) || (rep.length === 1 && rep[0]?.length === 1 && rep[0][0] === '""')) return;
+    if (!test(rep)) {
+      const position = hl7Position(segment.id, 5, r + 1);
+      problems.push({ code: 'format', segmentIndex: index, position, message: `${position} must be ${rule}, as OBX-2 (${type}) says` });
+    }
+  });
+}
 
 /** The raw (escaped) text of each field of a segment, indexed by field number (MSH-1 is the separator). */
 function rawFields(segment: Hl7Segment, fieldSeparator: string): string[] {
@@ -266,18 +335,10 @@ function checkFieldValue(segment: Hl7Segment, index: number, n: number, def: Fie
     let rule = '';
     if (def.type === 'TS') {
       rule = 'an HL7 DTM date-time';
-      try {
-        parseHl7DateTime(value);
-      } catch {
-        ok = false;
-      }
+      ok = isDtm(value);
     } else if (def.type === 'DT') {
       rule = 'an HL7 DT date (YYYY[MM[DD]])';
-      try {
-        ok = DT_RE.test(value) && parseHl7DateTime(value) !== '';
-      } catch {
-        ok = false;
-      }
+      ok = isDt(value);
     } else if (def.type === 'SI') {
       rule = 'a positive integer (SI)';
       ok = SI_RE.test(value);
@@ -329,6 +390,7 @@ function checkFields(segment: Hl7Segment, index: number, message: Hl7Message, pr
       }
     });
     if (!(segment.id === 'MSH' && n <= 2)) checkFieldValue(segment, index, n, def, problems);
+    if (segment.id === 'OBX' && n === 5) checkObx5(segment, index, problems);
   }
 }
 
@@ -341,7 +403,8 @@ function checkFields(segment: Hl7Segment, index: number, message: Hl7Message, pr
  * MSH-9.3 (or, without it, by MSH-9.1/9.2 through the v2.5.1 event map) — ADT_A05, ADT_A01, ADR_A19, MDM_T02
  * and ORU_R01 are known; and, for the segments this library emits (MSH EVN PID PV1 DG1 PR1 IN1 TXA OBR OBX
  * NTE MSA QRD), required fields, non-repeating fields, maximum lengths (measured as sent, escaped),
- * TS / DT / SI / NM formats and closed-table codes. Also MSH-9 (three components, consistent with the event
+ * the formats of TS / DT / SI / NM fields, OBX-5 against its value type in OBX-2 (NM, DT, TM, TS, DTM, SN;
+ * other value types are not checked) and closed-table codes. Also MSH-9 (three components, consistent with the event
  * map) and MSH-12 (`2.5.1`). Other segments are checked for position only.
  *
  * @param message - message text, or a message parsed by {@link parseHl7Message}

@@ -11,6 +11,8 @@ const arbAnyString = fc.oneof(
   fc.string({ unit: 'binary-ascii', maxLength: 60 }),
   // Dense in the characters that matter.
   fc.string({ unit: fc.constantFrom('\\', '|', '^', '~', '&', '\r', '\n', 'E', 'F', 'S', 'T', 'R', 'X', '0', 'D', 'A', '.', 'b', 'r', 'H', 'N', 'é', '😀'), maxLength: 40 }),
+  // Dense in control characters (C0, DEL, C1) and the hex escapes of other libraries.
+  fc.string({ unit: fc.constantFrom('\t', '\u0000', '\u0001', '\u001b', '\u007f', '\u0080', '\u0085', '\u009b', '\u009f', '\u00a0', '\\', 'X', '0', 'd', 'a'), maxLength: 40 }),
   arbHostileText,
   arbText,
 );
@@ -37,6 +39,19 @@ describe('escapeHl7', () => {
     expect(escapeHl7('a\rb\nc\r\nd')).toBe('a\\X0D\\b\\X0A\\c\\X0D\\\\X0A\\d');
   });
 
+  it('should write tab, the other C0 controls, DEL and C1 controls as the hex of their UTF-8 bytes', () => {
+    expect(escapeHl7('a\tb')).toBe('a\\X09\\b');
+    expect(escapeHl7('\u0000\u0001\u001b\u001f')).toBe('\\X00\\\\X01\\\\X1B\\\\X1F\\');
+    expect(escapeHl7('x\u007fy')).toBe('x\\X7F\\y');
+    expect(escapeHl7('\u0080\u0085\u009f')).toBe('\\XC280\\\\XC285\\\\XC29F\\');
+    // U+00A0 is the first printable character after C1: sent as is.
+    expect(escapeHl7('\u00a0é')).toBe('\u00a0é');
+    // Long text (the indexOf path) and custom delimiters give the same sequences.
+    const long = 'n'.repeat(200);
+    expect(escapeHl7(`${long}\t${long}\u0085${long}\u007f`)).toBe(`${long}\\X09\\${long}\\XC285\\${long}\\X7F\\`);
+    expect(escapeHl7('a\tb\u0085c\u007f', CUSTOM)).toBe('a$X09$b$XC285$c$X7F$');
+  });
+
   it('should return the same string when nothing needs escaping', () => {
     const s = 'Plain text, café ☕ 😀 <b>&amp;</b>'.replace(/&/g, '');
     expect(escapeHl7(s)).toBe(s);
@@ -59,12 +74,15 @@ describe('escapeHl7', () => {
     expect(() => escapeHl7('x', { ...DEFAULT_HL7_DELIMITERS, repetition: '\n' })).toThrow(InvalidArgumentError);
   });
 
-  it('should leave no raw delimiter, CR or LF in its output (property)', () => {
+  it('should leave no raw delimiter and no control character in its output (property)', () => {
     fc.assert(
       fc.property(arbAnyString, (s) => {
-        expect(escapeHl7(s)).not.toMatch(/[|^~&\r\n]/);
-        // Every backslash opens or closes one of the sequences escapeHl7 writes.
-        expect(escapeHl7(s).replace(/\\(?:[EFSTR]|X0D|X0A)\\/g, '')).not.toContain('\\');
+        const out = escapeHl7(s);
+        // eslint-disable-next-line no-control-regex
+        expect(out).not.toMatch(/[|^~&\u0000-\u001f\u007f-\u009f]/);
+        // Every backslash opens or closes one of the sequences escapeHl7 writes: a delimiter, a C0 or DEL
+        // byte, or the two UTF-8 bytes of a C1 character.
+        expect(out.replace(/\\(?:[EFSTR]|X[01][0-9A-F]|X7F|XC2[89][0-9A-F])\\/g, '')).not.toContain('\\');
       }),
       { numRuns: 2000 },
     );
@@ -73,8 +91,14 @@ describe('escapeHl7', () => {
   it('should escape long text (a note) exactly as each character alone, whatever its length (property)', () => {
     // Short and long text are scanned differently; both must equal escaping one character at a time.
     const one: Record<string, string> = { '\\': '\\E\\', '|': '\\F\\', '^': '\\S\\', '&': '\\T\\', '~': '\\R\\', '\r': '\\X0D\\', '\n': '\\X0A\\' };
-    const reference = (s: string): string => Array.from(s.split(''), (c) => one[c] ?? c).join('');
-    const unit = fc.constantFrom('a', ' ', '\\', '|', '^', '~', '&', '\r', '\n', '\r\n', 'é', '😀', '\ud800', '\\X0D\\');
+    const hex = (c: string): string => c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0');
+    const control = (c: string): string | undefined => {
+      const code = c.charCodeAt(0);
+      if (code < 0x20 || code === 0x7f) return `\\X${hex(c)}\\`;
+      return code >= 0x80 && code <= 0x9f ? `\\XC2${hex(c)}\\` : undefined;
+    };
+    const reference = (s: string): string => Array.from(s.split(''), (c) => one[c] ?? control(c) ?? c).join('');
+    const unit = fc.constantFrom('a', ' ', '\\', '|', '^', '~', '&', '\r', '\n', '\r\n', 'é', '😀', '\ud800', '\\X0D\\', '\t', '\u0000', '\u007f', '\u0085', '\u009f', '\u00a0');
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 400, size: 'max' }), (units) => {
         const s = units.join('');
@@ -83,7 +107,7 @@ describe('escapeHl7', () => {
       { numRuns: 500 },
     );
     for (const n of [126, 127, 128, 129, 300]) {
-      for (const s of ['x'.repeat(n) + '\r', 'x'.repeat(n) + '\n', '\r' + 'x'.repeat(n), '|'.repeat(n), 'x'.repeat(n)]) {
+      for (const s of ['x'.repeat(n) + '\r', 'x'.repeat(n) + '\n', '\r' + 'x'.repeat(n), '|'.repeat(n), 'x'.repeat(n), 'x'.repeat(n) + '\t', '\u0085'.repeat(n)]) {
         expect(escapeHl7(s)).toBe(reference(s));
       }
     }
@@ -109,6 +133,31 @@ describe('unescapeHl7', () => {
     expect(unescapeHl7('\\XF09F9880\\')).toBe('😀');
     expect(unescapeHl7('\\x41\\')).toBe('\\x41\\'); // the X is upper case
     expect(unescapeHl7('\\X4a\\')).toBe('J'); // hex digits of either case
+  });
+
+  it("should read HAPI's 16-bit hex escapes (\\X000d\\) as one character per 00hh pair, not as NUL + CR (bug #19)", () => {
+    expect(unescapeHl7('a\\X000d\\b')).toBe('a\rb');
+    expect(unescapeHl7('a\\X000D\\\\X000A\\b')).toBe('a\r\nb');
+    expect(unescapeHl7('\\X000D000A\\')).toBe('\r\n');
+    expect(unescapeHl7('\\X00e9\\')).toBe('é');
+    expect(unescapeHl7('\\X0009\\')).toBe('\t');
+    // A single byte stays UTF-8 (nHapi's \X0D\, our \X00\); a run with a non-zero high byte stays UTF-8.
+    expect(unescapeHl7('\\X0D\\')).toBe('\r');
+    expect(unescapeHl7('\\X00\\')).toBe('\u0000');
+    expect(unescapeHl7('\\X0D0A\\')).toBe('\r\n');
+    expect(unescapeHl7('\\X410D\\')).toBe('A\r');
+    // HL7-dotnetcore's \X00D\ has an odd number of digits: malformed, kept literally.
+    expect(unescapeHl7('\\X00D\\')).toBe('\\X00D\\');
+    // With other delimiters too.
+    expect(unescapeHl7('a$X000d$b', CUSTOM)).toBe('a\rb');
+  });
+
+  it('should read every C0 and C1 control back from its escape', () => {
+    for (let code = 0; code <= 0x9f; code++) {
+      if (code >= 0x20 && code < 0x7f) continue;
+      const c = String.fromCharCode(code);
+      expect(unescapeHl7(escapeHl7(`a${c}b`))).toBe(`a${c}b`);
+    }
   });
 
   it('should keep invalid hex escapes literally', () => {

@@ -50,6 +50,24 @@ describe('fitId', () => {
     expect(fitId('|'.repeat(20), 30)).toBe(`\\F\\\\F\\\\F\\\\F\\-${hash64('|'.repeat(20))}`);
   });
 
+  it('should derive the hash digits alone for a component under 17 characters (CX-1, XCN-1: 15)', () => {
+    const uuid = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
+    expect(fitId('enc-0001', 15)).toBe('enc-0001');
+    expect(fitId('a|b|c', 15)).toBe('a\\F\\b\\F\\c');
+    expect(fitId(uuid, 15)).toBe(hash64(uuid).slice(0, 15));
+    expect(fitId('a|b|c|d|e|', 15)).toBe(hash64('a|b|c|d|e|').slice(0, 15));
+  });
+
+  it('should stay within a short limit and differ for different long ids (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 16, maxLength: 128 }), fc.string({ minLength: 16, maxLength: 128 }), fc.integer({ min: 8, max: 16 }), (a, b, max) => {
+        const fa = fitId(a, max);
+        expect(fa.length).toBeLessThanOrEqual(max);
+        if (a !== b) expect(fa).not.toBe(fitId(b, max));
+      }),
+    );
+  });
+
   it('should stay within the limit and differ for different ids (property)', () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1, maxLength: 128 }), fc.string({ minLength: 1, maxLength: 128 }), fc.integer({ min: 17, max: 60 }), (a, b, max) => {

@@ -52,7 +52,9 @@ const PID = seg('PID', {
 const PV1 = seg('PV1', {
   1: '1',
   2: 'O', // AMB
-  3: 'Riverside Clinic, Suite 200^^^Riverside Behavioral Health', // PL-1 point of care, PL-4 facility
+  // PL-1 point of care (IS 20, a code: none), PL-4 HD-1 facility (IS 20: the organization's id), PL-9 description
+  // (the location's name), PL-10 comprehensive location identifier (EI-1: the location's id).
+  3: '^^^org-001^^^^^Riverside Clinic, Suite 200^loc-001',
   7: OKAFOR, // ATND
   19: 'enc-0001^^^^VN',
   44: '20260301093000-0500',
@@ -118,6 +120,70 @@ describe('buildAdtA08', () => {
 
   it('should throw ChartNotFoundError for an encounter not in the chart', () => {
     expect(() => buildAdtA08(CHART, 'enc-9999', HEADER)).toThrow(ChartNotFoundError);
+  });
+
+  it('should number up to 9 999 diagnoses, and raise a MappingError naming the 10 000th, never a 5-digit DG1-1', () => {
+    // Arrange
+    const encounter = CHART.encounters![0]!;
+    const withDiagnoses = (n: number): PatientChart => ({
+      ...CHART,
+      encounters: [{ ...encounter, diagnoses: Array.from({ length: n }, (_, i) => ({ ...encounter.diagnoses![0]!, id: `dx-${i}` })) }],
+    });
+    // Act
+    const ok = buildAdtA08(withDiagnoses(9_999), encounter.id, HEADER);
+    let error: unknown;
+    try {
+      buildAdtA08(withDiagnoses(10_000), encounter.id, HEADER);
+    } catch (e) {
+      error = e;
+    }
+    // Assert
+    expect(segmentsOf(parseHl7Message(ok), 'DG1').at(-1)!.raw).toMatch(/^DG1\|9999\|/);
+    expect(checkHl7Message(ok)).toEqual([]);
+    expect(error).toBeInstanceOf(MappingError);
+    expect((error as MappingError).target).toBe('DG1-1');
+    expect((error as MappingError).path).toEqual(['encounters', 0, 'diagnoses', 9_999]);
+  });
+
+  it('should keep ids and names out of components too short for them (PL-1, PL-4 HD-1, XCN-1, CX-1), deterministically', () => {
+    // Arrange: a long organization id, a location id and an encounter id longer than CX-1's 15, a practitioner
+    // whose first identifier does not fit XCN-1's 15, another without identifiers and a long chart id.
+    const encounterId = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
+    const directory = {
+      organizations: [{ id: 'org-riverside-behavioral-health', name: 'Riverside Behavioral Health' }],
+      practitioners: [
+        { id: 'prac-001', names: [{ family: 'Okafor' }], identifiers: [{ system: 'urn:oid:1.2.3', value: 'LICENSE-0000000000000001' }, { system: 'http://hl7.org/fhir/sid/us-npi', value: '1003000126', type: 'NPI' as const }] },
+        { id: 'practitioner-without-identifiers-0002', names: [{ family: 'Chen' }] },
+      ],
+      locations: [{ id: 'loc-001', name: 'Riverside Clinic, Suite 200', status: 'active' as const, organizationId: 'org-riverside-behavioral-health' }],
+    };
+    const encounter = {
+      ...CHART.encounters![0]!,
+      id: encounterId,
+      participants: [
+        { role: 'ATND' as const, practitionerId: 'prac-001' },
+        { role: 'CON' as const, practitionerId: 'practitioner-without-identifiers-0002' },
+        { role: 'REF' as const, practitionerId: 'not-in-the-directory-0000000003' },
+      ],
+    };
+    const chart: PatientChart = { ...CHART, encounters: [encounter] };
+    // Act
+    const text = buildAdtA08(chart, encounterId, { ...HEADER, directory, controlId: 'ADT0009' });
+    const pv1 = segmentsOf(parseHl7Message(text), 'PV1')[0]!;
+    // Assert
+    // PV1-3: no PL-1, no PL-4 (the organization id does not fit HD-1's 20), the name in PL-9, the id in PL-10.
+    expect(pv1.raw.split('|')[3]).toBe('^^^^^^^^Riverside Clinic, Suite 200^loc-001');
+    // XCN-1: the first identifier that fits 15 (the NPI), with its authority and type.
+    expect(pv1.raw.split('|')[7]).toBe('1003000126^Okafor^^^^^^^&http://hl7.org/fhir/sid/us-npi&URI^^^^NPI');
+    // No identifier: the chart id, derived (15 hex digits of its hash) when longer than 15; the same in every run.
+    expect(val(pv1, 9)).toMatch(/^[0-9a-f]{15}$/);
+    expect(val(pv1, 9, 2)).toBe('Chen');
+    expect(val(pv1, 8)).toMatch(/^[0-9a-f]{15}$/);
+    expect(val(pv1, 8)).not.toBe(val(pv1, 9));
+    // PV1-19 CX-1: the encounter id, derived.
+    expect(val(pv1, 19)).toMatch(/^[0-9a-f]{15}$/);
+    expect(buildAdtA08(chart, encounterId, { ...HEADER, directory, controlId: 'ADT0009' })).toBe(text);
+    expect(checkHl7Message(text)).toEqual([]);
   });
 
   it('should fall back to the encounter start for PR1-5, and raise a MappingError without one', () => {
@@ -186,6 +252,30 @@ describe('buildMdmT02', () => {
     expect(msh18(`${'plain line\n'.repeat(40)}café`)).toBe('UNICODE UTF-8');
   });
 
+  it('should send tab, DEL and C1 controls in note text and names as hex escapes, not raw, and read them back', () => {
+    // Arrange: the chart check allows tab, DEL and C1 in text; v2.5.1 text types hold printable characters.
+    const long = 'x'.repeat(200);
+    const patient = { ...CHART.patient, names: [{ use: 'official' as const, family: 'O\tBrien\u0085', given: ['Ma\u007fry'] }] };
+    for (const text of ['a\tb\u007fc\u0085d', `${long}\ta\u009b${long}`]) {
+      const chart: PatientChart = { ...CHART, patient, notes: [{ ...CHART.notes![0]!, text }] };
+      // Act
+      const out = buildMdmT02(chart, 'note-0001', HEADER);
+      // Assert
+      // eslint-disable-next-line no-control-regex
+      expect(out.replace(/\r/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+      const obx = out.split('\r').find((x) => x.startsWith('OBX|'))!;
+      expect(obx.split('|')[5]).toBe(escapeHl7(text));
+      expect(obx.split('|')[5]).toContain('\\X09\\');
+      expect(out.split('\r').find((x) => x.startsWith('PID|'))!.split('|')[5]).toBe('O\\X09\\Brien\\XC285\\^Ma\\X7F\\ry^^^^^L');
+      const parsed = parseHl7Message(out);
+      expect(val(segmentsOf(parsed, 'OBX')[0]!, 5)).toBe(text);
+      expect(val(segmentsOf(parsed, 'PID')[0]!, 5)).toBe('O\tBrien\u0085');
+      // Escaped C1 characters are ASCII on the wire: no MSH-18.
+      expect(val(parsed.segments[0]!, 18)).toBe('');
+      expect(checkHl7Message(out)).toEqual([]);
+    }
+  });
+
   it('should send a note id longer than TXA-12 in a deterministic derived form', () => {
     const id = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
     const chart: PatientChart = { ...CHART, notes: [{ ...CHART.notes![0]!, id }] };
@@ -215,6 +305,29 @@ describe('buildOruR01', () => {
         seg('NTE', { 1: '1', 3: 'Positive screen' }),
       ),
     );
+  });
+
+  it('should raise a MappingError naming the answer whose OBX-1 would pass 9 999, not send OBX|10000', () => {
+    // Arrange: 10 001 answers; the answer at index 9 999 would be OBX 10 000.
+    const assessment = CHART.assessments![0]!;
+    const answers = Array.from({ length: 10_001 }, (_, i) => ({ ...assessment.answers[0]!, linkId: `q-${i}` }));
+    // Without item definitions, so that any linkId is allowed.
+    const { items: _items, ...instrument } = assessment.instrument;
+    const chart: PatientChart = { ...CHART, assessments: [{ ...assessment, instrument, answers }] };
+    // Act
+    let error: unknown;
+    try {
+      buildOruR01(chart, assessment.id, HEADER);
+    } catch (e) {
+      error = e;
+    }
+    // Assert
+    expect(error).toBeInstanceOf(MappingError);
+    expect((error as MappingError).target).toBe('OBX-1');
+    expect((error as MappingError).path).toEqual(['assessments', 0, 'answers', 9_999]);
+    expect((error as MappingError).message).not.toContain(CHART.patient.names![0]!.family!);
+    // The summary numbers OBX per group the same way.
+    expect(() => buildAdrA19(chart, HEADER)).toThrow(MappingError);
   });
 
   it('should throw ChartNotFoundError for an assessment not in the chart', () => {

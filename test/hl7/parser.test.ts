@@ -99,4 +99,14 @@ describe('parseHl7Message', () => {
     // Escaped control characters are data, not a parse error; a tab is allowed raw.
     expect(getHl7Value(parseHl7Message(`${MSH}\rNTE|1||a\\X00\\b\tc\r`).segments[1]!, 3)).toBe('a\u0000b\tc');
   });
+
+  it('should reject raw DEL and C1 controls like the other C0 controls, and read their escapes as data', () => {
+    for (const c of ['\u007f', '\u0080', '\u0085', '\u009b', '\u009f', '\u001b', '\u000b', '\u001c']) {
+      const e = parseError(`${MSH}\rNTE|1||a${c}b\r`);
+      expect([e.segmentIndex, e.position]).toEqual([1, 'NTE-3.1.1']);
+    }
+    // U+00A0 is not a control character.
+    expect(getHl7Value(parseHl7Message(`${MSH}\rNTE|1||a\u00a0b\r`).segments[1]!, 3)).toBe('a\u00a0b');
+    expect(getHl7Value(parseHl7Message(`${MSH}\rNTE|1||a\\X7F\\b\\XC285\\c\\X09\\d\r`).segments[1]!, 3)).toBe('a\u007fb\u0085c\td');
+  });
 });

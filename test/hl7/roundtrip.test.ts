@@ -130,7 +130,7 @@ const z = (s: string | undefined): string | undefined => s?.replace(/Z$/, '+00:0
 
 function checkPv1(pv1: Hl7Segment, e: Encounter, directory: Directory | undefined): void {
   expect(val(pv1, 2)).toBe(CLASS[e.class]);
-  expectId(val(pv1, 19), e.id, 244, 'PV1-19');
+  expectId(val(pv1, 19), e.id, 15, 'PV1-19');
   expect(val(pv1, 19, 5)).toBe('VN');
   expect(iso(val(pv1, 44))).toBe(z(e.period?.start));
   expect(iso(val(pv1, 45))).toBe(z(e.period?.end));
@@ -140,15 +140,18 @@ function checkPv1(pv1: Hl7Segment, e: Encounter, directory: Directory | undefine
     expect(repetitions(pv1, field)).toBe(ids.length);
     ids.forEach((id, r) => {
       const prac = directory?.practitioners?.find((p) => p.id === id);
-      const first = prac?.identifiers?.[0];
+      // XCN-1 (ST 15): the first identifier that fits, else the chart id.
+      const first = prac?.identifiers?.find((x) => escapeHl7(x.value).length <= 15);
       if (first !== undefined) expect(val(pv1, field, 1, 1, r + 1)).toBe(first.value);
-      else expectId(val(pv1, field, 1, 1, r + 1), id, prac === undefined ? 250 : 100, `PV1-${field}`);
+      else expectId(val(pv1, field, 1, 1, r + 1), id, 15, `PV1-${field}`);
     });
   }
   if (e.locationId !== undefined) {
     const loc = directory?.locations?.find((l) => l.id === e.locationId);
-    if (loc === undefined) expectId(val(pv1, 3), e.locationId, 80, 'PV1-3');
-    else expectText(val(pv1, 3), loc.name, rawRepetition(pv1, 3).length, 80, 'PV1-3.1');
+    // PL-1 (point of care) is never sent; the id is PL-10 (EI-1), the name PL-9.
+    expect(val(pv1, 3, 1)).toBe('');
+    expectId(val(pv1, 3, 10), e.locationId, 40, 'PV1-3.10');
+    if (loc !== undefined) expectText(val(pv1, 3, 9), loc.name, rawRepetition(pv1, 3).length, 80, 'PV1-3.9');
   }
 }
 
@@ -167,7 +170,7 @@ function checkEncounterSegments(segments: readonly Hl7Segment[], e: Encounter): 
     expect(val(s, 6)).toBe(d.use === 'AD' ? 'A' : d.use === 'DD' ? 'F' : 'W');
     expect(val(s, 15)).toBe(d.rank !== undefined && d.rank <= 99 ? String(d.rank) : '');
     expect(iso(val(s, 19))).toBe(z(d.recordedDate));
-    if (d.id !== undefined) expect(val(s, 20)).toBe(d.id);
+    if (d.id !== undefined) expectId(val(s, 20), d.id, 199, 'DG1-20');
   });
   const pr1 = segments.filter((s) => s.id === 'PR1');
   expect(pr1).toHaveLength(e.procedures?.length ?? 0);
@@ -177,7 +180,7 @@ function checkEncounterSegments(segments: readonly Hl7Segment[], e: Encounter): 
     expect(val(s, 3, 3)).toBe(HL7_SYSTEM[p.code.system]);
     const when = typeof p.performed === 'string' ? p.performed : (p.performed?.start ?? e.period?.start);
     expect(iso(val(s, 5))).toBe(z(when));
-    if (p.id !== undefined) expect(val(s, 19)).toBe(p.id);
+    if (p.id !== undefined) expectId(val(s, 19), p.id, 199, 'PR1-19');
     expect(val(s, 20)).toBe(p.status === 'entered-in-error' ? 'D' : '');
   });
 }
@@ -301,7 +304,7 @@ function checkChart(chart: PatientChart, directory: Directory | undefined): void
     const enc = chart.encounters?.find((e) => e.id === n.encounterId);
     const pv1 = m.segments[3] as Hl7Segment;
     if (n.encounterId === undefined) expect(pv1.raw).toBe('PV1|1|N');
-    else if (enc === undefined) expectId(val(pv1, 19), n.encounterId, 244, 'PV1-19 (reference)');
+    else if (enc === undefined) expectId(val(pv1, 19), n.encounterId, 15, 'PV1-19 (reference)');
     else checkPv1(pv1, enc, directory);
     checkNoteObx(segmentsOf(m, 'OBX'), n);
   }

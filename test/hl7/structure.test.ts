@@ -131,6 +131,57 @@ describe('checkHl7Message', () => {
     ]);
   });
 
+  it('should check OBX-5 against the value type in OBX-2 (NM, DT, TM, TS, SN), each repetition, without values', () => {
+    // Arrange
+    const oru = (...obx: string[]): string => text(msh('ORU^R01^ORU_R01'), PID, 'OBR|1||x|A^B^L', ...obx);
+    const obx = (k: number, type: string, value: string): string => `OBX|${k}|${type}|x^y^L||${value}||||||F`;
+    // Act
+    const bad = checkHl7Message(
+      oru(
+        obx(1, 'NM', 'abc'),
+        obx(2, 'DT', '20261301'),
+        obx(3, 'TM', '2460'),
+        obx(4, 'TS', '20260230093000'),
+        obx(5, 'SN', '>>^12'),
+        obx(6, 'NM', '12~1e5'),
+        obx(7, 'SN', '^^-^'),
+        obx(8, 'NM', '1^2'),
+        obx(9, 'DT', '2026-03-01'),
+      ),
+    );
+    const good = checkHl7Message(
+      oru(
+        obx(1, 'NM', '-12.50'),
+        obx(2, 'DT', '202603'),
+        obx(3, 'TM', '0930'),
+        obx(4, 'TM', '235959.1234-0500'),
+        obx(5, 'TS', '20260301093000-0500'),
+        obx(6, 'SN', '>=^10'),
+        obx(7, 'SN', '^1^:^2'),
+        obx(8, 'SN', '^100^+'),
+        obx(9, 'NM', '""'),
+        obx(10, 'ST', 'abc'),
+        obx(11, 'CE', 'abc^def^L'),
+        obx(12, 'NM', ''),
+      ),
+    );
+    // Assert
+    expect(codes(bad)).toEqual([
+      'format OBX-5 @3',
+      'format OBX-5 @4',
+      'format OBX-5 @5',
+      'format OBX-5 @6',
+      'format OBX-5 @7',
+      'format OBX-5(2) @8',
+      'format OBX-5 @9',
+      'format OBX-5 @10',
+      'format OBX-5 @11',
+    ]);
+    expect(bad[0]?.message).toBe('OBX-5 must be a number (NM), as OBX-2 (NM) says');
+    for (const p of bad) expect(p.message).not.toMatch(/abc|20261301|2026-03-01/);
+    expect(good).toEqual([]);
+  });
+
   it('should check MSH-9 and MSH-12', () => {
     expect(codes(checkHl7Message(text(msh('ADT^A31^ADT_A01'), 'EVN|A31|2026', PID, 'PV1|1|N')))).toEqual(['message-type MSH-9.3 @0']);
     // Without MSH-9.3 the structure comes from the event map, and the missing component is reported.

@@ -3,12 +3,41 @@
  * text value is escaped with the standard delimiters; every result fits its field's maximum length (free
  * text shortened, identifiers and codes never: they raise a MappingError naming the field).
  */
-import type { IssuePath } from '../../errors.js';
+import { MappingError, type IssuePath } from '../../errors.js';
 import { CODE_SYSTEMS, type Address, type Coding, type HumanName, type Identifier, type Telecom } from '../../model/common.js';
 import type { Directory, DirectoryPractitioner } from '../../model/directory.js';
 import { esc } from './escape.js';
 import { HL7_NAME_TYPE, hl7AddressType, hl7TelecomCodes } from '../tables.js';
 import { fitCompositeOrThrow, fitId, joinTrimmed } from './fit.js';
+
+/** The largest set id an SI field can hold: SI has at most 4 digits. */
+export const SI_MAX = 9999;
+
+/**
+ * A set id (SI, at most 4 digits) as field text. The builders number segments from 1, so only an input with
+ * more than 9 999 records of one kind in one place (answers of one assessment, diagnoses of one encounter,
+ * lines… ) can reach it; that is a MappingError naming the record, never a wrapped or cut number.
+ * @param setId - the set id, 1 or more
+ * @param path - where the record that needs it is in the input
+ * @param target - the field, e.g. `OBX-1`
+ * @returns the set id as text
+ * @throws MappingError when `setId` exceeds 9 999
+ * @see HL7 v2.5.1 SI data type (2A.2.67): "a non-negative integer … 4 characters"
+ * @example setIdField(12, [], 'DG1-1') // '12'
+ */
+export function setIdField(setId: number, path: IssuePath, target: string): string {
+  if (setId > SI_MAX) {
+    throw new MappingError(path, target, `${target} is an SI set id of at most 4 digits (${SI_MAX}); this segment would be number ${setId}`);
+  }
+  return String(setId);
+}
+
+/** v2.5.1 component lengths that chart ids and names can exceed: CX-1 and XCN-1 ID number (ST 15). */
+export const ID_NUMBER_MAX = 15;
+/** EI-1 entity identifier (ST 199). */
+export const EI1_MAX = 199;
+/** HD-1 namespace id (IS 20). */
+export const HD1_MAX = 20;
 
 /** Maximum length of one repetition of a CE, CX, XPN, XAD, XTN or XCN field in the segments we emit. */
 export const COMPOSITE_MAX = 250;
@@ -213,10 +242,13 @@ export function indexDirectory(directory: Directory | undefined): DirectoryIndex
 }
 
 /**
- * XCN for a practitioner referenced by id. When the directory has the practitioner: XCN-1 its first
- * identifier's value (with XCN-9 assigning authority and XCN-13 identifier type) or, without identifiers, its
- * chart id; XCN-2…6 and XCN-10 from its first name. Otherwise only the id, in XCN-1 (the reference stays
- * resolvable by id, as the contract says for references to records not present).
+ * XCN for a practitioner referenced by id. When the directory has the practitioner: XCN-1 (ST, 15 characters)
+ * the value of its first identifier that fits 15 characters after escaping (with XCN-9 assigning authority
+ * and XCN-13 identifier type) or, when none does, its chart id without XCN-9 / XCN-13; XCN-2…6 and XCN-10 from
+ * its first name. Otherwise only the chart id, in XCN-1 (the reference stays resolvable by id, as the contract
+ * says for references to records not present). A chart id longer than 15 characters after escaping is sent
+ * in its derived form (the first 15 hex digits of its FNV-1a 64-bit hash, see `fitId`): an identifier is
+ * never cut.
  * @param practitionerId - the chart id of the practitioner
  * @param dir - the directory index
  * @param path - where the reference is in the input, for MappingError
@@ -236,14 +268,23 @@ export function xcnForPractitioner(practitionerId: string, dir: DirectoryIndex, 
 
 function buildXcn(practitionerId: string, dir: DirectoryIndex, path: IssuePath, target: string): string {
   const practitioner = dir.practitioners.get(practitionerId);
-  if (practitioner === undefined) {
-    return fitCompositeOrThrow([fitId(practitionerId, COMPOSITE_MAX)], [], COMPOSITE_MAX, path, target);
+  if (practitioner === undefined) return fitId(practitionerId, ID_NUMBER_MAX);
+  // XCN-1 is ST 15: the first identifier whose value fits it (never a cut identifier), else the chart id.
+  let identifier: Identifier | undefined;
+  let idNumber = '';
+  for (const candidate of practitioner.identifiers ?? []) {
+    const value = esc(candidate.value);
+    if (value.length <= ID_NUMBER_MAX) {
+      identifier = candidate;
+      idNumber = value;
+      break;
+    }
   }
-  const identifier = practitioner.identifiers?.[0];
+  if (identifier === undefined) idNumber = fitId(practitioner.id, ID_NUMBER_MAX);
   const name = practitioner.names[0];
   const n = name === undefined ? undefined : nameParts(name);
   const parts = [
-    identifier === undefined ? fitId(practitioner.id, 100) : esc(identifier.value),
+    idNumber,
     n?.family ?? '',
     n?.given ?? '',
     n?.middle ?? '',

@@ -137,9 +137,11 @@ export function hash64(text: string): string {
  * Encode a chart id (1–128 characters) for a field of at most `max` characters. An id that fits after
  * escaping is sent as is; a longer one becomes its escaped prefix, `-`, and the 16 hex digits of the
  * FNV-1a 64-bit hash of the full id, exactly `max` characters at most. The same id always gives the same
- * value, and ids that differ stay different (up to a 64-bit hash collision).
+ * value, and ids that differ stay different (up to a 64-bit hash collision). For a component shorter than
+ * 17 characters (CX-1 and XCN-1 hold 15) there is no room for a prefix: a longer id becomes the first `max`
+ * hex digits of the hash (4·`max` bits).
  * @param id - the chart id
- * @param max - the field's maximum length (at least 17)
+ * @param max - the field's or component's maximum length (at least 8)
  * @returns the escaped id, or its derived form
  * @example fitId('f47ac10b-58cc-4372-a567-0e02b2c3d479', 30) // 'f47ac10b-58cc-1b5e3f0a9d2c4e71' (shape)
  */
@@ -147,6 +149,7 @@ export function fitId(id: string, max: number): string {
   const escaped = esc(id);
   if (escaped.length <= max) return escaped;
   noteDropped();
+  if (max < 17) return hash64(id).slice(0, max);
   return `${truncateEscaped(escaped, max - 17)}-${hash64(id)}`;
 }
 

@@ -1,7 +1,7 @@
 /**
  * ADR^A19 (patient query response), structure ADR_A19: the longitudinal patient summary.
  */
-import { InvalidArgumentError, type IssuePath } from '../../errors.js';
+import { InvalidArgumentError, MappingError, type IssuePath } from '../../errors.js';
 import type { Assessment } from '../../model/assessment.js';
 import type { PatientChart } from '../../model/chart.js';
 import type { Encounter } from '../../model/encounter.js';
@@ -9,7 +9,7 @@ import type { MedicalHistoryEntry } from '../../model/history.js';
 import type { ClinicalNote } from '../../model/note.js';
 import { isoSortKey } from '../../internal/iso.js';
 import { esc } from '../internal/escape.js';
-import { ceFromCoding, COMPOSITE_MAX, type DirectoryIndex } from '../internal/fields.js';
+import { ceFromCoding, COMPOSITE_MAX, SI_MAX, type DirectoryIndex } from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId } from '../internal/fit.js';
 import { buildDg1, buildHistoryDg1 } from '../segments/dg1.js';
 import { buildMsa } from '../segments/msa.js';
@@ -110,7 +110,8 @@ function tailOfEscaped(escaped: string, max: number): string {
  * @returns the message text, every segment ended by `\r` (or the `lineEnding` option)
  * @throws ChartValidationError when the chart (or `options.directory`) is invalid
  * @throws InvalidArgumentError when an option is invalid (`limit` not a non-negative integer, `queryId` too long)
- * @throws MappingError when a procedure has no date for PR1-5, or an identifier or code does not fit its field
+ * @throws MappingError when a procedure has no date for PR1-5, an identifier or code does not fit its field, or a
+ *   set id would exceed 9 999 (more groups, or more OBX, DG1 or PR1 in one group, than SI holds)
  * @see HL7 v2.5.1 chapter 3, ADR^A19 / ADR_A19
  * @example buildAdrA19(chart, { limit: 10, queryId: 'Q1', now: '2026-03-01T10:30:00-05:00' })
  */
@@ -157,6 +158,10 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
   const groups = [...encounterGroups.values(), ...referenceGroups.values()];
   if (none.observations.length > 0 || none.history.length > 0 || groups.length === 0) groups.push(none);
 
+  if (groups.length > SI_MAX) {
+    // PID-1 and PV1-1 number the QUERY_RESPONSE groups (SI, 4 digits): more groups need a lower limit.
+    throw new MappingError(['encounters'], 'PID-1', `the summary would need ${groups.length} QUERY_RESPONSE groups; PID-1 and PV1-1 (SI) number at most ${SI_MAX} (set a lower limit)`);
+  }
   const segments = [buildMsa(options?.queryId === undefined ? p.controlId : queryId), buildQrd(p.now, queryId, limit, selected.length, c.patient)];
   const coverages = coverageSegments(c.patient.coverages);
   groups.forEach((g, gi) => {

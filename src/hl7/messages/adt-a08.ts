@@ -23,8 +23,9 @@ import { assembleMessage, prepareMessage, type Hl7MessageOptions } from './commo
  * @throws ChartValidationError when the chart (or `options.directory`) is invalid
  * @throws ChartNotFoundError (`encounter`) when the chart has no encounter with that id
  * @throws InvalidArgumentError when an option is invalid
- * @throws MappingError when a procedure has no date for PR1-5 and its encounter no start, or an identifier
- *   or code does not fit its field after escaping
+ * @throws MappingError when a procedure has no date for PR1-5 and its encounter no start, an identifier
+ *   or code does not fit its field after escaping, or there are more than 9 999 diagnoses, procedures or
+ *   coverages (DG1-1, PR1-1, IN1-1 are SI set ids)
  * @see HL7 v2.5.1 chapter 3, ADT^A08 / ADT_A01
  * @example buildAdtA08(chart, 'enc-0001', { now: '2026-03-01T09:30:00-05:00' })
  */

@@ -34,7 +34,8 @@ export function coverageSegments(coverages: readonly Coverage[] | undefined): st
  * @returns the message text, every segment ended by `\r` (or the `lineEnding` option)
  * @throws ChartValidationError when the chart (or `options.directory`) is invalid
  * @throws InvalidArgumentError when an option is invalid
- * @throws MappingError when an identifier or code does not fit its field after escaping
+ * @throws MappingError when an identifier or code does not fit its field after escaping, or there are more
+ *   than 9 999 coverages (IN1-1 is an SI set id)
  * @see HL7 v2.5.1 chapter 3, ADT^A31 / ADT_A05
  * @example buildAdtA31(chart, { now: '2026-03-01T09:30:00-05:00', controlId: 'ADT0001' }).split('\r')[0]
  *   // 'MSH|^~\\&|||||20260301093000-0500||ADT^A31^ADT_A05|ADT0001|P|2.5.1'

@@ -21,7 +21,8 @@ import { visitSegment } from './mdm-t02.js';
  * @param path - where the assessment is in the input
  * @param subId - OBX-4, or ''
  * @returns the segments
- * @throws MappingError when a code or identifier does not fit its field after escaping
+ * @throws MappingError when a code or identifier does not fit its field after escaping, or the assessment has
+ *   more than 9 998 answers (OBX-1 is an SI set id of at most 9 999)
  * @example assessmentObservations(assessment, 1, dir, ['assessments', 0]).length // answers + score + NTE
  */
 export function assessmentObservations(assessment: Assessment, firstSetId: number, dir: DirectoryIndex, path: IssuePath, subId = ''): string[] {
@@ -52,7 +53,8 @@ export function assessmentObservations(assessment: Assessment, firstSetId: numbe
  * @throws ChartValidationError when the chart (or `options.directory`) is invalid
  * @throws ChartNotFoundError (`assessment`) when the chart has no assessment with that id
  * @throws InvalidArgumentError when an option is invalid
- * @throws MappingError when a code or identifier does not fit its field after escaping
+ * @throws MappingError when a code or identifier does not fit its field after escaping, or the assessment has
+ *   more than 9 998 answers (OBX-1 is an SI set id of at most 9 999)
  * @see HL7 v2.5.1 chapter 7, ORU^R01 / ORU_R01
  * @example buildOruR01(chart, 'asmt-0001', { now: '2026-03-01T10:30:00-05:00', controlId: 'ORU0001' })
  */

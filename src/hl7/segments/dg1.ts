@@ -6,14 +6,14 @@ import type { Diagnosis } from '../../model/encounter.js';
 import type { MedicalHistoryEntry } from '../../model/history.js';
 import { formatHl7DateTime } from '../datetime.js';
 import { esc } from '../internal/escape.js';
-import { ceFromCoding, emptyFields, segment } from '../internal/fields.js';
+import { ceFromCoding, emptyFields, segment, setIdField } from '../internal/fields.js';
 import { fitId, truncateEscaped } from '../internal/fit.js';
 import { hl7DiagnosisType, hl7HistoryDiagnosisType } from '../tables.js';
 
 /** DG1-4 maximum length (ST, 40). */
 export const DG1_DESCRIPTION_MAX = 40;
-/** DG1-20 maximum length (EI, 427). */
-const EI_MAX = 427;
+/** DG1-20 / PR1-19 are EI (427), but the id goes to EI-1, an ST of 199. */
+const EI_MAX = 199;
 
 /**
  * Build a DG1 segment for an encounter diagnosis.
@@ -34,7 +34,7 @@ const EI_MAX = 427;
  */
 export function buildDg1(setId: number, diagnosis: Diagnosis, path: IssuePath = []): string {
   const fields = emptyFields(20);
-  fields[0] = String(setId);
+  fields[0] = setIdField(setId, path, 'DG1-1');
   fields[2] = ceFromCoding(diagnosis.code, [...path, 'code'], 'DG1-3');
   fields[3] = truncateEscaped(esc(diagnosis.code.display ?? ''), DG1_DESCRIPTION_MAX);
   if (diagnosis.onset !== undefined) fields[4] = formatHl7DateTime(diagnosis.onset);
@@ -63,7 +63,7 @@ export function buildDg1(setId: number, diagnosis: Diagnosis, path: IssuePath = 
  */
 export function buildHistoryDg1(setId: number, entry: MedicalHistoryEntry, path: IssuePath = []): string {
   const fields = emptyFields(21);
-  fields[0] = String(setId);
+  fields[0] = setIdField(setId, path, 'DG1-1');
   fields[2] = ceFromCoding(entry.code, [...path, 'code'], 'DG1-3');
   fields[3] = truncateEscaped(esc(entry.code.display ?? ''), DG1_DESCRIPTION_MAX);
   if (entry.onset !== undefined) fields[4] = formatHl7DateTime(entry.onset);

@@ -5,7 +5,7 @@ import type { IssuePath } from '../../errors.js';
 import type { Coverage } from '../../model/patient.js';
 import { formatHl7DateTime } from '../datetime.js';
 import { esc } from '../internal/escape.js';
-import { COMPOSITE_MAX, cxFromIdentifier, emptyFields, segment } from '../internal/fields.js';
+import { COMPOSITE_MAX, cxFromIdentifier, emptyFields, segment, setIdField } from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId } from '../internal/fit.js';
 import { HL7_RELATIONSHIP } from '../tables.js';
 
@@ -41,7 +41,7 @@ const POLICY_NUMBER_MAX = 15;
  */
 export function buildIn1(setId: number, coverage: Coverage, path: IssuePath = []): string {
   const fields = emptyFields(49);
-  fields[0] = String(setId);
+  fields[0] = setIdField(setId, path, 'IN1-1');
   fields[1] =
     coverage.plan === undefined
       ? fitId(coverage.id, COMPOSITE_MAX)

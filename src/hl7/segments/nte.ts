@@ -2,7 +2,7 @@
  * NTE, notes and comments (HL7 v2.5.1 chapter 2, 2.14.10).
  */
 import { escLines } from '../internal/escape.js';
-import { segment } from '../internal/fields.js';
+import { segment, setIdField } from '../internal/fields.js';
 import { truncateEscaped } from '../internal/fit.js';
 
 /** NTE-3 maximum length (FT, 65536). */
@@ -19,5 +19,5 @@ const NTE3_MAX = 65536;
  * @example buildNte(1, 'Moderate depression') // 'NTE|1||Moderate depression'
  */
 export function buildNte(setId: number, text: string): string {
-  return segment('NTE', [String(setId), '', truncateEscaped(escLines(text), NTE3_MAX)]);
+  return segment('NTE', [setIdField(setId, [], 'NTE-1'), '', truncateEscaped(escLines(text), NTE3_MAX)]);
 }

@@ -8,7 +8,7 @@ import { CODE_SYSTEMS, type Coding } from '../../model/common.js';
 import type { ClinicalNote } from '../../model/note.js';
 import { formatHl7DateTime } from '../datetime.js';
 import { esc, escLines } from '../internal/escape.js';
-import { ceFromCoding, COMPOSITE_MAX, emptyFields, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
+import { ceFromCoding, COMPOSITE_MAX, emptyFields, segment, setIdField, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId, formatNm, truncateEscaped } from '../internal/fit.js';
 import { HL7_ANSWER_RESULT_STATUS, HL7_NOTE_RESULT_STATUS, LOINC_NOTE_TYPE } from '../tables.js';
 
@@ -117,7 +117,7 @@ export function buildNoteObx(note: ClinicalNote, firstSetId: number, dir: Direct
   tail(base, HL7_NOTE_RESULT_STATUS[note.status], note.authored, note.authorId, dir, path);
   return textValues(note.text).map((value, i) => {
     const fields = i === 0 ? base : [...base];
-    fields[0] = String(firstSetId + i);
+    fields[0] = setIdField(firstSetId + i, path, 'OBX-1');
     fields[4] = value;
     return segment('OBX', fields);
   });
@@ -139,7 +139,7 @@ function assessmentObx(
   method = '',
 ): string {
   const fields = emptyFields(17);
-  fields[0] = String(setId);
+  fields[0] = setIdField(setId, path, 'OBX-1');
   fields[1] = type;
   fields[2] = identifier;
   fields[3] = subId;

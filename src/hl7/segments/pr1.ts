@@ -6,13 +6,13 @@ import type { Encounter, Procedure } from '../../model/encounter.js';
 import { isoSortKey, parseIsoDateTime } from '../../internal/iso.js';
 import { formatHl7DateTime } from '../datetime.js';
 import { esc } from '../internal/escape.js';
-import { ceFromCoding, emptyFields, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
+import { ceFromCoding, emptyFields, segment, setIdField, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
 import { fitId, truncateEscaped } from '../internal/fit.js';
 
 /** PR1-4 maximum length (ST, 40). */
 export const PR1_DESCRIPTION_MAX = 40;
-/** PR1-19 maximum length (EI, 427). */
-const EI_MAX = 427;
+/** DG1-20 / PR1-19 are EI (427), but the id goes to EI-1, an ST of 199. */
+const EI_MAX = 199;
 
 /**
  * The value of PR1-5 (procedure date/time, required): the procedure's `performed` date-time, or the start of
@@ -69,7 +69,7 @@ function procedureMinutes(procedure: Procedure): string {
  */
 export function buildPr1(setId: number, procedure: Procedure, encounter: Encounter | undefined, dir: DirectoryIndex, path: IssuePath = []): string {
   const fields = emptyFields(20);
-  fields[0] = String(setId);
+  fields[0] = setIdField(setId, path, 'PR1-1');
   fields[2] = ceFromCoding(procedure.code, [...path, 'code'], 'PR1-3');
   fields[3] = truncateEscaped(esc(procedure.code.display ?? ''), PR1_DESCRIPTION_MAX);
   fields[4] = procedureDateTime(procedure, encounter, path);

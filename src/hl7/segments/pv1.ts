@@ -5,12 +5,14 @@ import type { IssuePath } from '../../errors.js';
 import type { Encounter, ParticipantRole } from '../../model/encounter.js';
 import { formatHl7DateTime } from '../datetime.js';
 import { esc } from '../internal/escape.js';
-import { COMPOSITE_MAX, emptyFields, repeat, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
+import { COMPOSITE_MAX, emptyFields, HD1_MAX, ID_NUMBER_MAX, repeat, segment, setIdField, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
 import { fitComposite, fitCompositeOrThrow, fitId } from '../internal/fit.js';
 import { HL7_PATIENT_CLASS } from '../tables.js';
 
 /** PV1-3 maximum length (PL, 80). */
 const PL_MAX = 80;
+/** The most of PV1-3 a location id takes in PL-10 (EI-1), so that the name keeps room. */
+const PL_ID_MAX = 40;
 
 /** The PV1 field (7, 8, 9, 17 or 52) that carries each participant role. */
 const ROLE_FIELD: Readonly<Record<ParticipantRole, number>> = { ATND: 7, REF: 8, CON: 9, ADM: 17, PPRF: 52, SPRF: 52, PART: 52 };
@@ -23,7 +25,7 @@ const ROLE_FIELD: Readonly<Record<ParticipantRole, number>> = { ATND: 7, REF: 8,
  * @example buildPv1NotApplicable() // 'PV1|1|N'
  */
 export function buildPv1NotApplicable(setId = 1): string {
-  return `PV1|${setId}|N`;
+  return `PV1|${setIdField(setId, [], 'PV1-1')}|N`;
 }
 
 /**
@@ -35,25 +37,35 @@ export function buildPv1NotApplicable(setId = 1): string {
  * @example buildPv1Reference('enc-9') // 'PV1|1|U|||||||||||||||||enc-9^^^^VN'
  */
 export function buildPv1Reference(encounterId: string, setId = 1): string {
-  return segment('PV1', [String(setId), 'U', ...emptyFields(16), `${fitId(encounterId, COMPOSITE_MAX - 6)}^^^^VN`]);
+  return segment('PV1', [setIdField(setId, [], 'PV1-1'), 'U', ...emptyFields(16), `${fitId(encounterId, ID_NUMBER_MAX)}^^^^VN`]);
 }
 
-/** PL for the encounter's location: the directory's name (PL-1), organization (PL-4 HD-1) and description (PL-9), or the id. */
+/**
+ * PL for the encounter's location. PL-1 (point of care) and PL-4 HD-1 (facility namespace) are coded values of
+ * at most 20 characters (IS, tables 0302 / 0300), not names: the chart has no such codes, so PL-1 stays empty,
+ * the location's name (free text) goes to PL-9 (location description, ST), the location's chart id to PL-10
+ * (comprehensive location identifier, EI-1), and its organization's chart id to PL-4 HD-1 when it fits 20
+ * characters after escaping (else PL-4 is left empty: a namespace id is never cut). The name is shortened to
+ * fit PV1-3's 80 characters; an id longer than 40 characters after escaping is sent in its derived form.
+ */
 function location(locationId: string, dir: DirectoryIndex): string {
   const loc = dir.locations.get(locationId);
-  if (loc === undefined) return fitId(locationId, PL_MAX);
+  const id = fitId(locationId, PL_ID_MAX);
+  if (loc === undefined) return `${'^'.repeat(9)}${id}`;
   const org = loc.organizationId === undefined ? undefined : dir.organizations.get(loc.organizationId);
-  const parts = [esc(loc.name), '', '', org === undefined ? '' : esc(org.name), '', '', '', '', esc(loc.description ?? '')];
-  // Every part is free text, so the location always fits once shortened.
-  return fitComposite(parts, [0, 3, 8], PL_MAX) ?? '';
+  const orgId = org === undefined ? '' : esc(org.id);
+  const parts = ['', '', '', orgId.length <= HD1_MAX ? orgId : '', '', '', '', '', esc(loc.name), id];
+  // Only the name is free text; the ids take at most 20 + 40 characters, so the name always fits once shortened.
+  return fitComposite(parts, [8], PL_MAX) ?? '';
 }
 
 /**
  * Build the PV1 segment of an encounter.
  *
  * - PV1-2 patient class (required, table 0004; see the class map for what is lost).
- * - PV1-3 assigned location PL (80): the directory location's name in PL-1, its organization's name in
- *   PL-4, its description in PL-9, shortened to fit; a location not in the directory is sent by id.
+ * - PV1-3 assigned location PL (80): the directory location's name in PL-9 (description, shortened to fit), its
+ *   chart id in PL-10 (EI-1), its organization's chart id in PL-4 HD-1 when it fits that IS 20 component; a
+ *   location not in the directory by its id in PL-10 alone. PL-1 (a point-of-care code) is not sent.
  * - PV1-7 attending (ATND), PV1-8 referring (REF), PV1-9 consulting (CON), PV1-17 admitting (ADM),
  *   PV1-52 other providers (PPRF, SPRF, PART; the role itself is lost): XCN per participant.
  * - PV1-19 visit number: the encounter id (CX-1) with CX-5 `VN`.
@@ -68,11 +80,11 @@ function location(locationId: string, dir: DirectoryIndex): string {
  * @returns the segment text without terminator
  * @throws MappingError when a practitioner identifier does not fit 250 characters after escaping
  * @see HL7 v2.5.1 PV1-1 … PV1-52
- * @example buildPv1(encounter, dir) // 'PV1|1|O|Riverside Clinic^^^Riverside Behavioral Health|||||||…|enc-0001^^^^VN|…'
+ * @example buildPv1(encounter, dir) // 'PV1|1|O|^^^org-001^^^^^Riverside Clinic, Suite 200^loc-001|||||||…|enc-0001^^^^VN|…'
  */
 export function buildPv1(encounter: Encounter, dir: DirectoryIndex, setId = 1, path: IssuePath = []): string {
   const fields = emptyFields(52);
-  fields[0] = String(setId);
+  fields[0] = setIdField(setId, path, 'PV1-1');
   fields[1] = HL7_PATIENT_CLASS[encounter.class];
   if (encounter.locationId !== undefined) fields[2] = location(encounter.locationId, dir);
   const byField = new Map<number, string[]>();
@@ -83,7 +95,8 @@ export function buildPv1(encounter: Encounter, dir: DirectoryIndex, setId = 1, p
     byField.set(n, list);
   });
   for (const [n, list] of byField) fields[n - 1] = repeat(list);
-  fields[18] = fitCompositeOrThrow([fitId(encounter.id, COMPOSITE_MAX - 6), '', '', '', 'VN'], [], COMPOSITE_MAX, [...path, 'id'], 'PV1-19');
+  // CX-1 is ST 15: an encounter id longer than that is sent in its derived form.
+  fields[18] = fitCompositeOrThrow([fitId(encounter.id, ID_NUMBER_MAX), '', '', '', 'VN'], [], COMPOSITE_MAX, [...path, 'id'], 'PV1-19');
   if (encounter.period?.start !== undefined) fields[43] = formatHl7DateTime(encounter.period.start);
   if (encounter.period?.end !== undefined) fields[44] = formatHl7DateTime(encounter.period.end);
   return segment('PV1', fields);
