@@ -365,6 +365,36 @@ export function createExportHandler(options: ExportHandlerOptions): ExportHandle
   return handler;
 }
 
+/** A patient the option check builds for: the smallest chart the builders accept. */
+const OPTION_CHECK_CHART: PatientChart = Object.freeze({
+  patient: { id: 'option-check', identifiers: [{ system: 'urn:oid:2.16.840.1.113883.19.5', value: '1' }], names: [{ family: 'Check' }] },
+}) as PatientChart;
+
+/**
+ * Refuse FHIR and HL7 options the builders would refuse, when the handler is created rather than with a 500
+ * on every request: one build of the smallest chart with them, its InvalidArgumentError renamed to the
+ * handler's option (`hl7.sendingApplication`, `fhir.baseUrl`).
+ */
+function checkOutputOptions(fhirBase: FhirExportOptions, hl7Base: Hl7MessageOptions): void {
+  const at = '2026-01-01T00:00:00Z';
+  const rename = (prefix: string, error: unknown): never => {
+    if (error instanceof InvalidArgumentError) {
+      throw new InvalidArgumentError(`${prefix}.${error.argument.replace(/^options\./, '')}`, error.message.replace(/^Invalid [^:]*: /, ''), { cause: error });
+    }
+    throw error;
+  };
+  try {
+    buildFhirDirectoryBundle({}, 'Organization', { ...fhirBase, now: at });
+  } catch (error) {
+    rename('fhir', error);
+  }
+  try {
+    buildAdtA31(OPTION_CHECK_CHART, { ...hl7Base, now: at, controlId: 'ADT1' });
+  } catch (error) {
+    rename('hl7', error);
+  }
+}
+
 /**
  * Build the adapter-independent core. Internal: `createExportHandler` and `toNodeListener` wrap it.
  * @internal
@@ -395,6 +425,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     if (value !== undefined) (hl7Base as Record<string, unknown>)[key] = value;
   }
   const controlId = options.hl7?.controlId;
+  checkOutputOptions(fhirBase, hl7Base);
 
   function resolveRequestId(given: string | undefined): string {
     if (given !== undefined && REQUEST_ID_RE.test(given)) return given;

@@ -65,6 +65,8 @@ describe('parseCliOptions', () => {
     [['--processing-id', 'X'], {}, /P, T or D/],
     [['--shutdown-timeout', '-1'], {}, /--shutdown-timeout/],
     [['--sending-facility', 'a\nb'], {}, /--sending-facility/],
+    [['--sending-application', 'A'.repeat(21)], {}, /--sending-application .* 1–20 characters/],
+    [[], { CHART_EXPORT_HL7_SENDING_FACILITY: 'F'.repeat(21) }, /CHART_EXPORT_HL7_SENDING_FACILITY must be 1–20/],
   ] as const)('should refuse %j %j with a usage error', (argv, env, message) => {
     expect(() => parseCliOptions(argv, env)).toThrow(UsageError);
     expect(() => parseCliOptions(argv, env)).toThrow(message);

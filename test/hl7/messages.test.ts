@@ -490,14 +490,16 @@ describe('message options', () => {
       { lineEnding: '\r\n' },
       { now: '2026-03-01' },
       { now: '2026-03-01T10:30:00' },
-      { sendingApplication: 'x'.repeat(228) },
+      { sendingApplication: 'x'.repeat(21) },
+      { receivingApplication: 'x'.repeat(18) + '|' }, // 22 characters once escaped
       { sendingFacility: 42 },
     ];
     for (const o of bad) expect(() => buildAdtA31(CHART, o as never), JSON.stringify(o)).toThrow(InvalidArgumentError);
     expect(() => buildMdmT02(CHART, 'note-0001', { controlId: 'ADT1' })).toThrow(InvalidArgumentError);
   });
 
-  it('should escape header values', () => {
+  it("should escape header values, and take up to HD-1's 20 characters", () => {
+    expect(buildAdtA31(CHART, { sendingFacility: 'F'.repeat(20), now: NOW }).split('|')[3]).toBe('F'.repeat(20));
     const first = buildAdtA31(CHART, { sendingApplication: 'A|B^C', now: NOW }).split('\r')[0];
     expect(first?.startsWith('MSH|^~\\&|A\\F\\B\\S\\C|')).toBe(true);
   });

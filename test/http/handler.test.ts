@@ -11,6 +11,7 @@ import {
   createInMemoryDataSource,
   createInMemoryKeyStore,
   type ChartDataSource,
+  type ExportHandlerOptions,
   type ExportObservation,
   type ExportRouteName,
 } from '../../src/http/index.js';
@@ -782,6 +783,30 @@ describe('createExportHandler options', () => {
       { directoryRateLimit: { limit: 0, windowSeconds: 60 } },
     ];
     for (const o of bad) expect(() => createExportHandler({ ...base, ...o }), JSON.stringify(o)).toThrow(InvalidArgumentError);
+  });
+
+  it('should refuse FHIR and HL7 options the builders refuse at creation, named as handler options', async () => {
+    const base = await fixtureOptions();
+    const bad: [Partial<ExportHandlerOptions>, string][] = [
+      [{ fhir: { baseUrl: 'not a url' } }, 'fhir.baseUrl'],
+      [{ fhir: { baseUrl: 'https://example.org/fhir?x=1' } }, 'fhir.baseUrl'],
+      [{ hl7: { sendingApplication: 'A'.repeat(21) } }, 'hl7.sendingApplication'],
+      [{ hl7: { receivingFacility: 'A|B|C|D|E|F|G' } }, 'hl7.receivingFacility'], // 25 characters once escaped
+      [{ hl7: { processingId: 'X' as 'P' } }, 'hl7.processingId'],
+    ];
+    for (const [o, argument] of bad) {
+      let thrown: unknown;
+      try {
+        createExportHandler({ ...base, ...o });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, JSON.stringify(o)).toBeInstanceOf(InvalidArgumentError);
+      expect((thrown as InvalidArgumentError).argument).toBe(argument);
+    }
+    // At the limits, the handler is created and serves.
+    const call = await serve('fetch', { ...base, fhir: { baseUrl: 'https://example.org/fhir' }, hl7: { sendingApplication: 'A'.repeat(20), processingId: 'T' } });
+    expect((await call(`/exportHl7PatientAdt?patientId=${P}`, { headers: BOTH })).body).toContain(`MSH|^~\\&|${'A'.repeat(20)}|`);
   });
 
   it('should never echo a request id with CR/LF, other characters or beyond 128 characters, whatever delivers it', async () => {

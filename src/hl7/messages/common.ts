@@ -114,8 +114,11 @@ export interface PreparedMessage {
   };
 }
 
-/** HD field maximum length (MSH-3 … MSH-6). */
-const HD_MAX = 227;
+/**
+ * MSH-3 … MSH-6 carry the option in HD-1, the namespace id: IS, at most 20 characters in v2.5.1 (the whole
+ * HD field may hold 227, but HD-2 and HD-3 are not sent).
+ */
+const HD1_MAX = 20;
 /** MSH-10 maximum length (ST, 20). */
 const CONTROL_ID_MAX = 20;
 
@@ -124,7 +127,7 @@ function hdOption(options: Hl7MessageOptions, key: 'sendingApplication' | 'sendi
   if (value === undefined) return '';
   if (typeof value !== 'string') throw new InvalidArgumentError(`options.${key}`, 'must be a string');
   const encoded = esc(value);
-  if (encoded.length > HD_MAX) throw new InvalidArgumentError(`options.${key}`, `must fit ${HD_MAX} characters after escaping`);
+  if (encoded.length > HD1_MAX) throw new InvalidArgumentError(`options.${key}`, `must fit ${HD1_MAX} characters after escaping (HD-1, IS 20)`);
   return encoded;
 }
 

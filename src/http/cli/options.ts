@@ -81,9 +81,9 @@ Options (each also settable by the environment variable after it; the option win
   --strict-bundle-total       Omit Bundle.total on collection Bundles (R4 invariant bdl-1). With
                               --fhir-base-url, every FHIR body is strictly R4-valid. Default: total is sent,
                               as the interface contract shows.   CHART_EXPORT_FHIR_STRICT_BUNDLE_TOTAL=1
-  --sending-application NAME  HL7 MSH-3 sending application. Default: CHART-EXPORT.
+  --sending-application NAME  HL7 MSH-3 sending application, 1–20 characters. Default: CHART-EXPORT.
                                                                      CHART_EXPORT_HL7_SENDING_APPLICATION
-  --sending-facility NAME     HL7 MSH-4 sending facility.               CHART_EXPORT_HL7_SENDING_FACILITY
+  --sending-facility NAME     HL7 MSH-4 sending facility, 1–20 chars.   CHART_EXPORT_HL7_SENDING_FACILITY
   --processing-id P|T|D       HL7 MSH-11 processing id (production, training, debugging). Default: P.
                                                                            CHART_EXPORT_HL7_PROCESSING_ID
   --shutdown-timeout SECONDS  On SIGINT/SIGTERM, stop accepting connections and wait this long for
@@ -105,6 +105,8 @@ cannot be taken, or a shutdown had to close requests in flight; 2 for a wrong op
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u001F\u007F]/;
+/** MSH-3 / MSH-4 carry the value in HD-1: IS, at most 20 characters (after HL7 escaping, which the handler checks). */
+const HD1_MAX = 20;
 const BASE_PATH_RE = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+$/;
 
 /** An environment: the variables the command reads. */
@@ -230,12 +232,12 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
       text(
         str('sending-application') ?? fromEnv(env, 'CHART_EXPORT_HL7_SENDING_APPLICATION'),
         '--sending-application / CHART_EXPORT_HL7_SENDING_APPLICATION',
-        227,
+        HD1_MAX,
       ) ?? DEFAULT_SENDING_APPLICATION,
     sendingFacility: text(
       str('sending-facility') ?? fromEnv(env, 'CHART_EXPORT_HL7_SENDING_FACILITY'),
       '--sending-facility / CHART_EXPORT_HL7_SENDING_FACILITY',
-      227,
+      HD1_MAX,
     ),
     processingId,
     shutdownTimeoutSeconds,
