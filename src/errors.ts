@@ -44,13 +44,17 @@ export type ChartExportErrorCode =
  *
  * @param path - the path to format
  * @returns the dotted/bracketed form; `(root)` for an empty path
+ * @throws {InvalidArgumentError} when `path` is not an array of strings and numbers
  * @example formatIssuePath(['encounters', 3, 'code']) // 'encounters[3].code'
  */
 export function formatIssuePath(path: IssuePath): string {
+  if (!Array.isArray(path)) throw new InvalidArgumentError('path', 'must be an array of strings and numbers');
   let out = '';
-  for (const part of path) {
+  for (let i = 0; i < path.length; i++) {
+    const part: unknown = path[i];
     if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? part : `.${part}`;
+    else if (typeof part === 'string') out += out === '' ? part : `.${part}`;
+    else throw new InvalidArgumentError(`path[${i}]`, 'must be a string or a number');
   }
   return out === '' ? '(root)' : out;
 }

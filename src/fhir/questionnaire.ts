@@ -1,6 +1,7 @@
 import type * as fhir from 'fhir/r4';
 import type { AnswerOption, AssessmentInstrument } from '../model/assessment.js';
 import type { Coding } from '../model/common.js';
+import { InvalidArgumentError } from '../errors.js';
 import { EXTENSION, toCoding } from './internal/codings.js';
 import { instrumentCanonical } from './internal/context.js';
 import { mapChartId } from './internal/ids.js';
@@ -92,11 +93,16 @@ export function mapQuestionnaire(instrument: AssessmentInstrument, score: Questi
  * @param score - set when the instrument is scored: adds the total-score items (with `score.code`)
  * @returns the Questionnaire; its id is `toFhirId(instrument.id)`
  * @throws {ChartValidationError} when the instrument fails the chart check (paths start at `instrument`)
+ * @throws {InvalidArgumentError} when `score` is given but is not an object
  * @example toFhirQuestionnaire(phq9, { code: { system: 'loinc', code: '44261-6' } }).item?.at(-2)?.linkId // 'total-score'
  * @see https://hl7.org/fhir/R4/questionnaire.html
  */
 export function toFhirQuestionnaire(instrument: AssessmentInstrument, score?: QuestionnaireScore): fhir.Questionnaire {
-  const assessment = { id: 'a', instrument, status: 'completed', authored: '2000', answers: [], ...(score ? { score: { value: 0, ...score } } : {}) };
+  // `null` or a number would pass the spread below unseen and crash the mapping: refuse it by name.
+  if (score !== undefined && (typeof score !== 'object' || score === null || Array.isArray(score))) {
+    throw new InvalidArgumentError('score', 'must be an object');
+  }
+  const assessment = { id: 'a', instrument, status: 'completed', authored: '2000', answers: [], ...(score !== undefined ? { score: { value: 0, ...score } } : {}) };
   assertValidChartParts({ patient: PLACEHOLDER_PATIENT, assessments: [assessment] }, [
     [['assessments', 0, 'instrument'], ['instrument']],
     [['assessments', 0, 'score'], ['score']],

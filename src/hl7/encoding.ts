@@ -151,11 +151,12 @@ export function checkHl7Delimiters(delimiters: Hl7Delimiters): Hl7Delimiters {
  * @param text - any Unicode text
  * @param delimiters - the message's delimiters; default `|^~\&`
  * @returns the escaped text, which contains no raw delimiter and no control character
- * @throws InvalidArgumentError when `delimiters` is not a valid delimiter set
+ * @throws InvalidArgumentError when `text` is not a string or `delimiters` is not a valid delimiter set
  * @see HL7 v2.5.1 chapter 2, 2.7.1 "Formatting codes" / escape sequences `\F\ \S\ \T\ \R\ \E\ \Xdddd\`
  * @example escapeHl7('Smith & Sons | 50%^') // 'Smith \\T\\ Sons \\F\\ 50%\\S\\'
  */
 export function escapeHl7(text: string, delimiters: Hl7Delimiters = DEFAULT_HL7_DELIMITERS): string {
+  if (typeof text !== 'string') throw new InvalidArgumentError('text', 'must be a string');
   if (delimiters === DEFAULT_HL7_DELIMITERS) return escapeStandard(text, false, false);
   const c = compile(delimiters);
   const re = c.specialGlobal;
@@ -249,13 +250,14 @@ function decodeUtf8Hex(hex: string): string | undefined {
  * @param text - escaped text of one field, component or subcomponent
  * @param delimiters - the message's delimiters; default `|^~\&`
  * @returns the unescaped text; `unescapeHl7(escapeHl7(s)) === s` for every `s`
- * @throws InvalidArgumentError when `delimiters` is not a valid delimiter set
+ * @throws InvalidArgumentError when `text` is not a string or `delimiters` is not a valid delimiter set
  * @see HL7 v2.5.1 chapter 2, 2.7 "Use of escape sequences in text fields"
  * @example unescapeHl7('Smith \\T\\ Sons \\F\\ 50%\\S\\') // 'Smith & Sons | 50%^'
  * @example unescapeHl7('\\\\server\\share') // '\\\\server\\share' (kept literally)
  * @example unescapeHl7('a\\X000d\\b') // 'a\rb' (HAPI's carriage return)
  */
 export function unescapeHl7(text: string, delimiters: Hl7Delimiters = DEFAULT_HL7_DELIMITERS): string {
+  if (typeof text !== 'string') throw new InvalidArgumentError('text', 'must be a string');
   const c = compile(delimiters);
   const e = c.d.escape;
   let i = text.indexOf(e);

@@ -3,7 +3,7 @@
  * so consumers and tests can check round trips; it is not an intake interface (no batches, no MLLP
  * sessions, no acknowledgments).
  */
-import { Hl7ParseError } from '../errors.js';
+import { Hl7ParseError, InvalidArgumentError } from '../errors.js';
 import { checkHl7Delimiters, unescapeHl7, type Hl7Delimiters } from './encoding.js';
 
 /** A component: its subcomponents' unescaped text (at least one, possibly empty). */
@@ -167,8 +167,27 @@ export function parseHl7Message(text: string): Hl7Message {
  * @param subcomponent - subcomponent number, default 1
  * @param repetition - repetition number, default 1
  * @returns the unescaped value, or `''` when absent
+ * @throws {InvalidArgumentError} when `segment` is not a segment of {@link parseHl7Message}'s shape, `field` is
+ *   not a non-negative integer, or `component`, `subcomponent` or `repetition` is not a positive integer
  * @example getHl7Value(pid, 5, 2) // given name, PID-5.2
  */
 export function getHl7Value(segment: Hl7Segment, field: number, component = 1, subcomponent = 1, repetition = 1): string {
-  return segment.fields[field]?.[repetition - 1]?.[component - 1]?.[subcomponent - 1] ?? '';
+  if (typeof segment !== 'object' || segment === null || !Array.isArray(segment.fields)) {
+    throw new InvalidArgumentError('segment', 'must be a parsed segment with a fields array');
+  }
+  if (!Number.isSafeInteger(field) || field < 0) throw new InvalidArgumentError('field', 'must be a non-negative integer');
+  for (const [name, n] of [['component', component], ['subcomponent', subcomponent], ['repetition', repetition]] as const) {
+    if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(name, 'must be a positive integer');
+  }
+  // Each level is checked, not trusted: a hand-made or altered segment must not crash the read.
+  const f: unknown = segment.fields[field];
+  const r: unknown = Array.isArray(f) ? f[repetition - 1] : undefined;
+  const c: unknown = Array.isArray(r) ? r[component - 1] : undefined;
+  const value: unknown = Array.isArray(c) ? c[subcomponent - 1] : undefined;
+  if (value === undefined) {
+    if (f !== undefined && !Array.isArray(f)) throw new InvalidArgumentError(`segment.fields[${field}]`, 'must be an array of repetitions');
+    return '';
+  }
+  if (typeof value !== 'string') throw new InvalidArgumentError(`segment.fields[${field}]`, 'must hold strings at the subcomponent level');
+  return value;
 }

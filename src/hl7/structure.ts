@@ -10,7 +10,8 @@
  * missing required segments (reporting those), else reports it as out of order or foreign, skips it and goes
  * on, so one message yields every problem, not only the first.
  */
-import { Hl7ParseError } from '../errors.js';
+import { Hl7ParseError, InvalidArgumentError } from '../errors.js';
+import { checkHl7Delimiters } from './encoding.js';
 import { parseHl7DateTime } from './datetime.js';
 import { HL7_EVENT_STRUCTURES, HL7_MESSAGE_STRUCTURES, segmentFields, type FieldDefinition } from './definitions.js';
 import { hl7Position, parseHl7Message, type Hl7Message, type Hl7Segment } from './parser.js';
@@ -398,6 +399,45 @@ function checkFields(segment: Hl7Segment, index: number, message: Hl7Message, pr
 // The check
 // ---------------------------------------------------------------------------------------------------
 
+/** `true` when `value` is an array whose every element passes `each` (with its index). */
+function everyIn(value: unknown, each: (item: unknown, index: number) => boolean): value is readonly unknown[] {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) if (!each(value[i], i)) return false;
+  return true;
+}
+
+const isString = (v: unknown): boolean => typeof v === 'string';
+
+/**
+ * A parsed message handed in by the caller is checked for the shape {@link parseHl7Message} gives, so an
+ * altered or hand-made one is an argument error rather than a crash inside the checks.
+ */
+function assertMessageShape(message: unknown): Hl7Message {
+  if (typeof message !== 'object' || message === null) throw new InvalidArgumentError('message', 'must be HL7 text or a parsed message');
+  const m = message as { delimiters?: unknown; segments?: unknown };
+  if (typeof m.delimiters !== 'object' || m.delimiters === null) throw new InvalidArgumentError('message.delimiters', 'must be a delimiter set');
+  try {
+    checkHl7Delimiters(m.delimiters as Hl7Message['delimiters']);
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) throw new InvalidArgumentError(`message.${error.argument}`, 'must be a valid delimiter set', { cause: error });
+    throw error;
+  }
+  if (!Array.isArray(m.segments)) throw new InvalidArgumentError('message.segments', 'must be an array');
+  m.segments.forEach((segment: unknown, i: number) => {
+    const at = `message.segments[${i}]`;
+    if (typeof segment !== 'object' || segment === null) throw new InvalidArgumentError(at, 'must be a segment');
+    const s = segment as { id?: unknown; raw?: unknown; fields?: unknown };
+    if (typeof s.id !== 'string') throw new InvalidArgumentError(`${at}.id`, 'must be a string');
+    if (typeof s.raw !== 'string') throw new InvalidArgumentError(`${at}.raw`, 'must be a string');
+    if (!Array.isArray(s.fields)) throw new InvalidArgumentError(`${at}.fields`, 'must be an array');
+    for (let f = 0; f < s.fields.length; f++) {
+      const ok = everyIn(s.fields[f], (repetition) => everyIn(repetition, (component) => everyIn(component, isString)));
+      if (!ok) throw new InvalidArgumentError(`${at}.fields[${f}]`, 'must be repetitions of components of subcomponent strings');
+    }
+  });
+  return message as Hl7Message;
+}
+
 /**
  * Check a message against HL7 v2.5.1: its segment sequence against the abstract message structure named by
  * MSH-9.3 (or, without it, by MSH-9.1/9.2 through the v2.5.1 event map) — ADT_A05, ADT_A01, ADR_A19, MDM_T02
@@ -409,6 +449,8 @@ function checkFields(segment: Hl7Segment, index: number, message: Hl7Message, pr
  *
  * @param message - message text, or a message parsed by {@link parseHl7Message}
  * @returns every problem found, in segment order; empty when the message conforms
+ * @throws {InvalidArgumentError} when `message` is neither a string nor a message of {@link parseHl7Message}'s
+ *   shape (the argument names the first node that is not, e.g. `message.segments[2].fields[5]`)
  * @see HL7 v2.5.1 chapter 2, 2.12 "Message construction rules"; the abstract message syntax of chapters 3, 7, 9
  * @example checkHl7Message('MSH|^~\\&|||||20260301||MDM^T02^MDM_T02|MDM1|P|2.5.1\rEVN|T02|20260301\r')
  *   // [{ code: 'missing-segment', position: 'PID', … }, { code: 'missing-segment', position: 'PV1', … }, …]
@@ -423,7 +465,7 @@ export function checkHl7Message(message: string | Hl7Message): Hl7Problem[] {
       throw e;
     }
   } else {
-    parsed = message;
+    parsed = assertMessageShape(message);
   }
   const problems: Hl7Problem[] = [];
   const msh = parsed.segments[0];

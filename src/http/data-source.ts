@@ -4,6 +4,7 @@
  */
 import {
   ChartValidationError,
+  InvalidArgumentError,
   freezeChartDocument,
   type Assessment,
   type ChartDocument,
@@ -123,6 +124,8 @@ function byId<T extends { id: string }>(records: readonly T[] | undefined): Map<
 }
 
 function take<T>(records: readonly T[], limit: number): Promise<readonly T[]> {
+  // A limit that is not a number (a symbol, an object) is a caller's bug, not "no records".
+  if (typeof limit !== 'number' || Number.isNaN(limit)) return Promise.reject(new InvalidArgumentError('limit', 'must be a non-negative integer'));
   return Promise.resolve(records.slice(0, Math.max(0, Math.floor(limit))));
 }
 

@@ -181,7 +181,10 @@ export interface ExportHandlerOptions {
   readonly onError?: (error: unknown, context: { readonly requestId: string; readonly route: ExportRouteName | undefined }) => void;
 }
 
-/** The web-standard handler: give it a `Request`, get a `Response`. It never rejects. */
+/**
+ * The web-standard handler: give it a `Request`, get a `Response`. It never rejects for a `Request`; given
+ * anything else, it rejects with `InvalidArgumentError`.
+ */
 export type ExportHandler = (request: Request) => Promise<Response>;
 
 /** A request as the core sees it, so the Node listener can skip building a `Request`. */
@@ -211,6 +214,64 @@ const ENCODER = new TextEncoder();
 const WWW_AUTHENTICATE = 'ApiKey header="x-api-key"';
 /** How deep `partOfId` chains are followed when gathering referenced organizations. */
 const MAX_PART_OF_DEPTH = 16;
+
+/** The methods of {@link ChartDataSource}: all required by the interface, so all checked at creation. */
+const DATA_SOURCE_METHODS = [
+  'getPatient',
+  'getEncounter',
+  'getNote',
+  'getAssessment',
+  'getMedicalHistoryEntry',
+  'listEncounters',
+  'listNotes',
+  'listAssessments',
+  'listMedicalHistory',
+  'getOrganization',
+  'getPractitioner',
+  'getLocation',
+  'listOrganizations',
+  'listPractitioners',
+  'listLocations',
+] as const satisfies readonly (keyof ChartDataSource)[];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function checkOptionalObject(name: string, value: unknown): void {
+  if (value !== undefined && !isObject(value)) throw new InvalidArgumentError(name, 'must be an object');
+}
+
+function checkOptionalFunction(name: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'function') throw new InvalidArgumentError(name, 'must be a function');
+}
+
+/**
+ * Refuse options of the wrong type when the handler is created: otherwise a number given as `dataSource` or a
+ * string given as `now` would only fail inside a request, as a 500 on every one.
+ */
+function checkHostOptions(options: unknown): asserts options is ExportHandlerOptions {
+  if (!isObject(options)) throw new InvalidArgumentError('options', 'must be an object');
+  const { dataSource, keyStore, rateLimiter } = options;
+  if (dataSource === undefined || dataSource === null) throw new InvalidArgumentError('dataSource', 'is required');
+  if (!isObject(dataSource)) throw new InvalidArgumentError('dataSource', 'must be an object');
+  for (const method of DATA_SOURCE_METHODS) {
+    if (typeof dataSource[method] !== 'function') throw new InvalidArgumentError(`dataSource.${method}`, 'must be a function');
+  }
+  if (keyStore === undefined || keyStore === null) throw new InvalidArgumentError('keyStore', 'is required');
+  if (!isObject(keyStore) || typeof keyStore['lookup'] !== 'function') throw new InvalidArgumentError('keyStore.lookup', 'must be a function');
+  if (rateLimiter !== undefined && (!isObject(rateLimiter) || typeof rateLimiter['consume'] !== 'function')) {
+    throw new InvalidArgumentError('rateLimiter.consume', 'must be a function');
+  }
+  checkOptionalObject('limits', options['limits']);
+  const limits = options['limits'] as Record<string, unknown> | undefined;
+  for (const name of Object.keys(DEFAULT_LIMITS)) checkOptionalObject(`limits.${name}`, limits?.[name]);
+  checkOptionalObject('directoryRateLimit', options['directoryRateLimit']);
+  checkOptionalObject('fhir', options['fhir']);
+  checkOptionalObject('hl7', options['hl7']);
+  checkOptionalFunction('hl7.controlId', (options['hl7'] as Record<string, unknown> | undefined)?.['controlId']);
+  for (const name of ['now', 'requestId', 'observer', 'onError'] as const) checkOptionalFunction(name, options[name]);
+}
 
 function checkLimitValue(name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
@@ -332,8 +393,12 @@ async function gatherDirectory(
  * Over any other data source every request builds afresh.
  *
  * @param options - data source, key store and the optional settings of {@link ExportHandlerOptions}
- * @returns `(request: Request) => Promise<Response>`; it never rejects
- * @throws {InvalidArgumentError} at creation, for an invalid `basePath`, limit or directory rate limit
+ * @returns `(request: Request) => Promise<Response>`; it answers every request and never rejects, except with
+ *   {@link InvalidArgumentError} when called with something that is not a `Request` (a host programming error)
+ * @throws {InvalidArgumentError} at creation, for options that are not an object, a `dataSource` or `keyStore`
+ *   without its methods, a `rateLimiter` without `consume`, a hook (`now`, `requestId`, `observer`, `onError`,
+ *   `hl7.controlId`) that is not a function, an invalid `basePath`, limit, directory rate limit, or `fhir` /
+ *   `hl7` option
  * @example
  * const handler = createExportHandler({ dataSource: createInMemoryDataSource(doc), keyStore });
  * export default { fetch: handler }; // Deno, Bun, Cloudflare Workers, Hono: app.get('/*', (c) => handler(c.req.raw))
@@ -342,6 +407,11 @@ async function gatherDirectory(
 export function createExportHandler(options: ExportHandlerOptions): ExportHandler {
   const core = createExportCore(options);
   const handler: ExportHandler = async (request) => {
+    // Duck-typed, not `instanceof Request`: hosts may run another realm's or a polyfill's Request class.
+    const r = request as Partial<Record<'url' | 'method' | 'headers', unknown>> | null | undefined;
+    if (typeof r !== 'object' || r === null || typeof r.url !== 'string' || typeof r.method !== 'string' || typeof (r.headers as { get?: unknown } | undefined)?.get !== 'function') {
+      throw new InvalidArgumentError('request', 'must be a fetch Request');
+    }
     let prepared: PreparedResponse;
     try {
       const url = new URL(request.url);
@@ -400,9 +470,8 @@ function checkOutputOptions(fhirBase: FhirExportOptions, hl7Base: Hl7MessageOpti
  * @internal
  */
 export function createExportCore(options: ExportHandlerOptions): ExportCore {
+  checkHostOptions(options);
   const { dataSource, keyStore } = options;
-  if (dataSource === undefined || dataSource === null) throw new InvalidArgumentError('dataSource', 'is required');
-  if (keyStore === undefined || keyStore === null) throw new InvalidArgumentError('keyStore', 'is required');
   const now = options.now ?? Date.now;
   const rateLimiter = options.rateLimiter ?? createFixedWindowRateLimiter({ now });
   const basePath = normaliseBasePath(options.basePath);

@@ -101,9 +101,12 @@ const HEX_RE = /^[0-9a-fA-F]{64}$/;
  *
  * @param key - the API key
  * @returns the hex digest
+ * @throws never synchronously; rejects with {@link InvalidArgumentError} when `key` is not a string
  * @example await hashApiKey('demo-key') // '…64 hex digits…'
  */
 export function hashApiKey(key: string): Promise<string> {
+  // A number or object would be hashed as its string form, a key nobody presents: refuse it instead.
+  if (typeof key !== 'string') return Promise.reject(new InvalidArgumentError('key', 'must be a string'));
   let hex = '';
   for (const byte of sha256(new TextEncoder().encode(key))) hex += byte.toString(16).padStart(2, '0');
   return Promise.resolve(hex);
@@ -140,10 +143,13 @@ function hexToBytes(hex: string): Uint8Array {
  * @param a - first array
  * @param b - second array
  * @returns true when both have the same length and bytes
+ * @throws {InvalidArgumentError} when `a` or `b` is not a `Uint8Array`
  * @example timingSafeEqual(new Uint8Array([1, 2]), new Uint8Array([1, 2])) // true
  * @see honojs/hono src/utils/buffer.ts `timingSafeEqual` for the same idea over strings
  */
 export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (!(a instanceof Uint8Array)) throw new InvalidArgumentError('a', 'must be a Uint8Array');
+  if (!(b instanceof Uint8Array)) throw new InvalidArgumentError('b', 'must be a Uint8Array');
   if (a.length !== b.length) return false;
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= (a[i] as number) ^ (b[i] as number);
@@ -168,6 +174,7 @@ function checkScopes(scopes: unknown): readonly ApiKeyScope[] {
 
 function checkRateLimit(rateLimit: ApiKeyRateLimit | undefined): ApiKeyRateLimit {
   if (rateLimit === undefined) return DEFAULT_KEY_RATE_LIMIT;
+  if (typeof rateLimit !== 'object' || rateLimit === null) throw new InvalidArgumentError('rateLimit', 'must be an object');
   const { limit, windowSeconds } = rateLimit;
   if (!Number.isSafeInteger(limit) || limit < 1) throw new InvalidArgumentError('rateLimit.limit', 'must be a positive integer');
   if (!Number.isSafeInteger(windowSeconds) || windowSeconds < 1) {
@@ -184,19 +191,26 @@ function checkRateLimit(rateLimit: ApiKeyRateLimit | undefined): ApiKeyRateLimit
  * @param entries - the keys, each with its `keyHash` (see {@link hashApiKey}), partner, scopes and rate limit
  * @param options - `digest`: the SHA-256 function for presented keys (default: the package's synchronous one)
  * @returns an {@link InMemoryKeyStore}
- * @throws {InvalidArgumentError} for a malformed entry, or a duplicate hash or keyId (messages never carry a hash)
+ * @throws {InvalidArgumentError} for entries that are not an array, a malformed entry, a duplicate hash or keyId
+ *   (messages never carry a hash), or options whose `digest` is not a function
  * @example
  * const keyStore = createInMemoryKeyStore([
  *   { keyHash: await hashApiKey(process.env.ACME_KEY!), keyId: 'acme-1', partnerId: 'acme', scopes: ['fhir:export'], rateLimit: { limit: 100, windowSeconds: 60 } },
  * ]);
  */
 export function createInMemoryKeyStore(entries: readonly InMemoryKeyEntry[] = [], options: InMemoryKeyStoreOptions = {}): InMemoryKeyStore {
+  if (!Array.isArray(entries)) throw new InvalidArgumentError('entries', 'must be an array');
+  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'must be an object');
   const keys: StoredKey[] = [];
   const digest = options.digest;
+  if (digest !== undefined && typeof digest !== 'function') throw new InvalidArgumentError('options.digest', 'must be a function');
   const encoder = new TextEncoder();
 
   function find(hashed: ArrayBuffer | Uint8Array): ApiKeyRecord | undefined {
-    const presented = hashed instanceof Uint8Array ? hashed : new Uint8Array(hashed ?? 0);
+    let presented: Uint8Array;
+    if (hashed instanceof Uint8Array) presented = hashed;
+    else if (hashed instanceof ArrayBuffer) presented = new Uint8Array(hashed);
+    else throw new InvalidArgumentError('options.digest', 'must return an ArrayBuffer or a Uint8Array');
     let found: ApiKeyRecord | undefined;
     // Visit every key, whatever matches, so the time taken does not depend on which key (if any) matched.
     for (const k of keys) {
@@ -206,6 +220,7 @@ export function createInMemoryKeyStore(entries: readonly InMemoryKeyEntry[] = []
   }
 
   function add(entry: InMemoryKeyEntry): void {
+    if (typeof entry !== 'object' || entry === null) throw new InvalidArgumentError('entry', 'must be an object');
     if (typeof entry.keyHash !== 'string' || !HEX_RE.test(entry.keyHash)) {
       throw new InvalidArgumentError('keyHash', 'must be a SHA-256 digest as 64 hexadecimal digits');
     }

@@ -73,15 +73,18 @@ const SWEEP_INTERVAL_MS = 60_000;
  *
  * @param options - `now`: an injectable clock in epoch milliseconds (default `Date.now`)
  * @returns a {@link FixedWindowRateLimiter}
- * @throws never; `consume` rejects with {@link InvalidArgumentError} for a non-positive or non-integer
- *   limit or window
+ * @throws {InvalidArgumentError} when `options` is not an object or `now` is not a function; `consume`
+ *   rejects with {@link InvalidArgumentError} for a key that is not a string, a non-positive or non-integer
+ *   limit or window, or a clock that does not return a finite number
  * @example
  * const limiter = createFixedWindowRateLimiter();
  * const d = await limiter.consume('key:acme', 100, 60); // { allowed: true, limit: 100, remaining: 99, reset: …, retryAfter: 0 }
  * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/ for the header fields
  */
 export function createFixedWindowRateLimiter(options: FixedWindowRateLimiterOptions = {}): FixedWindowRateLimiter {
+  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'must be an object');
   const now = options.now ?? Date.now;
+  if (typeof now !== 'function') throw new InvalidArgumentError('options.now', 'must be a function');
   const windows = new Map<string, Window>();
   let lastSweep = Number.NEGATIVE_INFINITY;
 
@@ -91,11 +94,14 @@ export function createFixedWindowRateLimiter(options: FixedWindowRateLimiterOpti
   }
 
   function consumeSync(key: string, limit: number, windowSeconds: number): RateLimitDecision {
+    if (typeof key !== 'string') throw new InvalidArgumentError('key', 'must be a string');
     if (!Number.isSafeInteger(limit) || limit < 1) throw new InvalidArgumentError('limit', 'must be a positive integer');
     if (!Number.isSafeInteger(windowSeconds) || windowSeconds < 1) {
       throw new InvalidArgumentError('windowSeconds', 'must be a positive integer');
     }
     const at = now();
+    // A clock giving NaN or a string would make every window new (no limit at all): refuse it.
+    if (typeof at !== 'number' || !Number.isFinite(at)) throw new InvalidArgumentError('options.now', 'must return a finite number of milliseconds');
     if (at - lastSweep >= SWEEP_INTERVAL_MS) sweep(at);
     const windowMs = windowSeconds * 1000;
     const start = Math.floor(at / windowMs) * windowMs;

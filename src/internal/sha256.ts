@@ -8,6 +8,7 @@
  *
  * @see https://csrc.nist.gov/pubs/fips/180-4/upd1/final sections 4.1.2, 4.2.2, 5.1.1, 5.3.3, 6.2
  */
+import { InvalidArgumentError } from '../errors.js';
 
 /** Round constants (section 4.2.2): the first 32 bits of the fractional parts of the cube roots of the first 64 primes. */
 const K = new Uint32Array([
@@ -78,9 +79,12 @@ function compress(block: Uint8Array, offset: number): void {
  * tests).
  * @param data - the message
  * @returns the 32-byte digest (a new array)
+ * @throws {InvalidArgumentError} when `data` is not a `Uint8Array` (a string would be hashed as something else
+ *   than its UTF-8 bytes: encode it first)
  * @example sha256(new TextEncoder().encode('abc'))[0] // 0xba
  */
 export function sha256(data: Uint8Array): Uint8Array {
+  if (!(data instanceof Uint8Array)) throw new InvalidArgumentError('data', 'must be a Uint8Array');
   // Message, 0x80, zero padding, 64-bit big-endian bit length: a multiple of 64 bytes (section 5.1.1).
   const padded = new Uint8Array(((data.length + 9 + 63) >>> 6) << 6);
   padded.set(data);

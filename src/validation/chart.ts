@@ -247,7 +247,13 @@ class Checker {
 
   textArray(value: unknown, path: Path): void {
     if (!this.array(value, path, false)) return;
-    value.forEach((v, i) => this.text(v, at(path, i), false));
+    // An element is never optional: `undefined` (or a hole, which `forEach` would skip) is not text the
+    // builders can write. Empty strings stay allowed, as for all optional text.
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (v === undefined) this.add(at(path, i), 'required', 'must be a string');
+      else this.text(v, at(path, i), false);
+    }
   }
 
   humanName(value: unknown, path: Path): void {
@@ -767,6 +773,8 @@ export function validatePatientChart(value: unknown): PatientChart {
  */
 export function checkDirectory(value: unknown): ChartIssue[] {
   const c = new Checker();
+  // A directory given on its own is required; only inside a chart document is it optional.
+  if (value === undefined) c.add(undefined, 'required', 'is required');
   checkDirectoryInto(c, value, undefined);
   return c.issues;
 }

@@ -68,6 +68,9 @@ function randomByte(): number {
   return randomPool[randomNext++] as number;
 }
 
+/** What {@link generateControlId} accepts as a message code: nothing to escape, room for the 12 time and counter characters. */
+const MESSAGE_CODE_RE = /^[0-9A-Z]{1,8}$/;
+
 function randomBase36(length: number): string {
   let out = '';
   while (out.length < length) {
@@ -85,11 +88,16 @@ function randomBase36(length: number): string {
  * changes on every call and wraps only after 1 679 616 calls, by which time the clock has moved on); calls in
  * different processes collide only if time, counter and 25 random bits all agree.
  *
- * @param messageCode - `ADT`, `ADR`, `MDM` or `ORU`
+ * @param messageCode - `ADT`, `ADR`, `MDM` or `ORU` (any 1–8 characters of `[0-9A-Z]`)
  * @returns a 20-character control id beginning with `messageCode`
+ * @throws {InvalidArgumentError} when `messageCode` is not 1–8 characters of `[0-9A-Z]` (a longer code
+ *   would give more than 20 characters)
  * @example generateControlId('MDM') // 'MDMMI4Z2K7Q0A3F9X2KD' (shape)
  */
 export function generateControlId(messageCode: string): string {
+  if (typeof messageCode !== 'string' || !MESSAGE_CODE_RE.test(messageCode)) {
+    throw new InvalidArgumentError('messageCode', 'must be 1-8 characters of [0-9A-Z]');
+  }
   controlIdCounter = (controlIdCounter + 1) % 36 ** 4;
   const time = Date.now().toString(36).toUpperCase().padStart(8, '0').slice(-8);
   const counter = controlIdCounter.toString(36).toUpperCase().padStart(4, '0');
