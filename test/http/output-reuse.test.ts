@@ -129,6 +129,21 @@ describe('FHIR Bundle templates', () => {
     expect(new Set(got.map((r) => (JSON.parse(r.body) as { id: string }).id)).size).toBe(got.length);
   });
 
+  it('should send the bytes the builders give with an absolute base URL and no Bundle.total', async () => {
+    // Arrange
+    const fhir = { baseUrl: 'https://fhir.example.org/r4', strictBundleTotal: true };
+    const reused = await fixtureOptions({ now: movingClock(), fhir });
+    const plain = await fixtureOptions({ now: movingClock(), fhir, dataSource: opaque(createInMemoryDataSource(CHART_DOCUMENT)) });
+    // Act
+    const got = await bodies(reused, 3, FHIR_PATHS);
+    const expected = await bodies(plain, 3, FHIR_PATHS);
+    // Assert
+    expect(got).toEqual(expected);
+    const last = JSON.parse(got[got.length - 1]?.body as string) as fhir.Bundle;
+    expect(last.total).toBeUndefined();
+    expect(last.entry?.[0]?.fullUrl?.startsWith('https://fhir.example.org/r4/Patient/')).toBe(true);
+  });
+
   it('should fill a proven template without building, to the builder output for any later time', () => {
     // Arrange
     const cache = createFhirBundleCache();
