@@ -1,3 +1,4 @@
+import { requireIdArgument } from '../internal/args.js';
 import type * as fhir from 'fhir/r4';
 import { ChartNotFoundError } from '../errors.js';
 import type { PatientChart } from '../model/chart.js';
@@ -21,13 +22,14 @@ import type { FhirExportOptions } from './options.js';
  * @returns the Bundle; every reference resolves to an entry or is logical
  * @throws {ChartValidationError} when the chart (or `options.directory`) fails the chart check
  * @throws {ChartNotFoundError} (`recordType` `assessment`) when the chart has no such assessment
- * @throws {InvalidArgumentError} when an option is malformed
+ * @throws {InvalidArgumentError} when an option is malformed or the id is not a string
  * @throws {MappingError} when two records of one FHIR type map to the same FHIR id (only a chart id crafted
  *   to equal another id's hashed form can do that)
  * @example buildFhirAssessmentExport(chart, 'asmt-0001', { now: '2026-03-01T15:00:00Z' }).entry?.[1]?.resource?.resourceType // 'QuestionnaireResponse'
  * @see https://hl7.org/fhir/R4/questionnaireresponse.html
  */
 export function buildFhirAssessmentExport(chart: PatientChart, assessmentId: string, options?: FhirExportOptions): fhir.Bundle {
+  requireIdArgument('assessmentId', assessmentId);
   validatePatientChart(chart);
   const resolved = resolveOptions(options);
   const assessment = chart.assessments?.find((a) => a.id === assessmentId);

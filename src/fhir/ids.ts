@@ -39,8 +39,9 @@ export interface BundleIdInput {
 /**
  * The `Bundle.id` every builder gives a Bundle when the `bundleId` option is not set: a UUID (version 8)
  * from a fast 128-bit hash of the Bundle's `type`, `timestamp` and each entry's resource type and id, in
- * entry order. Use it to tell whether a Bundle's id is still the one derived from its contents; the hash is
- * not cryptographic, so it is no defence against deliberate tampering.
+ * entry order (not the resources' other content). Use it to tell whether a Bundle's id is still the one a
+ * builder gives for that type, timestamp and list of entries; the hash is not cryptographic, so it is no
+ * defence against deliberate tampering.
  *
  * @param bundle - a Bundle (or its `type`, `timestamp` and `entry`); every entry needs a resource with an id
  * @returns the default id, e.g. `'3f1c9a2e-41d0-8b7a-9c55-0e6f2d8a1b34'`

@@ -1,3 +1,4 @@
+import { requireIdArgument } from '../internal/args.js';
 import type * as fhir from 'fhir/r4';
 import { ChartNotFoundError } from '../errors.js';
 import type { PatientChart } from '../model/chart.js';
@@ -23,13 +24,14 @@ import type { FhirExportOptions } from './options.js';
  * @returns the Bundle; every reference resolves to an entry or is logical
  * @throws {ChartValidationError} when the chart (or `options.directory`) fails the chart check
  * @throws {ChartNotFoundError} (`recordType` `note`) when the chart has no such note
- * @throws {InvalidArgumentError} when an option is malformed
+ * @throws {InvalidArgumentError} when an option is malformed or the id is not a string
  * @throws {MappingError} when two records of one FHIR type map to the same FHIR id (only a chart id crafted
  *   to equal another id's hashed form can do that)
  * @example buildFhirNoteExport(chart, 'note-0001', { now: '2026-03-01T15:00:00Z' }).entry?.map((e) => e.resource?.resourceType)
  * @see https://hl7.org/fhir/R4/composition.html
  */
 export function buildFhirNoteExport(chart: PatientChart, noteId: string, options?: FhirExportOptions): fhir.Bundle {
+  requireIdArgument('noteId', noteId);
   validatePatientChart(chart);
   const resolved = resolveOptions(options);
   const note = chart.notes?.find((n) => n.id === noteId);

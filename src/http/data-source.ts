@@ -39,16 +39,16 @@ import { newestFirst } from './internal/newest.js';
  * host's own store
  */
 export interface ChartDataSource {
-  /** The patient (demographics and coverages), or `undefined`. */
-  getPatient(patientId: string): Promise<Patient | undefined>;
-  /** One encounter of the patient, or `undefined` (also when it belongs to another patient). */
-  getEncounter(patientId: string, encounterId: string): Promise<Encounter | undefined>;
-  /** One note of the patient, or `undefined` (also when it belongs to another patient). */
-  getNote(patientId: string, noteId: string): Promise<ClinicalNote | undefined>;
-  /** One assessment of the patient, or `undefined` (also when it belongs to another patient). */
-  getAssessment(patientId: string, assessmentId: string): Promise<Assessment | undefined>;
-  /** One medical-history entry of the patient, or `undefined` (also when it belongs to another patient). */
-  getMedicalHistoryEntry(patientId: string, entryId: string): Promise<MedicalHistoryEntry | undefined>;
+  /** The patient (demographics and coverages), or `undefined` (or `null`). */
+  getPatient(patientId: string): Promise<Patient | null | undefined>;
+  /** One encounter of the patient, or `undefined` or `null` (also when it belongs to another patient). */
+  getEncounter(patientId: string, encounterId: string): Promise<Encounter | null | undefined>;
+  /** One note of the patient, or `undefined` or `null` (also when it belongs to another patient). */
+  getNote(patientId: string, noteId: string): Promise<ClinicalNote | null | undefined>;
+  /** One assessment of the patient, or `undefined` or `null` (also when it belongs to another patient). */
+  getAssessment(patientId: string, assessmentId: string): Promise<Assessment | null | undefined>;
+  /** One medical-history entry of the patient, or `undefined` or `null` (also when it belongs to another patient). */
+  getMedicalHistoryEntry(patientId: string, entryId: string): Promise<MedicalHistoryEntry | null | undefined>;
   /** The patient's newest `limit` encounters, newest first by `period.start`. */
   listEncounters(patientId: string, limit: number): Promise<readonly Encounter[]>;
   /** The patient's newest `limit` notes, newest first by `authored`. */
@@ -57,12 +57,12 @@ export interface ChartDataSource {
   listAssessments(patientId: string, limit: number): Promise<readonly Assessment[]>;
   /** The patient's newest `limit` medical-history entries, newest first by `recordedDate`, then `onset`. */
   listMedicalHistory(patientId: string, limit: number): Promise<readonly MedicalHistoryEntry[]>;
-  /** A directory organization by id, or `undefined`. */
-  getOrganization(organizationId: string): Promise<DirectoryOrganization | undefined>;
-  /** A directory practitioner by id, or `undefined`. */
-  getPractitioner(practitionerId: string): Promise<DirectoryPractitioner | undefined>;
-  /** A directory location by id, or `undefined`. */
-  getLocation(locationId: string): Promise<DirectoryLocation | undefined>;
+  /** A directory organization by id, or `undefined` (or `null`). */
+  getOrganization(organizationId: string): Promise<DirectoryOrganization | null | undefined>;
+  /** A directory practitioner by id, or `undefined` (or `null`). */
+  getPractitioner(practitionerId: string): Promise<DirectoryPractitioner | null | undefined>;
+  /** A directory location by id, or `undefined` (or `null`). */
+  getLocation(locationId: string): Promise<DirectoryLocation | null | undefined>;
   /** At most `limit` directory organizations, in a stable order (the in-memory source: document order). */
   listOrganizations(limit: number): Promise<readonly DirectoryOrganization[]>;
   /** At most `limit` directory practitioners, in a stable order. */

@@ -120,13 +120,13 @@ export interface DirectoryRateLimitOptions {
 
 /** HL7 options of the handler: MSH fields. `now` comes from the handler's clock; `directory` from the data source. */
 export interface HandlerHl7Options {
-  /** MSH-3. */
+  /** MSH-3 (HD-1): at most 20 characters after HL7 escaping, checked when the handler is created. */
   readonly sendingApplication?: string;
-  /** MSH-4. */
+  /** MSH-4 (HD-1): at most 20 characters after HL7 escaping, checked when the handler is created. */
   readonly sendingFacility?: string;
-  /** MSH-5. */
+  /** MSH-5 (HD-1): at most 20 characters after HL7 escaping, checked when the handler is created. */
   readonly receivingApplication?: string;
-  /** MSH-6. */
+  /** MSH-6 (HD-1): at most 20 characters after HL7 escaping, checked when the handler is created. */
   readonly receivingFacility?: string;
   /** MSH-11, default `P`. */
   readonly processingId?: 'P' | 'T' | 'D';
@@ -337,7 +337,7 @@ async function gatherDirectory(
   if (practitionerIds.size === 0 && locationIds.size === 0) return undefined;
 
   // One Promise.all over both kinds: the reads run in parallel, with one wait instead of three.
-  const reads: Promise<DirectoryPractitioner | DirectoryLocation | undefined>[] = [];
+  const reads: Promise<DirectoryPractitioner | DirectoryLocation | null | undefined>[] = [];
   for (const id of practitionerIds) reads.push(dataSource.getPractitioner(id));
   for (const id of locationIds) reads.push(dataSource.getLocation(id));
   const read = await Promise.all(reads);
@@ -807,7 +807,8 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         return ERRORS.keyMissing;
       }
       const record = await keyStore.lookup(key);
-      if (record === undefined || record.revoked) {
+      // `null` is "not found" too, as from a data source.
+      if (record == null || record.revoked) {
         headers['www-authenticate'] = WWW_AUTHENTICATE;
         return ERRORS.keyInvalid;
       }

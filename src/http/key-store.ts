@@ -44,11 +44,11 @@ export interface KeyStore {
    *
    * @param presentedKey - the `x-api-key` header value as received (non-empty); treat it as a secret:
    *   never log it, never put it in an error
-   * @returns the record (revoked ones included, with `revoked: true`), or `undefined` for an unknown key
+   * @returns the record (revoked ones included, with `revoked: true`), or `undefined` (or `null`) for an unknown key
    * @throws whatever the backing store throws; the handler answers 500, or 503 for a
    *   `DataSourceUnavailableError`
    */
-  lookup(presentedKey: string): Promise<ApiKeyRecord | undefined>;
+  lookup(presentedKey: string): Promise<ApiKeyRecord | null | undefined>;
 }
 
 /** One key of {@link createInMemoryKeyStore}: the record plus the key's SHA-256 hash. */

@@ -53,7 +53,7 @@ const CODE_MAX = 64;
 /** FHIR `positiveInt` is a 32-bit signed integer. */
 const INT32_MAX = 2_147_483_647;
 // eslint-disable-next-line no-control-regex
-const ID_FORBIDDEN_RE = /[\u0000-\u001F\u007F]/;
+const ID_FORBIDDEN_RE = /[\u0000-\u001F\u007F-\u009F]/;
 
 const CODE_SYSTEM_KEYS = Object.keys(CODE_SYSTEMS);
 
@@ -147,7 +147,7 @@ class Checker {
       return false;
     }
     if (ID_FORBIDDEN_RE.test(value)) {
-      this.add(path, 'control-character', 'must not contain control characters (tab, CR and LF included)');
+      this.add(path, 'control-character', 'must not contain control characters (tab, CR, LF, DEL and C1 included)');
       return false;
     }
     return true;
@@ -230,6 +230,7 @@ class Checker {
     const codePath = at(path, 'code');
     if (this.text(code, codePath, true)) {
       if (code.length > CODE_MAX) this.add(codePath, 'range', `must be at most ${CODE_MAX} characters`);
+      else if (ID_FORBIDDEN_RE.test(code)) this.add(codePath, 'control-character', 'must not contain control characters (tab, CR, LF, DEL and C1 included)');
       else if (CODE_SPACE_RE.test(code)) this.add(codePath, 'format', 'must have no leading, trailing or repeated white space');
     }
     this.text(value['display'], at(path, 'display'), false);
@@ -490,7 +491,8 @@ function checkAssessment(c: Checker, value: unknown, path: Path): void {
     });
     c.unique(items, 'linkId', at(ip, 'items'), 'item');
   }
-  const hasDefinitions = c.object(instrument, ip, false) && Array.isArray(instrument['items']);
+  // A plain test, not c.object: the instrument was reported above when it is not an object.
+  const hasDefinitions = instrument !== null && typeof instrument === 'object' && !Array.isArray(instrument) && Array.isArray((instrument as Obj)['items']);
   c.enumValue(value['status'], ASSESSMENT_STATUSES, at(path, 'status'), true);
   c.date(value['authored'], at(path, 'authored'), true, false);
   c.id(value['authorId'], at(path, 'authorId'), false);

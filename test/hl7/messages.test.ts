@@ -118,6 +118,30 @@ describe('buildAdtA08', () => {
     );
   });
 
+  it('should refuse a record id that is not a string by its name, in every builder that takes one', async () => {
+    const fhir = await import('../../src/index.js');
+    const calls: [string, (id: unknown) => unknown][] = [
+      ['encounterId', (id) => buildAdtA08(CHART, id as string, HEADER)],
+      ['noteId', (id) => buildMdmT02(CHART, id as string, HEADER)],
+      ['assessmentId', (id) => buildOruR01(CHART, id as string, HEADER)],
+      ['encounterId', (id) => fhir.buildFhirEncounterExport(CHART, id as string, { now: '2026-03-01T15:00:00Z' })],
+      ['noteId', (id) => fhir.buildFhirNoteExport(CHART, id as string, { now: '2026-03-01T15:00:00Z' })],
+      ['assessmentId', (id) => fhir.buildFhirAssessmentExport(CHART, id as string, { now: '2026-03-01T15:00:00Z' })],
+    ];
+    for (const [argument, call] of calls) {
+      for (const bad of [5, undefined, null, ['note-0001']]) {
+        let thrown: unknown;
+        try {
+          call(bad);
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown, `${argument} ${JSON.stringify(bad)}`).toBeInstanceOf(InvalidArgumentError);
+        expect((thrown as InvalidArgumentError).argument).toBe(argument);
+      }
+    }
+  });
+
   it('should throw ChartNotFoundError for an encounter not in the chart', () => {
     expect(() => buildAdtA08(CHART, 'enc-9999', HEADER)).toThrow(ChartNotFoundError);
   });

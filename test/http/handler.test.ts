@@ -243,6 +243,7 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       ['holding a tab', 'pat%09-0001'],
       ['holding a line feed', 'pat%0A-0001'],
       ['holding DEL', 'pat%7F-0001'],
+      ['holding a C1 control (U+0085)', 'pat%C2%85-0001'],
       ['holding a lone surrogate', '%ED%A0%80'],
       ['a malformed percent-escape', '%zz'],
       ['truncated UTF-8', '%E2%82'],
@@ -404,6 +405,14 @@ describeMatrix('createExportHandler', (mode: Mode) => {
         expect(got.body, path).toBe(expected.body);
       }
       expect((await withNulls(withParam(ROUTES[0]?.path as string, 'patientId', 'pat-9999'), { headers })).status).toBe(404);
+    });
+
+    it('should read null from the key store as an unknown key (401), exactly as undefined', async () => {
+      const base = await fixtureOptions();
+      const nulls = await serve(mode, { ...base, keyStore: { lookup: (key: string) => base.keyStore.lookup(key).then((found) => found ?? null) } });
+      const unknown = await nulls(`/exportFhirPatient?patientId=${P}`, { headers: key('no-such-key') });
+      expect(expectError(unknown, 401, 'fhir')).toBe('api-key-invalid');
+      expectFhir(await nulls(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }));
     });
 
     it('should find a patient whose id needs percent-encoding', async () => {

@@ -175,9 +175,21 @@ describe('checkPatientChart', () => {
     expect(paths(mutate((c) => (c.encounters[0].id = 'enc|^~\\&😀 1')))).toEqual([]);
   });
 
-  it('should reject tab, CR and LF inside ids (ids travel in URLs and HL7 fields)', () => {
+  it('should reject tab, CR, LF, DEL and C1 controls inside ids (ids travel in URLs and HL7 fields)', () => {
     expect(paths(mutate((c) => (c.encounters[0].id = 'enc\t1')))).toEqual(['encounters[0].id']);
     expect(paths(mutate((c) => (c.notes[0].encounterId = 'enc\n1')))).toEqual(['notes[0].encounterId']);
+    expect(paths(mutate((c) => (c.patient.id = 'pat\u007f1')))).toEqual(['patient.id']);
+    expect(paths(mutate((c) => (c.notes[0].id = 'note\u00851')))).toEqual(['notes[0].id']);
+    expect(paths(mutate((c) => (c.notes[0].id = 'note\u00a01')))).toEqual([]);
+  });
+
+  it('should reject any control character inside a code, so an escaped code always fits HL7 CE', () => {
+    for (const control of ['\t', '\n', '\r', '\u007f', '\u0080', '\u009f']) {
+      const issues = checkPatientChart(mutate((c) => (c.encounters[0].diagnoses[0].code.code = `F32${control}1`)));
+      expect(issues.map((i) => [formatIssuePath(i.path), i.code]), JSON.stringify(control)).toEqual([['encounters[0].diagnoses[0].code.code', 'control-character']]);
+    }
+    // Text keeps DEL and C1 (HL7 sends them as hex escapes); a display is text.
+    expect(paths(mutate((c) => (c.encounters[0].diagnoses[0].code.display = 'Major\u0085depressive\u007f')))).toEqual([]);
   });
 
   it('should keep rank and order within FHIR positiveInt (32-bit)', () => {
@@ -284,6 +296,13 @@ describe('checkPatientChart', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('should report an instrument that is not an object once', () => {
+    for (const instrument of [null, 5, [], 'phq-2']) {
+      const issues = checkPatientChart(mutate((c) => (c.assessments[0].instrument = instrument)));
+      expect(issues.map((i) => [formatIssuePath(i.path), i.code]), JSON.stringify(instrument)).toEqual([['assessments[0].instrument', 'type']]);
+    }
   });
 
   it('should require at least one identifier and one usable name', () => {

@@ -1,6 +1,7 @@
 /**
  * ADT^A08 (update patient information), structure ADT_A01: one encounter with its diagnoses and procedures.
  */
+import { requireIdArgument } from '../../internal/args.js';
 import { ChartNotFoundError } from '../../errors.js';
 import type { PatientChart } from '../../model/chart.js';
 import { buildDg1 } from '../segments/dg1.js';
@@ -22,7 +23,7 @@ import { assembleMessage, prepareMessage, type Hl7MessageOptions } from './commo
  * @returns the message text, every segment ended by `\r` (or the `lineEnding` option)
  * @throws ChartValidationError when the chart (or `options.directory`) is invalid
  * @throws ChartNotFoundError (`encounter`) when the chart has no encounter with that id
- * @throws InvalidArgumentError when an option is invalid
+ * @throws InvalidArgumentError when an option is invalid or the id is not a string
  * @throws MappingError when a procedure has no date for PR1-5 and its encounter no start, an identifier
  *   or code does not fit its field after escaping, or there are more than 9 999 diagnoses, procedures or
  *   coverages (DG1-1, PR1-1, IN1-1 are SI set ids)
@@ -30,6 +31,7 @@ import { assembleMessage, prepareMessage, type Hl7MessageOptions } from './commo
  * @example buildAdtA08(chart, 'enc-0001', { now: '2026-03-01T09:30:00-05:00' })
  */
 export function buildAdtA08(chart: PatientChart, encounterId: string, options?: Hl7MessageOptions): string {
+  requireIdArgument('encounterId', encounterId);
   const p = prepareMessage(chart, options, 'ADT');
   const encounters = p.chart.encounters ?? [];
   const index = encounters.findIndex((e) => e.id === encounterId);

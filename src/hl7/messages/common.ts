@@ -16,13 +16,13 @@ import { buildMsh } from '../segments/msh.js';
  * @see HL7 v2.5.1 MSH-3 … MSH-11
  */
 export interface Hl7MessageOptions {
-  /** MSH-3 sending application, sent as HD-1 (escaped). Default: empty. @example 'CHART-EXPORT' */
+  /** MSH-3 sending application, sent as HD-1 (escaped), at most 20 characters after escaping (IS 20; longer throws `InvalidArgumentError`). Default: empty. @example 'CHART-EXPORT' */
   sendingApplication?: string;
-  /** MSH-4 sending facility, sent as HD-1 (escaped). Default: empty. @example 'RIVERSIDE' */
+  /** MSH-4 sending facility, sent as HD-1 (escaped), at most 20 characters after escaping (IS 20; longer throws `InvalidArgumentError`). Default: empty. @example 'RIVERSIDE' */
   sendingFacility?: string;
-  /** MSH-5 receiving application, sent as HD-1 (escaped). Default: empty. */
+  /** MSH-5 receiving application, sent as HD-1 (escaped), at most 20 characters after escaping (IS 20; longer throws `InvalidArgumentError`). Default: empty. */
   receivingApplication?: string;
-  /** MSH-6 receiving facility, sent as HD-1 (escaped). Default: empty. */
+  /** MSH-6 receiving facility, sent as HD-1 (escaped), at most 20 characters after escaping (IS 20; longer throws `InvalidArgumentError`). Default: empty. */
   receivingFacility?: string;
   /** MSH-11 processing id (table 0103): `P` production (default), `T` training, `D` debugging. */
   processingId?: 'P' | 'T' | 'D';

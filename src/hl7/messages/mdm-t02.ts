@@ -1,6 +1,7 @@
 /**
  * MDM^T02 (original document notification and content), structure MDM_T02: one clinical note.
  */
+import { requireIdArgument } from '../../internal/args.js';
 import { ChartNotFoundError } from '../../errors.js';
 import type { PatientChart } from '../../model/chart.js';
 import type { DirectoryIndex } from '../internal/fields.js';
@@ -40,12 +41,13 @@ export function visitSegment(chart: PatientChart, encounterId: string | undefine
  * @returns the message text, every segment ended by `\r` (or the `lineEnding` option)
  * @throws ChartValidationError when the chart (or `options.directory`) is invalid
  * @throws ChartNotFoundError (`note`) when the chart has no note with that id
- * @throws InvalidArgumentError when an option is invalid
+ * @throws InvalidArgumentError when an option is invalid or the id is not a string
  * @throws MappingError when an identifier does not fit its field after escaping
  * @see HL7 v2.5.1 chapter 9, MDM^T02 / MDM_T02
  * @example buildMdmT02(chart, 'note-0001', { now: '2026-03-01T10:30:00-05:00', controlId: 'MDM0001' })
  */
 export function buildMdmT02(chart: PatientChart, noteId: string, options?: Hl7MessageOptions): string {
+  requireIdArgument('noteId', noteId);
   const p = prepareMessage(chart, options, 'MDM');
   const notes = p.chart.notes ?? [];
   const index = notes.findIndex((n) => n.id === noteId);

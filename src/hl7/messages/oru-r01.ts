@@ -1,6 +1,7 @@
 /**
  * ORU^R01 (unsolicited observation result), structure ORU_R01: one assessment.
  */
+import { requireIdArgument } from '../../internal/args.js';
 import { ChartNotFoundError, type IssuePath } from '../../errors.js';
 import type { Assessment } from '../../model/assessment.js';
 import type { PatientChart } from '../../model/chart.js';
@@ -52,13 +53,14 @@ export function assessmentObservations(assessment: Assessment, firstSetId: numbe
  * @returns the message text, every segment ended by `\r` (or the `lineEnding` option)
  * @throws ChartValidationError when the chart (or `options.directory`) is invalid
  * @throws ChartNotFoundError (`assessment`) when the chart has no assessment with that id
- * @throws InvalidArgumentError when an option is invalid
+ * @throws InvalidArgumentError when an option is invalid or the id is not a string
  * @throws MappingError when a code or identifier does not fit its field after escaping, or the assessment has
  *   more than 9 998 answers (OBX-1 is an SI set id of at most 9 999)
  * @see HL7 v2.5.1 chapter 7, ORU^R01 / ORU_R01
  * @example buildOruR01(chart, 'asmt-0001', { now: '2026-03-01T10:30:00-05:00', controlId: 'ORU0001' })
  */
 export function buildOruR01(chart: PatientChart, assessmentId: string, options?: Hl7MessageOptions): string {
+  requireIdArgument('assessmentId', assessmentId);
   const p = prepareMessage(chart, options, 'ORU');
   const assessments = p.chart.assessments ?? [];
   const index = assessments.findIndex((a) => a.id === assessmentId);

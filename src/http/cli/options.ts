@@ -89,8 +89,9 @@ Options (each also settable by the environment variable after it; the option win
   --shutdown-timeout SECONDS  On SIGINT/SIGTERM, stop accepting connections and wait this long for
                               requests in flight before closing the rest. Default: 10.
                                                                           CHART_EXPORT_SHUTDOWN_TIMEOUT
-  --log                       Log one line per request to stderr: request id, route, status, duration,
-                              partner (never patient data or keys).   CHART_EXPORT_LOG=1
+  --log                       Log one line per request to stderr: time, method, route, status,
+                              duration, partner, request id (never patient data or keys).
+                                                                                  CHART_EXPORT_LOG=1
   -h, --help                  Show this help.
   -v, --version               Show the version.
 

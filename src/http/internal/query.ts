@@ -50,9 +50,9 @@ export interface ParameterProblem {
   readonly message: string;
 }
 
-/** What a chart id may not hold, as the chart check says: any control character (tab, CR, LF and DEL included) and lone surrogates. */
+/** What a chart id may not hold, as the chart check says: any control character (tab, CR, LF, DEL and C1 included) and lone surrogates. */
 // eslint-disable-next-line no-control-regex
-const FORBIDDEN_ID_RE = /[\u0000-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const FORBIDDEN_ID_RE = /[\u0000-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const ID_MAX = 128;
 const INTEGER_RE = /^[0-9]+$/;
 const NEGATIVE_RE = /^-[0-9]*[1-9][0-9]*$/;
