@@ -1,6 +1,7 @@
 // HTTP adapter throughput: the Node listener (`toNodeListener`) serving exportHl7Note and exportFhirPatient
 // from the in-memory data source, against a bare node:http server sending the same bytes, measured in the
-// same run with autocannon on loopback. Each server runs in its own child process; autocannon runs here.
+// same run with autocannon on loopback. A second floor, "fresh", sends those bytes with what any export
+// changes per request changed (request id, 20 body characters): the ceiling of an exporter, no export logic. Each server runs in its own child process; autocannon runs here.
 //
 //   npm run build && node bench/http.bench.mjs
 //   BENCH_DURATION=2 BENCH_CONNECTIONS=10 BENCH_ROUNDS=5 node bench/http.bench.mjs   (the defaults: short rounds,
@@ -12,6 +13,7 @@
 // src/http/internal/hl7-template.ts and fhir-template.ts); the first requests for a record cost the full build
 // plus the proof of the template. The builder server shows what a fresh build per request costs.
 import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -127,6 +129,36 @@ function serveBare(responses) {
   });
 }
 
+/**
+ * The fresh floor: the bare server's bytes, but with what every export must change per request changed: a new
+ * request id, and 20 body characters replaced by fresh ones (as MSH-10, or a Bundle's id, changes), the body
+ * sent as a string like the adapter's. No export logic at all: the ceiling of any exporter whose bytes vary.
+ */
+function serveFresh(responses) {
+  const table = new Map(
+    responses.map((r) => {
+      const text = Buffer.from(r.body, 'base64').toString('utf8');
+      const at = Math.floor(text.length / 2);
+      // One flat [name, value, …] list built once, as the adapter writes its headers.
+      const list = Object.entries(r.headers)
+        .filter(([name]) => name !== 'content-length' && name !== 'x-request-id')
+        .flat();
+      return [r.path, { status: r.status, list, before: text.slice(0, at), after: text.slice(at + 20) }];
+    }),
+  );
+  let counter = 0;
+  return createServer((req, res) => {
+    const r = table.get(req.url);
+    if (r === undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    const body = r.before + (counter++).toString(36).padStart(20, '0') + r.after;
+    res.writeHead(r.status, [...r.list, 'x-request-id', randomUUID(), 'content-length', String(Buffer.byteLength(body))]);
+    res.end(body);
+  });
+}
+
 async function childMain() {
   let requests = 0;
   process.on('message', async (message) => {
@@ -136,7 +168,13 @@ async function childMain() {
       return;
     }
     const server =
-      message.kind === 'adapter' ? await serveAdapter() : message.kind === 'builder' ? await serveBuilder() : serveBare(message.responses);
+      message.kind === 'adapter'
+        ? await serveAdapter()
+        : message.kind === 'builder'
+          ? await serveBuilder()
+          : message.kind === 'fresh'
+            ? serveFresh(message.responses)
+            : serveBare(message.responses);
     server.on('request', () => requests++);
     server.keepAliveTimeout = 60_000;
     server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
@@ -204,6 +242,7 @@ async function main() {
   for (const route of ROUTES) responses.push(await capture(adapter.port, route.path));
   const servers = {
     bare: await startChild({ kind: 'bare', responses }),
+    fresh: await startChild({ kind: 'fresh', responses }),
     builder: await startChild({ kind: 'builder' }),
     adapter,
   };
@@ -212,6 +251,8 @@ async function main() {
     const check = await capture(servers.bare.port, route.path);
     if (check.body !== responses.find((r) => r.path === route.path).body) throw new Error('bare server bytes differ');
     await capture(servers.builder.port, route.path);
+    const fresh = await capture(servers.fresh.port, route.path);
+    if (fresh.bytes !== check.bytes) throw new Error('fresh server size differs');
   }
 
   const rows = [];
@@ -233,7 +274,9 @@ async function main() {
 
   console.log(`\nHTTP adapter vs bare node:http (autocannon, ${CONNECTIONS} connections, ${DURATION}s × ${ROUNDS} alternating rounds, median)`);
   console.log('bare: node:http sending the bytes the adapter sent; builder: node:http calling the core builder on the frozen');
-  console.log('document, no adapter; adapter: toNodeListener(createExportHandler(…)) over the in-memory data source, default options.');
+  console.log('document, no adapter; adapter: toNodeListener(createExportHandler(…)) over the in-memory data source, default options;');
+  console.log('fresh: the bare bytes with a new request id and 20 fresh body characters per request, no export logic (the ceiling');
+  console.log('of any exporter whose output changes per request, as MSH-7/MSH-10 and Bundle.id/timestamp do).');
   console.table(
     rows.map((r) => ({
       route: r.route,
@@ -243,8 +286,10 @@ async function main() {
       'adapter req/s': Math.round(r.adapter.rps),
       'adapter p99 ms': r.adapter.p99,
       'adapter/bare': (r.adapter.rps / r.bare.rps).toFixed(2),
+      'fresh req/s': Math.round(r.fresh.rps),
+      'fresh/bare': (r.fresh.rps / r.bare.rps).toFixed(2),
+      'adapter/fresh': (r.adapter.rps / r.fresh.rps).toFixed(2),
       'builder req/s': Math.round(r.builder.rps),
-      'builder p99 ms': r.builder.p99,
       'adapter/builder': (r.adapter.rps / r.builder.rps).toFixed(2),
     })),
   );
@@ -253,6 +298,7 @@ async function main() {
     rows.map((r) => ({
       route: r.route,
       bare: r.bare.cpu.toFixed(1),
+      fresh: r.fresh.cpu.toFixed(1),
       builder: r.builder.cpu.toFixed(1),
       adapter: r.adapter.cpu.toFixed(1),
       'adapter − bare': (r.adapter.cpu - r.bare.cpu).toFixed(1),
