@@ -49,6 +49,8 @@ export interface Hl7MessageOptions {
 /** The 36 digits of base 36, upper case. */
 const BASE36 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 let controlIdCounter = Math.floor(Math.random() * 36 ** 4);
+let controlIdMs = Number.NaN;
+let controlIdTime = '';
 
 /**
  * Random bytes drawn 512 at a time: one `getRandomValues` call per control id costs microseconds, a read
@@ -99,7 +101,13 @@ export function generateControlId(messageCode: string): string {
     throw new InvalidArgumentError('messageCode', 'must be 1-8 characters of [0-9A-Z]');
   }
   controlIdCounter = (controlIdCounter + 1) % 36 ** 4;
-  const time = Date.now().toString(36).toUpperCase().padStart(8, '0').slice(-8);
+  // Calls in the same millisecond share the time part: formatted once.
+  const ms = Date.now();
+  if (ms !== controlIdMs) {
+    controlIdMs = ms;
+    controlIdTime = ms.toString(36).toUpperCase().padStart(8, '0').slice(-8);
+  }
+  const time = controlIdTime;
   const counter = controlIdCounter.toString(36).toUpperCase().padStart(4, '0');
   return messageCode + time + counter + randomBase36(20 - messageCode.length - 12);
 }

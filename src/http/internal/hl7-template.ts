@@ -118,9 +118,16 @@ export interface Hl7TemplateCache {
  */
 export function createHl7TemplateCache(): Hl7TemplateCache {
   const entries = new WeakMap<object, Entry>();
+  // Requests in the same millisecond share the export time: its DTM is formatted once.
+  let lastNow = '';
+  let lastDtm: string | undefined;
   return {
     render(route, key, records, messageCode, now, controlId, build) {
-      const dtm = hl7UtcInstant(now);
+      if (now !== lastNow) {
+        lastDtm = hl7UtcInstant(now);
+        lastNow = now;
+      }
+      const dtm = lastDtm;
       // The builder refuses a control id that does not begin with the message code: let it.
       if (dtm === undefined || !PLAIN_CONTROL_ID_RE.test(controlId) || !controlId.startsWith(messageCode)) return build(now, controlId);
       const entry = entries.get(key);
