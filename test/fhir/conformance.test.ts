@@ -8,13 +8,6 @@ import fc from 'fast-check';
 import type * as fhir from 'fhir/r4';
 import { describe, expect, it } from 'vitest';
 import {
-  buildFhirAssessmentExport,
-  buildFhirDirectoryBundle,
-  buildFhirEncounterExport,
-  buildFhirNoteExport,
-  buildFhirPatientBundle,
-  buildFhirPatientExport,
-  DIRECTORY_RESOURCE_TYPES,
   toFhirComposition,
   toFhirCoverage,
   toFhirDocumentReference,
@@ -29,34 +22,13 @@ import {
   toFhirProcedure,
   toFhirQuestionnaire,
   toFhirQuestionnaireResponse,
-  type Directory,
-  type PatientChart,
 } from '../../src/index.js';
 import { arbPatientChart } from '../arbitraries/index.js';
+import { allBundles } from '../support/fhir-bundles.js';
 import { validateFhir, type FhirFinding } from '../support/fhir-validator.js';
 
 const NOW = '2026-03-01T15:00:00Z';
 const STRICT = { now: NOW, baseUrl: 'https://fhir.example.org/r4', strictBundleTotal: true } as const;
-
-/** Every Bundle the builders make for one chart: each export, each record, each directory type. */
-function allBundles(chart: PatientChart, directory: Directory, base: { now: string; baseUrl?: string; strictBundleTotal?: boolean }): fhir.Bundle[] {
-  const options = { ...base, directory };
-  const out: fhir.Bundle[] = [
-    buildFhirPatientExport(chart, options),
-    buildFhirPatientBundle(chart, options),
-    buildFhirPatientBundle(chart, { ...options, limits: { encounters: 1, notes: 1, assessments: 1, medicalHistory: 1 } }),
-    // Without the directory every directory reference is logical.
-    buildFhirPatientBundle(chart, base),
-  ];
-  for (const e of chart.encounters ?? []) out.push(buildFhirEncounterExport(chart, e.id, options));
-  for (const n of chart.notes ?? []) out.push(buildFhirNoteExport(chart, n.id, options));
-  for (const a of chart.assessments ?? []) out.push(buildFhirAssessmentExport(chart, a.id, options));
-  for (const type of DIRECTORY_RESOURCE_TYPES) {
-    out.push(buildFhirDirectoryBundle(directory, type, base));
-    out.push(buildFhirDirectoryBundle(directory, type, { ...base, limit: 1 }));
-  }
-  return out;
-}
 
 function describeFindings(findings: readonly FhirFinding[]): string {
   return findings.map((f) => `${f.rule} at ${f.path}: ${f.message}`).join('\n');

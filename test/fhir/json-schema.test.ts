@@ -1,37 +1,16 @@
 /**
- * Every resource the builders and mappers emit against the official FHIR R4 JSON schema, a second
+ * Every resource the Bundle builders emit against the official FHIR R4 JSON schema, a second
  * definition independent of the StructureDefinition-based validator of conformance.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import type * as fhir from 'fhir/r4';
 import { describe, expect, it } from 'vitest';
-import {
-  buildFhirAssessmentExport,
-  buildFhirDirectoryBundle,
-  buildFhirEncounterExport,
-  buildFhirNoteExport,
-  buildFhirPatientBundle,
-  buildFhirPatientExport,
-  DIRECTORY_RESOURCE_TYPES,
-  validateChartDocument,
-  type Directory,
-  type PatientChart,
-} from '../../src/index.js';
+import { validateChartDocument } from '../../src/index.js';
 import { arbPatientChart } from '../arbitraries/index.js';
+import { allBundles } from '../support/fhir-bundles.js';
 import { asciiSpacePattern, R4_RESOURCE_TYPE_COUNT, validateFhirJsonSchema } from '../support/fhir-json-schema.js';
 
 const NOW = '2026-03-01T15:00:00.123-05:00';
-
-function allBundles(chart: PatientChart, directory: Directory, base: { now: string; baseUrl?: string; strictBundleTotal?: boolean }): fhir.Bundle[] {
-  const options = { ...base, directory };
-  const out: fhir.Bundle[] = [buildFhirPatientExport(chart, options), buildFhirPatientBundle(chart, options), buildFhirPatientBundle(chart, base)];
-  for (const e of chart.encounters ?? []) out.push(buildFhirEncounterExport(chart, e.id, options));
-  for (const n of chart.notes ?? []) out.push(buildFhirNoteExport(chart, n.id, options));
-  for (const a of chart.assessments ?? []) out.push(buildFhirAssessmentExport(chart, a.id, options));
-  for (const type of DIRECTORY_RESOURCE_TYPES) out.push(buildFhirDirectoryBundle(directory, type, base));
-  return out;
-}
 
 describe('the R4 JSON schema check', () => {
   it('should keep the R4 resource types and refuse what R4 refuses', () => {
