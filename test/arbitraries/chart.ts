@@ -2,7 +2,8 @@
  * Arbitraries for whole charts and chart documents, with references that resolve.
  */
 import fc from 'fast-check';
-import type { AssessmentInstrument, ChartDocument, Directory, PatientChart } from '../../src/model/index.js';
+import { escapeHl7 } from '../../src/index.js';
+import { CODE_SYSTEMS, type AssessmentInstrument, type ChartDocument, type Directory, type PatientChart } from '../../src/model/index.js';
 import type { YearRange } from './dates.js';
 import { arbDirectory, type DirectoryOptions } from './directory.js';
 import { arbPatient } from './people.js';
@@ -51,11 +52,12 @@ export interface ChartOptions {
    */
   danglingReferences?: boolean;
   /**
-   * Leave out the one kind of valid input a builder rejects by design: a procedure with no date
+   * Leave out the two kinds of valid input a builder rejects by design: a procedure with no date
    * (`performed` absent, or a period without start) in an encounter without `period.start`, for which the
-   * HL7 builders that send PR1 raise a MappingError (PR1-5 is required). Everything else generated is
-   * valid and mappable in every mode: ids without control characters, ranks and orders within
-   * 1…2147483647, codes of at most 64 characters, organizations without `home` uses.
+   * HL7 builders that send PR1 raise a MappingError (PR1-5 is required); and a code longer than HL7 CE-1's
+   * 20 characters after escaping (such codes are replaced by a shorter one ending in a hash of the original,
+   * see {@link fitCodesForHl7}). Everything else generated is valid and mappable in every mode: ids without
+   * control characters, ranks and orders within 1…2147483647, organizations without `home` uses.
    *
    * Default false, so that the generators cover the whole valid input space ("valid input gives output or
    * a documented MappingError"). Set it for "every export succeeds" properties.
@@ -138,8 +140,45 @@ export function arbChartFor(directory: Directory, opts: ChartOptions = {}): fc.A
           assessments: list(arbAssessment({ ...rec, maxItems: opts.maxItems ?? 6, instruments }), opts.minAssessments, opts.maxAssessments, 2),
           medicalHistory: list(arbMedicalHistoryEntry(rec), opts.minHistory, opts.maxHistory, 3),
         })
-        .map((r): PatientChart => compact({ patient, encounters, ...r }));
+        .map((r): PatientChart => compact({ patient, encounters, ...r }))
+        .map((chart) => (opts.mappable === true ? fitCodesForHl7(chart) : chart));
     });
+}
+
+/** The longest code HL7 CE-1 holds, after escaping. */
+const CE_IDENTIFIER_MAX = 20;
+
+/**
+ * A code that fits CE-1 after escaping: the code itself when it does, else its longest prefix (on a
+ * code-point boundary, trailing spaces dropped) that leaves room for `-` and 6 hex digits of an FNV-1a hash of
+ * the whole code. Deterministic, so an instrument keeps one definition and answers keep matching their options.
+ */
+function fitCode(code: string): string {
+  if (escapeHl7(code).length <= CE_IDENTIFIER_MAX) return code;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < code.length; i++) hash = Math.imul(hash ^ code.charCodeAt(i), 0x01000193) >>> 0;
+  let prefix = '';
+  for (const cp of code) {
+    if (escapeHl7(prefix + cp).length > CE_IDENTIFIER_MAX - 7) break;
+    prefix += cp;
+  }
+  return `${prefix.trimEnd()}-${hash.toString(16).padStart(8, '0').slice(0, 6)}`;
+}
+
+/**
+ * A copy of the chart in which every coding's code fits HL7 CE-1 (see {@link fitCode}); objects keep their
+ * prototypes (`__proto__: null` records stay so).
+ */
+export function fitCodesForHl7<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((v: unknown) => fitCodesForHl7(v)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out = Object.create(Object.getPrototypeOf(value) as object | null) as Record<string, unknown>;
+  const source = value as Record<string, unknown>;
+  const isCoding = typeof source['code'] === 'string' && typeof source['system'] === 'string' && source['system'] in CODE_SYSTEMS;
+  for (const key of Object.keys(source)) {
+    out[key] = isCoding && key === 'code' ? fitCode(source[key] as string) : fitCodesForHl7(source[key]);
+  }
+  return out as T;
 }
 
 /**

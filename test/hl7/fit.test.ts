@@ -30,7 +30,43 @@ describe('truncateEscaped', () => {
 });
 
 describe('fitComposite', () => {
-  it('should shorten text components, longest first, and keep keys whole', () => {
+  it('should cut every text part to one common length, never emptying one while another keeps more', () => {
+    // An address at the component maxima: street 120, other designation 120, city and state 50, county 20.
+    const parts = ['s'.repeat(120), 'o'.repeat(120), 'c'.repeat(50), 't'.repeat(50), '62701', 'US', 'H', 'g'.repeat(50), 'd'.repeat(20)];
+    const value = fitComposite(parts, [0, 1, 2, 3, 7, 8], 250) as string;
+    expect(value).toHaveLength(250);
+    const lengths = value.split('^').map((p) => p.length);
+    // Keys whole; the county (20) keeps its length; the five longer parts share the rest (214) equally, the
+    // 4 left over going to the first four.
+    expect(lengths).toEqual([43, 43, 43, 43, 5, 2, 1, 42, 20]);
+    expect(lengths[0]).toBeGreaterThan(0);
+  });
+
+  it('should keep every text part when a long field is cut (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 120 }), { minLength: 1, maxLength: 6 }), fc.integer({ min: 20, max: 250 }), (texts, max) => {
+        const escaped = texts.map((t) => escapeHl7(t));
+        const value = fitComposite([...escaped], escaped.map((_, i) => i), max);
+        expect(value).toBeDefined();
+        const parts = (value as string).split('^');
+        expect((value as string).length).toBeLessThanOrEqual(max);
+        // Each part is a prefix of its text, and a part is only shorter than another's cut when its text is.
+        const cut = parts.map((p, i) => ({ kept: p.length, full: (escaped[i] as string).length }));
+        parts.forEach((p, i) => expect((escaped[i] as string).startsWith(p)).toBe(true));
+        const shortened = cut.filter((c) => c.kept < c.full);
+        if (shortened.length > 0) {
+          const least = Math.min(...shortened.map((c) => c.kept));
+          // A cut part is at most 6 characters below another (one left-over character, plus an escape sequence or
+          // surrogate pair not split).
+          for (const c of cut) expect(Math.min(c.full, least)).toBeLessThanOrEqual(c.kept + 6);
+          for (const c of shortened) expect(c.kept).toBeGreaterThanOrEqual(Math.max(...shortened.map((d) => d.kept)) - 6);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('should shorten text components and keep keys whole', () => {
     const parts = ['F32.1', 'x'.repeat(300), 'I10'];
     const value = fitComposite(parts, [1], 250);
     expect(value).toHaveLength(250);

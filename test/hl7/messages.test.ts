@@ -370,7 +370,7 @@ describe('buildAdrA19', () => {
       seg('OBX', { 1: String(first + 3), 2: 'CE', 3: '44255-8^Feeling down, depressed, or hopeless^LN^phq2-2^^L', 4: 'asmt-0001', 5: 'LA6570-1^More than half the days^LN', ...tail }),
       seg('OBX', { 1: String(first + 4), 2: 'ST', 3: 'comment^Clinician comment^L', 4: 'asmt-0001', 5: 'Sleep improving; weekends harder', ...tail }),
       seg('OBX', { 1: String(first + 5), 2: 'NM', 3: '55758-7^PHQ-2 total score^LN^total-score^^L', 4: 'asmt-0001', 5: '3', ...tail }),
-      seg('OBX', { 1: String(first + 6), 2: 'ST', 3: 'total-score-interpretation^Score interpretation^L', 4: 'asmt-0001', 5: 'Positive screen', ...tail }),
+      seg('OBX', { 1: String(first + 6), 2: 'ST', 3: 'total-score-interp^Score interpretation^L', 4: 'asmt-0001', 5: 'Positive screen', ...tail }),
     ];
   };
   const qrd = (queryId: string, quantity: string): string =>

@@ -29,7 +29,8 @@ import {
   type PatientChart,
 } from '../../src/index.js';
 import { arbPatientChart } from '../arbitraries/index.js';
-import { crossCheckWithHl7Standard, crossCheckWithMedplum, expectId, expectText, rawRepetition, repetitions, segmentsOf, systemOf, val } from './support.js';
+import { unexpectedDictionaryFindings } from '../support/hl7-dictionary.js';
+import { crossCheckWithHl7Standard, crossCheckWithMedplum, expectComponent, expectId, expectText, rawRepetition, repetitions, segmentsOf, systemOf, val } from './support.js';
 
 const NOW = '2026-03-01T10:30:00-05:00';
 const HL7_SYSTEM: Record<string, string> = { 'icd-10-cm': 'I10', 'icd-10-pcs': 'I10P', 'snomed-ct': 'SCT', cpt: 'C4', loinc: 'LN' };
@@ -57,6 +58,7 @@ function checkCommon(text: string, type: string): Hl7Message {
   expect(checkHl7Message(text)).toEqual([]);
   crossCheckWithMedplum(text);
   crossCheckWithHl7Standard(text);
+  expect(unexpectedDictionaryFindings(text)).toEqual([]);
   const m = parseHl7Message(text);
   const msh = m.segments[0] as Hl7Segment;
   expect(msh.raw.startsWith('MSH|^~\\&|')).toBe(true);
@@ -85,9 +87,10 @@ function checkPid(pid: Hl7Segment, patient: Patient): void {
     const raw = rawRepetition(pid, 5, r + 1).length;
     const given = (n.given ?? []).filter((g) => g !== '');
     const family = (n.family ?? '') !== '' || given.length > 0 ? (n.family ?? '') : (n.text ?? '');
-    expectText(val(pid, 5, 1, 1, r + 1), family, raw, 250, 'PID-5.1');
-    expectText(val(pid, 5, 2, 1, r + 1), given[0] ?? '', raw, 250, 'PID-5.2');
-    expectText(val(pid, 5, 3, 1, r + 1), given.slice(1).join(' '), raw, 250, 'PID-5.3');
+    // v2.5.1 component lengths: FN-1 surname 50, given names 30.
+    expectComponent(val(pid, 5, 1, 1, r + 1), family, 50, raw, 250, 'PID-5.1');
+    expectComponent(val(pid, 5, 2, 1, r + 1), given[0] ?? '', 30, raw, 250, 'PID-5.2');
+    expectComponent(val(pid, 5, 3, 1, r + 1), given.slice(1).join(' '), 30, raw, 250, 'PID-5.3');
   });
   expect(val(pid, 7) === '' ? undefined : parseHl7DateTime(val(pid, 7))).toBe(patient.birthDate);
   const addresses = (patient.addresses ?? []).filter((a) =>
@@ -98,11 +101,18 @@ function checkPid(pid: Hl7Segment, patient: Patient): void {
   addresses.forEach((a, r) => {
     const raw = rawRepetition(pid, 11, r + 1).length;
     const lines = (a.lines ?? []).filter((l) => l !== '');
-    expectText(val(pid, 11, 1, 1, r + 1), lines[0] ?? '', raw, 250, 'PID-11.1');
-    expectText(val(pid, 11, 2, 1, r + 1), lines.slice(1).join(', '), raw, 250, 'PID-11.2');
-    expectText(val(pid, 11, 3, 1, r + 1), a.city ?? '', raw, 250, 'PID-11.3');
-    expectText(val(pid, 11, 5, 1, r + 1), a.postalCode ?? '', raw, 250, 'PID-11.5');
-    expectText(val(pid, 11, 6, 1, r + 1), a.country ?? '', raw, 250, 'PID-11.6');
+    // Street and other designation 120, city and state 50; a postal code over 12 or a country over 3 characters
+    // is not cut but moves to XAD-8, other geographic designation (50).
+    expectComponent(val(pid, 11, 1, 1, r + 1), lines[0] ?? '', 120, raw, 250, 'PID-11.1');
+    expectComponent(val(pid, 11, 2, 1, r + 1), lines.slice(1).join(', '), 120, raw, 250, 'PID-11.2');
+    expectComponent(val(pid, 11, 3, 1, r + 1), a.city ?? '', 50, raw, 250, 'PID-11.3');
+    expectComponent(val(pid, 11, 4, 1, r + 1), a.state ?? '', 50, raw, 250, 'PID-11.4');
+    const postalFits = escapeHl7(a.postalCode ?? '').length <= 12;
+    const countryFits = escapeHl7(a.country ?? '').length <= 3;
+    expect(val(pid, 11, 5, 1, r + 1), 'PID-11.5').toBe(postalFits ? (a.postalCode ?? '') : '');
+    expect(val(pid, 11, 6, 1, r + 1), 'PID-11.6').toBe(countryFits ? (a.country ?? '') : '');
+    const other = [postalFits ? '' : a.postalCode, countryFits ? '' : a.country].filter((x) => x !== undefined && x !== '').join(', ');
+    expectComponent(val(pid, 11, 8, 1, r + 1), other, 50, raw, 250, 'PID-11.8');
   });
   const marital: Record<string, string> = { A: 'N', D: 'D', I: 'I', L: 'E', M: 'M', P: 'O', S: 'S', T: 'P', U: 'B', W: 'W', UNK: 'U' };
   expect(val(pid, 16)).toBe(patient.maritalStatus === undefined ? '' : marital[patient.maritalStatus]);
@@ -162,7 +172,7 @@ function checkEncounterSegments(segments: readonly Hl7Segment[], e: Encounter): 
     const s = dg1[i] as Hl7Segment;
     expect(val(s, 1)).toBe(String(i + 1));
     expect(val(s, 3, 1)).toBe(d.code.code);
-    expectText(val(s, 3, 2), d.code.display ?? '', rawRepetition(s, 3).length, 250, 'DG1-3.2');
+    expectComponent(val(s, 3, 2), d.code.display ?? '', 199, rawRepetition(s, 3).length, 250, 'DG1-3.2');
     expect(val(s, 3, 3)).toBe(HL7_SYSTEM[d.code.system]);
     expect(rawRepetition(s, 4).length).toBeLessThanOrEqual(40);
     expect((d.code.display ?? '').startsWith(val(s, 4))).toBe(true);
@@ -191,13 +201,14 @@ function checkIn1(segments: readonly Hl7Segment[], patient: Patient): void {
   coverages.forEach((c, i) => {
     const s = segments[i] as Hl7Segment;
     expect(val(s, 1)).toBe(String(i + 1));
-    if (c.plan === undefined) expectId(val(s, 2), c.id, 250, 'IN1-2');
-    else expectId(val(s, 2), c.plan.id, 200, 'IN1-2');
+    // CE-1 holds 20 characters, CX-1 15: longer chart ids are derived.
+    if (c.plan === undefined) expectId(val(s, 2), c.id, 20, 'IN1-2');
+    else expectId(val(s, 2), c.plan.id, 20, 'IN1-2');
     if (c.payer.identifier !== undefined) {
       expect(val(s, 3)).toBe(c.payer.identifier.value);
       expect(systemOf(s, 3, 4)).toBe(c.payer.identifier.system);
-    } else expectId(val(s, 3), c.payer.id, 250, 'IN1-3');
-    expectText(val(s, 4), c.payer.name, rawRepetition(s, 4).length, 250, 'IN1-4');
+    } else expectId(val(s, 3), c.payer.id, 15, 'IN1-3');
+    expectComponent(val(s, 4), c.payer.name, 50, rawRepetition(s, 4).length, 250, 'IN1-4');
     if (c.group !== undefined) {
       expectId(val(s, 9, 10), c.group.id, 200, 'IN1-9.10');
       expect(val(s, 8)).toBe(escapeHl7(c.group.id).length <= 12 ? c.group.id : '');
@@ -217,7 +228,7 @@ function checkNoteObx(obx: readonly Hl7Segment[], n: ClinicalNote): void {
   expect(obx.length).toBeGreaterThan(0);
   const lines = obx.flatMap((s) => {
     expect(val(s, 2)).toBe('TX');
-    expectText(val(s, 3, 2), n.title, rawRepetition(s, 3).length, 250, 'OBX-3.2');
+    expectComponent(val(s, 3, 2), n.title, 199, rawRepetition(s, 3).length, 250, 'OBX-3.2');
     return (s.fields[5] ?? []).map((rep) => rep.map((c) => c.join('&')).join('^'));
   });
   expect(lines.join('\n')).toBe(noteText(n));
@@ -233,10 +244,10 @@ function checkAnswers(obx: readonly Hl7Segment[], a: Assessment): void {
     const s = obx[i] as Hl7Segment;
     const v = answer.value;
     const code = answer.code ?? a.instrument.items?.find((it) => it.linkId === answer.linkId)?.code;
-    if (code === undefined) expectId(val(s, 3, 1), answer.linkId, 200, 'OBX-3.1');
+    if (code === undefined) expectId(val(s, 3, 1), answer.linkId, 20, 'OBX-3.1');
     else {
       expect(val(s, 3, 1)).toBe(code.code);
-      expectId(val(s, 3, 4), answer.linkId, 40, 'OBX-3.4');
+      expectId(val(s, 3, 4), answer.linkId, 20, 'OBX-3.4');
     }
     switch (v.type) {
       case 'integer':

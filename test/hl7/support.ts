@@ -48,6 +48,16 @@ export function expectText(actual: string, expected: string, rawLength: number, 
 }
 
 /**
+ * Free text sent in a component of at most `max` characters (after escaping) inside a field of `fieldMax`: equal
+ * to the chart value when both have room, otherwise a prefix of it that fits the component.
+ */
+export function expectComponent(actual: string, expected: string, max: number, rawLength: number, fieldMax: number, label: string): void {
+  expect(escapeHl7(actual).length, `${label}: length`).toBeLessThanOrEqual(max);
+  if (escapeHl7(expected).length <= max && rawLength < fieldMax - 6) expect(actual, label).toBe(expected);
+  else expect(expected.startsWith(actual), `${label}: prefix`).toBe(true);
+}
+
+/**
  * A chart id sent in a field of `max` characters: as is when it fits after escaping, else derived (prefix, `-`
  * and 16 hex digits; below 17 characters, `max` hex digits alone).
  */

@@ -8,7 +8,7 @@ import { CODE_SYSTEMS, type Address, type Coding, type HumanName, type Identifie
 import type { Directory, DirectoryPractitioner } from '../../model/directory.js';
 import { esc } from './escape.js';
 import { HL7_NAME_TYPE, hl7AddressType, hl7TelecomCodes } from '../tables.js';
-import { fitCompositeOrThrow, fitId, joinTrimmed } from './fit.js';
+import { fitCompositeOrThrow, fitId, joinTrimmed, truncateEscaped } from './fit.js';
 
 /** The largest set id an SI field can hold: SI has at most 4 digits. */
 export const SI_MAX = 9999;
@@ -43,34 +43,102 @@ export const HD1_MAX = 20;
 export const COMPOSITE_MAX = 250;
 
 /**
+ * The v2.5.1 maximum lengths (chapter 2A data type tables) of the components the builders fill, after
+ * escaping. Free text is shortened to them; codes and identifiers never are (see each builder).
+ */
+export const COMPONENT_MAX = {
+  /** CE-1 / CE-4 identifier (ST 20). */
+  ceIdentifier: 20,
+  /** CE-2 / CE-5 text (ST 199). */
+  ceText: 199,
+  /** FN-1 surname (ST 50): XPN-1, XCN-2. */
+  surname: 50,
+  /** XPN-2 / XCN-3 given name, XPN-3 / XCN-4 further given names (ST 30). */
+  givenName: 30,
+  /** XPN-4 / XCN-5 suffix, XPN-5 / XCN-6 prefix (ST 20). */
+  suffixOrPrefix: 20,
+  /** SAD-1 street or mailing address (XAD-1) and XAD-2 other designation (ST 120). */
+  street: 120,
+  /** XAD-3 city, XAD-4 state or province, XAD-8 other geographic designation (ST 50). */
+  place: 50,
+  /** XAD-5 zip or postal code (ST 12). */
+  postalCode: 12,
+  /** XAD-6 country (ID 3, ISO 3166). */
+  country: 3,
+  /** XAD-9 county/parish code (IS 20). */
+  county: 20,
+  /** XTN-1 telephone number, XTN-4 communication address (ST 199). */
+  telecom: 199,
+  /** XON-1 organization name (ST 50). */
+  organizationName: 50,
+  /** HD-2 universal id (ST 199). */
+  universalId: 199,
+} as const;
+
+/**
+ * Escape free text and shorten it to a component's maximum length (never splitting an escape sequence or a
+ * surrogate pair).
+ * @param value - chart text
+ * @param max - the component's maximum length after escaping
+ * @returns the escaped, possibly shortened text
+ * @example textComponent('Okafor & Sons', 50) // 'Okafor \\T\\ Sons'
+ */
+export function textComponent(value: string, max: number): string {
+  return truncateEscaped(esc(value), max);
+}
+
+/**
+ * A code for CE-1 (ST 20): escaped, never shortened.
+ * @param code - the chart code
+ * @param path - where the code is in the input, for MappingError
+ * @param target - the field, e.g. `DG1-3`
+ * @returns the escaped code
+ * @throws MappingError when the code is longer than CE-1's 20 characters after escaping
+ * @example codeComponent('F32.1', [], 'DG1-3') // 'F32.1'
+ */
+export function codeComponent(code: string, path: IssuePath, target: string): string {
+  const escaped = esc(code);
+  if (escaped.length > COMPONENT_MAX.ceIdentifier) {
+    throw new MappingError(path, target, `the code is longer than the ${COMPONENT_MAX.ceIdentifier} characters ${target} CE-1 allows after escaping`);
+  }
+  return escaped;
+}
+
+/**
  * HD (hierarchic designator) for an identifier system, as the subcomponents of a component:
  * `urn:oid:X` → `&X&ISO`, `urn:uuid:X` → `&X&UUID`, any other URI → `&URI&URI` (HD-2 universal id, HD-3 type,
  * table 0301). The mapping is exact both ways.
  * @param system - the identifier system (an absolute URI)
- * @returns the encoded HD, HD-1 empty
+ * @returns the encoded HD, HD-1 empty; undefined when the universal id is longer than HD-2's 199
+ *   characters after escaping (callers refuse the identifier or leave the assigning authority out)
  * @see HL7 v2.5.1 HD data type; CX-4 assigning authority
  * @example hdForSystem('urn:oid:2.16.840.1.113883.19.5') // '&2.16.840.1.113883.19.5&ISO'
  */
-export function hdForSystem(system: string): string {
-  if (system.startsWith('urn:oid:')) return `&${esc(system.slice(8))}&ISO`;
-  if (system.startsWith('urn:uuid:')) return `&${esc(system.slice(9))}&UUID`;
-  return `&${esc(system)}&URI`;
+export function hdForSystem(system: string): string | undefined {
+  const [universalId, type] = system.startsWith('urn:oid:')
+    ? [esc(system.slice(8)), 'ISO']
+    : system.startsWith('urn:uuid:')
+      ? [esc(system.slice(9)), 'UUID']
+      : [esc(system), 'URI'];
+  return universalId.length > COMPONENT_MAX.universalId ? undefined : `&${universalId}&${type}`;
 }
 
 /**
  * CE from a coding: `code^display^system` with the HL7 coding-system name of table 0396 (`I10`, `SCT`, `LN`…).
- * A display that does not fit is shortened; a code that does not fit is a MappingError.
+ * A display longer than CE-2's 199 characters is shortened; a code longer than CE-1's 20 is a MappingError
+ * (a code is never cut).
  * @param coding - the coding
  * @param path - where the coding is in the input, for MappingError
  * @param target - the field, e.g. `DG1-3`
  * @param text - CE-2 text to send instead of the coding's display
  * @returns the encoded CE, at most 250 characters
- * @throws MappingError when the code alone does not fit
+ * @throws MappingError when the code is longer than CE-1's 20 characters after escaping
  * @example ceFromCoding({ system: 'icd-10-cm', code: 'F32.1' }, [], 'DG1-3') // 'F32.1^^I10'
  */
 export function ceFromCoding(coding: Coding, path: IssuePath, target: string, text?: string): string {
   const display = text ?? coding.display ?? '';
-  return fitCompositeOrThrow([esc(coding.code), esc(display), CODE_SYSTEMS[coding.system].hl7], [1], COMPOSITE_MAX, path, target);
+  const code = codeComponent(coding.code, path, target);
+  return fitCompositeOrThrow([code, textComponent(display, COMPONENT_MAX.ceText), CODE_SYSTEMS[coding.system].hl7], [1], COMPOSITE_MAX, path, target);
 }
 
 /**
@@ -79,12 +147,18 @@ export function ceFromCoding(coding: Coding, path: IssuePath, target: string, te
  * @param path - where it is in the input, for MappingError
  * @param target - the field, e.g. `PID-3`
  * @returns the encoded CX, at most 250 characters
- * @throws MappingError when it does not fit (identifiers are never shortened)
+ * @throws MappingError when it does not fit 250 characters, or its system HD-2's 199, after escaping (identifiers
+ *   are never shortened). CX-1's own 15 characters are a known deviation: a longer business identifier is sent
+ *   whole (README, "Conformance notes").
  * @see HL7 v2.5.1 CX data type
  * @example cxFromIdentifier({ system: 'urn:oid:1.2', value: '42', type: 'MR' }, [], 'PID-3') // '42^^^&1.2&ISO^MR'
  */
 export function cxFromIdentifier(identifier: Identifier, path: IssuePath, target: string): string {
-  return fitCompositeOrThrow([esc(identifier.value), '', '', hdForSystem(identifier.system), identifier.type ?? ''], [], COMPOSITE_MAX, path, target);
+  const authority = hdForSystem(identifier.system);
+  if (authority === undefined) {
+    throw new MappingError([...path, 'system'], target, `the identifier system is longer than the ${COMPONENT_MAX.universalId} characters ${target} CX-4 (HD-2) allows after escaping`);
+  }
+  return fitCompositeOrThrow([esc(identifier.value), '', '', authority, identifier.type ?? ''], [], COMPOSITE_MAX, path, target);
 }
 
 /** The index of the first non-empty value, or the length when there is none. */
@@ -110,7 +184,8 @@ function joinNonEmpty(values: readonly string[] | undefined, from: number, sep: 
  * The name parts of an XPN or XCN: family (FN-1), first given name, further given names joined by a space,
  * suffixes and prefixes joined by a space, and the name type (table 0200). A name with only `text` sends
  * that text as the family name (XPN has no free-text component, lossy). Empty given names, suffixes and
- * prefixes are skipped.
+ * prefixes are skipped. Each part is shortened to its v2.5.1 component length (surname 50, given names 30,
+ * suffix and prefix 20).
  */
 function nameParts(name: HumanName): { family: string; given: string; middle: string; suffix: string; prefix: string; type: string } {
   const first = firstNonEmpty(name.given);
@@ -118,18 +193,18 @@ function nameParts(name: HumanName): { family: string; given: string; middle: st
   const hasParts = (name.family ?? '') !== '' || given !== '';
   const family = hasParts ? (name.family ?? '') : (name.text ?? '');
   return {
-    family: esc(family),
-    given: esc(given),
-    middle: esc(joinNonEmpty(name.given, first + 1, ' ')),
-    suffix: esc(joinNonEmpty(name.suffix, 0, ' ')),
-    prefix: esc(joinNonEmpty(name.prefix, 0, ' ')),
+    family: textComponent(family, COMPONENT_MAX.surname),
+    given: textComponent(given, COMPONENT_MAX.givenName),
+    middle: textComponent(joinNonEmpty(name.given, first + 1, ' '), COMPONENT_MAX.givenName),
+    suffix: textComponent(joinNonEmpty(name.suffix, 0, ' '), COMPONENT_MAX.suffixOrPrefix),
+    prefix: textComponent(joinNonEmpty(name.prefix, 0, ' '), COMPONENT_MAX.suffixOrPrefix),
     type: name.use === undefined ? '' : HL7_NAME_TYPE[name.use],
   };
 }
 
 /**
- * XPN from a name: `family^given^further given^suffix^prefix^^type`. Parts that do not fit 250 characters
- * are shortened, longest first.
+ * XPN from a name: `family^given^further given^suffix^prefix^^type`. Each part is shortened to its component's
+ * length (FN-1 surname 50, given names 30, suffix and prefix 20), and to 250 for the whole (see `fitComposite`).
  * @param name - the name
  * @param path - where it is in the input, for MappingError
  * @param target - the field, e.g. `PID-5`
@@ -144,8 +219,11 @@ export function xpnFromName(name: HumanName, path: IssuePath, target: string): s
 }
 
 /**
- * XAD from an address: `street^other lines^city^state^postal code^country^type^^district` (XAD-1 SAD-1 the
- * first line, XAD-2 the further lines joined by `, `, XAD-9 county). Parts that do not fit are shortened.
+ * XAD from an address: `street^other lines^city^state^postal code^country^type^other^district` (XAD-1 SAD-1 the
+ * first line, XAD-2 the further lines joined by `, `, XAD-9 county). Text parts are shortened to their v2.5.1
+ * component lengths (street and other lines 120, city and state 50, county 20). A postal code longer than
+ * XAD-5's 12 characters or a country longer than XAD-6's 3 (a name rather than an ISO 3166 code) is not cut:
+ * it is sent in XAD-8, other geographic designation (50), instead.
  * @param address - the address
  * @param path - where it is in the input, for MappingError
  * @param target - the field, e.g. `PID-11`
@@ -156,18 +234,25 @@ export function xpnFromName(name: HumanName, path: IssuePath, target: string): s
  */
 export function xadFromAddress(address: Address, path: IssuePath, target: string): string {
   const first = firstNonEmpty(address.lines);
+  // A postal code or country too long for XAD-5 (12) / XAD-6 (3) is a code that must not be cut: it goes to
+  // XAD-8, other geographic designation (ST 50, free text), so it still reaches the receiver.
+  const postalCode = esc(address.postalCode ?? '');
+  const country = esc(address.country ?? '');
+  const postalFits = postalCode.length <= COMPONENT_MAX.postalCode;
+  const countryFits = country.length <= COMPONENT_MAX.country;
+  const other = [postalFits ? '' : postalCode, countryFits ? '' : country].filter((v) => v !== '').join(', ');
   const parts = [
-    esc(address.lines?.[first] ?? ''),
-    esc(joinNonEmpty(address.lines, first + 1, ', ')),
-    esc(address.city ?? ''),
-    esc(address.state ?? ''),
-    esc(address.postalCode ?? ''),
-    esc(address.country ?? ''),
+    textComponent(address.lines?.[first] ?? '', COMPONENT_MAX.street),
+    textComponent(joinNonEmpty(address.lines, first + 1, ', '), COMPONENT_MAX.street),
+    textComponent(address.city ?? '', COMPONENT_MAX.place),
+    textComponent(address.state ?? '', COMPONENT_MAX.place),
+    postalFits ? postalCode : '',
+    countryFits ? country : '',
     hl7AddressType(address.use, address.type),
-    '',
-    esc(address.district ?? ''),
+    truncateEscaped(other, COMPONENT_MAX.place),
+    textComponent(address.district ?? '', COMPONENT_MAX.county),
   ];
-  return fitCompositeOrThrow(parts, [0, 1, 2, 3, 4, 5, 8], COMPOSITE_MAX, path, target);
+  return fitCompositeOrThrow(parts, [0, 1, 2, 3, 7, 8], COMPOSITE_MAX, path, target);
 }
 
 /**
@@ -178,15 +263,18 @@ export function xadFromAddress(address: Address, path: IssuePath, target: string
  * @param path - where it is in the input, for MappingError
  * @param target - the field, `PID-13` or `PID-14`
  * @returns the encoded XTN
- * @throws MappingError when the value does not fit 250 characters after escaping (never shortened)
+ * @throws MappingError when the value is longer than XTN-1 / XTN-4's 199 characters after escaping (never shortened)
  * @see HL7 v2.5.1 XTN data type; PID-13, PID-14
  * @example xtnFromTelecom({ system: 'email', value: 'a@example.org' }, [], 'PID-13') // '^NET^Internet^a@example.org'
  */
 export function xtnFromTelecom(telecom: Telecom, path: IssuePath, target: string): string {
   const { use, equipment } = hl7TelecomCodes(telecom.system, telecom.use);
   const value = esc(telecom.value);
+  if (value.length > COMPONENT_MAX.telecom) {
+    throw new MappingError(path, target, `the contact value is longer than the ${COMPONENT_MAX.telecom} characters ${target} allows after escaping`);
+  }
   const internet = equipment === 'Internet';
-  return fitCompositeOrThrow([internet ? '' : value, use, equipment, internet ? value : ''], [], COMPOSITE_MAX, path, target);
+  return joinTrimmed([internet ? '' : value, use, equipment, internet ? value : ''], '^');
 }
 
 /** A look-up by id (see {@link lookupById}). */
@@ -243,9 +331,10 @@ export function indexDirectory(directory: Directory | undefined): DirectoryIndex
 
 /**
  * XCN for a practitioner referenced by id. When the directory has the practitioner: XCN-1 (ST, 15 characters)
- * the value of its first identifier that fits 15 characters after escaping (with XCN-9 assigning authority
- * and XCN-13 identifier type) or, when none does, its chart id without XCN-9 / XCN-13; XCN-2…6 and XCN-10 from
- * its first name. Otherwise only the chart id, in XCN-1 (the reference stays resolvable by id, as the contract
+ * the value of its first identifier that fits 15 characters after escaping and whose system fits HD-2's 199
+ * (with XCN-9 assigning authority and XCN-13 identifier type) or, when none does, its chart id without XCN-9 /
+ * XCN-13; XCN-2…6 and XCN-10 from its first name, each part shortened to its component length (surname 50,
+ * given names 30, suffix and prefix 20). Otherwise only the chart id, in XCN-1 (the reference stays resolvable by id, as the contract
  * says for references to records not present). A chart id longer than 15 characters after escaping is sent
  * in its derived form (the first 15 hex digits of its FNV-1a 64-bit hash, see `fitId`): an identifier is
  * never cut.
@@ -272,11 +361,14 @@ function buildXcn(practitionerId: string, dir: DirectoryIndex, path: IssuePath, 
   // XCN-1 is ST 15: the first identifier whose value fits it (never a cut identifier), else the chart id.
   let identifier: Identifier | undefined;
   let idNumber = '';
+  let authority = '';
   for (const candidate of practitioner.identifiers ?? []) {
     const value = esc(candidate.value);
-    if (value.length <= ID_NUMBER_MAX) {
+    const hd = hdForSystem(candidate.system);
+    if (value.length <= ID_NUMBER_MAX && hd !== undefined) {
       identifier = candidate;
       idNumber = value;
+      authority = hd;
       break;
     }
   }
@@ -292,7 +384,7 @@ function buildXcn(practitionerId: string, dir: DirectoryIndex, path: IssuePath, 
     n?.prefix ?? '',
     '',
     '',
-    identifier === undefined ? '' : hdForSystem(identifier.system),
+    authority,
     n?.type ?? '',
     '',
     '',

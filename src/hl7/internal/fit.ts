@@ -73,7 +73,9 @@ export function joinTrimmed(parts: readonly string[], sep: string): string {
 
 /**
  * Build a composite (components joined by `^`) that fits `max`, shortening the free-text components listed in
- * `textParts` (indexes, longest first) when needed.
+ * `textParts` when needed: all of them are cut to one common length, the largest that fits (a part shorter
+ * than that keeps its length; what the division leaves over goes to the first parts cut), so no part is emptied while another keeps more (a surname is not lost to a
+ * long prefix).
  * @param parts - encoded components (modified when shortened)
  * @param textParts - indexes of the components that may be shortened
  * @param max - the field's maximum length
@@ -81,17 +83,36 @@ export function joinTrimmed(parts: readonly string[], sep: string): string {
  * @example fitComposite(['F32.1', 'x'.repeat(300), 'I10'], [1], 250)?.length // 250
  */
 export function fitComposite(parts: string[], textParts: readonly number[], max: number): string | undefined {
-  let value = joinTrimmed(parts, '^');
+  const value = joinTrimmed(parts, '^');
   if (value.length <= max) return value;
-  const order = [...textParts].sort((a, b) => (parts[b] as string).length - (parts[a] as string).length);
-  for (const k of order) {
-    const over = value.length - max;
-    const current = parts[k] as string;
-    parts[k] = truncateEscaped(current, Math.max(0, current.length - over));
-    value = joinTrimmed(parts, '^');
-    if (value.length <= max) return value;
+  let textLength = 0;
+  for (const k of textParts) textLength += (parts[k] as string).length;
+  // What is not text (keys, separators) stays; the text parts share what is left.
+  let budget = max - (value.length - textLength);
+  if (budget < 0) return undefined;
+  // The common cap: the largest length L with sum(min(length, L)) <= budget.
+  const lengths = textParts.map((k) => (parts[k] as string).length).sort((a, b) => a - b);
+  let cap = 0;
+  let spare = 0;
+  for (let i = 0; i < lengths.length; i++) {
+    const length = lengths[i] as number;
+    const rest = lengths.length - i;
+    if (length * rest > budget) {
+      cap = Math.floor(budget / rest);
+      spare = budget - cap * rest;
+      break;
+    }
+    budget -= length;
   }
-  return undefined;
+  // The characters the division leaves over go one each to the first parts that are cut.
+  for (const k of textParts) {
+    const part = parts[k] as string;
+    if (part.length <= cap) continue;
+    parts[k] = truncateEscaped(part, spare > 0 ? cap + 1 : cap);
+    if (spare > 0) spare -= 1;
+  }
+  // Cutting never lengthens, and empty trailing parts only drop separators: the result fits.
+  return joinTrimmed(parts, '^');
 }
 
 /**

@@ -9,10 +9,11 @@ import type { MedicalHistoryEntry } from '../../model/history.js';
 import type { ClinicalNote } from '../../model/note.js';
 import { isoSortKey } from '../../internal/iso.js';
 import { esc } from '../internal/escape.js';
-import { ceFromCoding, COMPOSITE_MAX, SI_MAX, type DirectoryIndex } from '../internal/fields.js';
-import { fitCompositeOrThrow, fitId } from '../internal/fit.js';
+import { SI_MAX, type DirectoryIndex } from '../internal/fields.js';
+import { fitId } from '../internal/fit.js';
 import { buildDg1, buildHistoryDg1 } from '../segments/dg1.js';
 import { buildMsa } from '../segments/msa.js';
+import { instrumentCe } from '../segments/obr.js';
 import { buildAnswerObx, buildInterpretationObx, buildNoteObx, buildPanelObx, buildScoreObx, OBX_SUB_ID_MAX } from '../segments/obx.js';
 import { buildPid } from '../segments/pid.js';
 import { buildPr1 } from '../segments/pr1.js';
@@ -201,10 +202,7 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
 function pushAssessment(segments: string[], a: Assessment, firstSetId: number, dir: DirectoryIndex, path: IssuePath): number {
   const subId = fitId(a.id, OBX_SUB_ID_MAX);
   const instrument = a.instrument;
-  const method =
-    instrument.code === undefined
-      ? fitCompositeOrThrow([fitId(instrument.id, 100), esc(instrument.title), 'L'], [1], COMPOSITE_MAX, [...path, 'instrument', 'id'], 'OBX-17')
-      : ceFromCoding(instrument.code, [...path, 'instrument', 'code'], 'OBX-17', instrument.title);
+  const method = instrumentCe(instrument, path, 'OBX-17');
   const items = new Map((instrument.items ?? []).map((item) => [item.linkId, item]));
   let setId = firstSetId;
   segments.push(buildPanelObx(setId++, method, a, dir, path, subId));

@@ -5,7 +5,7 @@ import type { IssuePath } from '../../errors.js';
 import type { Coverage } from '../../model/patient.js';
 import { formatHl7DateTime } from '../datetime.js';
 import { esc } from '../internal/escape.js';
-import { COMPOSITE_MAX, cxFromIdentifier, emptyFields, segment, setIdField } from '../internal/fields.js';
+import { COMPONENT_MAX, COMPOSITE_MAX, ID_NUMBER_MAX, cxFromIdentifier, emptyFields, segment, setIdField, textComponent } from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId } from '../internal/fit.js';
 import { HL7_RELATIONSHIP } from '../tables.js';
 
@@ -17,13 +17,15 @@ const POLICY_NUMBER_MAX = 15;
 /**
  * Build an IN1 segment.
  *
- * - IN1-1 set id. IN1-2 insurance plan id (CE, required): `plan id^plan name` (an id too long after escaping
- *   is sent in the derived form of chart ids: prefix, `-`, 16-hex-digit hash); without a plan, the
- *   coverage's own chart id (documented default, so the segment stays valid).
- * - IN1-3 insurance company id (CX, required): the payer's identifier, else the payer's chart id.
- *   IN1-4 company name (XON-1).
+ * - IN1-1 set id. IN1-2 insurance plan id (CE, required): `plan id^plan name` (an id longer than CE-1's 20
+ *   characters after escaping is sent in the derived form of chart ids: prefix, `-`, 16-hex-digit hash; the
+ *   name shortened to CE-2's 199); without a plan, the coverage's own chart id (documented default, so the
+ *   segment stays valid).
+ * - IN1-3 insurance company id (CX, required): the payer's identifier, else the payer's chart id (CX-1, 15,
+ *   derived when longer). IN1-4 company name (XON-1, shortened to 50).
  * - IN1-8 group number: the group id when it fits IN1-8's 12 characters after escaping; the group id is
- *   also always in IN1-9 (XON-10 organization identifier, next to the group name in XON-1), so nothing is lost.
+ *   also always in IN1-9 (XON-10 organization identifier, next to the group name in XON-1, 50), so nothing is
+ *   lost. Known deviation: a group id longer than XON-10's 20 characters is still sent whole (up to 200).
  * - IN1-12 / IN1-13 plan effective / expiration date (DT) from the period; IN1-17 relationship (CE, table
  *   0063; no relationship = self); IN1-22 coordination-of-benefits priority = order when 1–99 (ST, 2).
  * - IN1-36 policy number: the member id when it fits 15 characters after escaping; IN1-49 insured's id
@@ -44,16 +46,22 @@ export function buildIn1(setId: number, coverage: Coverage, path: IssuePath = []
   fields[0] = setIdField(setId, path, 'IN1-1');
   fields[1] =
     coverage.plan === undefined
-      ? fitId(coverage.id, COMPOSITE_MAX)
-      : fitCompositeOrThrow([fitId(coverage.plan.id, 200), esc(coverage.plan.name ?? '')], [1], COMPOSITE_MAX, [...path, 'plan', 'id'], 'IN1-2');
+      ? fitId(coverage.id, COMPONENT_MAX.ceIdentifier)
+      : fitCompositeOrThrow(
+          [fitId(coverage.plan.id, COMPONENT_MAX.ceIdentifier), textComponent(coverage.plan.name ?? '', COMPONENT_MAX.ceText)],
+          [1],
+          COMPOSITE_MAX,
+          [...path, 'plan', 'id'],
+          'IN1-2',
+        );
   const payer = coverage.payer;
   fields[2] =
-    payer.identifier === undefined ? fitId(payer.id, COMPOSITE_MAX) : cxFromIdentifier(payer.identifier, [...path, 'payer', 'identifier'], 'IN1-3');
-  fields[3] = fitCompositeOrThrow([esc(payer.name)], [0], COMPOSITE_MAX, [...path, 'payer', 'name'], 'IN1-4');
+    payer.identifier === undefined ? fitId(payer.id, ID_NUMBER_MAX) : cxFromIdentifier(payer.identifier, [...path, 'payer', 'identifier'], 'IN1-3');
+  fields[3] = textComponent(payer.name, COMPONENT_MAX.organizationName);
   if (coverage.group !== undefined) {
     const groupId = esc(coverage.group.id);
     if (groupId.length <= GROUP_NUMBER_MAX) fields[7] = groupId;
-    const xon = [esc(coverage.group.name ?? ''), '', '', '', '', '', '', '', '', fitId(coverage.group.id, 200)];
+    const xon = [textComponent(coverage.group.name ?? '', COMPONENT_MAX.organizationName), '', '', '', '', '', '', '', '', fitId(coverage.group.id, 200)];
     fields[8] = fitCompositeOrThrow(xon, [0], COMPOSITE_MAX, [...path, 'group', 'id'], 'IN1-9');
   }
   if (coverage.period?.start !== undefined) fields[11] = formatHl7DateTime(coverage.period.start);

@@ -8,7 +8,18 @@ import { CODE_SYSTEMS, type Coding } from '../../model/common.js';
 import type { ClinicalNote } from '../../model/note.js';
 import { formatHl7DateTime } from '../datetime.js';
 import { esc, escLines } from '../internal/escape.js';
-import { ceFromCoding, COMPOSITE_MAX, emptyFields, segment, setIdField, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
+import {
+  ceFromCoding,
+  codeComponent,
+  COMPONENT_MAX,
+  COMPOSITE_MAX,
+  emptyFields,
+  segment,
+  setIdField,
+  textComponent,
+  xcnForPractitioner,
+  type DirectoryIndex,
+} from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId, formatNm, truncateEscaped } from '../internal/fit.js';
 import { HL7_ANSWER_RESULT_STATUS, HL7_NOTE_RESULT_STATUS, LOINC_NOTE_TYPE } from '../tables.js';
 
@@ -20,8 +31,11 @@ export const OBX_SUB_ID_MAX = 20;
 const ST_MAX = 199;
 /** The item code used for an assessment's total score when the chart gives none. */
 export const TOTAL_SCORE_LINK_ID = 'total-score';
-/** The local item code of the OBX carrying a score interpretation in ADR^A19. */
-export const INTERPRETATION_LINK_ID = 'total-score-interpretation';
+/**
+ * The local item code of the OBX carrying a score interpretation in ADR^A19. FHIR's item is
+ * `total-score-interpretation`; CE-1 holds 20 characters, so HL7 gets this shorter code.
+ */
+export const INTERPRETATION_CODE = 'total-score-interp';
 
 /**
  * Escape text into TX repetitions (LF or CRLF end a line; a lone CR stays inside its line as `\X0D\`) and
@@ -109,7 +123,7 @@ function tail(
  */
 export function buildNoteObx(note: ClinicalNote, firstSetId: number, dir: DirectoryIndex, path: IssuePath = [], subId = ''): string[] {
   const [loinc] = LOINC_NOTE_TYPE[note.type];
-  const obx3 = fitCompositeOrThrow([loinc, esc(note.title), 'LN'], [1], COMPOSITE_MAX, [...path, 'title'], 'OBX-3');
+  const obx3 = fitCompositeOrThrow([loinc, textComponent(note.title, COMPONENT_MAX.ceText), 'LN'], [1], COMPOSITE_MAX, [...path, 'title'], 'OBX-3');
   const base = emptyFields(17);
   base[1] = 'TX';
   base[2] = obx3;
@@ -154,12 +168,12 @@ function assessmentObx(
  * without a code is identified by its linkId alone (`linkId^text^L`).
  */
 function itemIdentifier(linkId: string, code: Coding | undefined, text: string, path: IssuePath): string {
-  // Budgets that always fit 250 characters: a code (at most 64 characters, 192 escaped) leaves 40 for the
-  // linkId; without a code the linkId is the identifier and may take 200. Longer ids are derived (fitId).
+  // CE-1 and CE-4 hold 20 characters: a longer linkId is derived (fitId), a longer code is a MappingError.
+  const question = textComponent(text, COMPONENT_MAX.ceText);
   const parts =
     code === undefined
-      ? [fitId(linkId, 200), esc(text), 'L']
-      : [esc(code.code), esc(text), CODE_SYSTEMS[code.system].hl7, fitId(linkId, 40), '', 'L'];
+      ? [fitId(linkId, COMPONENT_MAX.ceIdentifier), question, 'L']
+      : [codeComponent(code.code, path, 'OBX-3'), question, CODE_SYSTEMS[code.system].hl7, fitId(linkId, COMPONENT_MAX.ceIdentifier), '', 'L'];
   return fitCompositeOrThrow(parts, [1], COMPOSITE_MAX, path, 'OBX-3');
 }
 
@@ -274,7 +288,7 @@ export function buildScoreObx(
  * @returns the segment text without terminator
  * @throws MappingError when the text exceeds OBX-5 after escaping
  * @see HL7 v2.5.1 OBX-2, OBX-3, OBX-5
- * @example buildInterpretationObx(11, 'Moderate depression', assessment, dir) // 'OBX|11|ST|total-score-interpretation^Score interpretation^L||Moderate depression||||||F|||…'
+ * @example buildInterpretationObx(11, 'Moderate depression', assessment, dir) // 'OBX|11|ST|total-score-interp^Score interpretation^L||Moderate depression||||||F|||…'
  */
 export function buildInterpretationObx(
   setId: number,
@@ -285,8 +299,8 @@ export function buildInterpretationObx(
   subId = '',
   method = '',
 ): string {
-  const [type, value] = answerValue({ linkId: INTERPRETATION_LINK_ID, value: { type: 'string', value: interpretation } }, [...path, 'score', 'interpretation']);
-  return assessmentObx(setId, type, `${INTERPRETATION_LINK_ID}^Score interpretation^L`, subId, value, assessment, dir, path, method);
+  const [type, value] = answerValue({ linkId: INTERPRETATION_CODE, value: { type: 'string', value: interpretation } }, [...path, 'score', 'interpretation']);
+  return assessmentObx(setId, type, `${INTERPRETATION_CODE}^Score interpretation^L`, subId, value, assessment, dir, path, method);
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { IssuePath } from '../../errors.js';
 import type { Patient } from '../../model/patient.js';
 import { esc } from '../internal/escape.js';
-import { COMPOSITE_MAX, emptyFields, hdForSystem, segment } from '../internal/fields.js';
+import { COMPONENT_MAX, COMPOSITE_MAX, emptyFields, hdForSystem, segment, textComponent } from '../internal/fields.js';
 import { fitCompositeOrThrow } from '../internal/fit.js';
 import { orderedIdentifiers } from './pid.js';
 
@@ -42,12 +42,13 @@ export function buildQrd(now: string, queryId: string, quantity: number | undefi
   const parts = emptyFields(13);
   if (primary !== undefined) {
     parts[0] = esc(primary.identifier.value);
-    parts[8] = hdForSystem(primary.identifier.system);
+    // PID-3 refuses an identifier whose system does not fit HD-2, before QRD is built.
+    parts[8] = hdForSystem(primary.identifier.system) ?? '';
     parts[12] = primary.identifier.type ?? '';
   }
   if (name !== undefined) {
-    parts[1] = esc(name.family ?? '');
-    parts[2] = esc(name.given?.[0] ?? '');
+    parts[1] = textComponent(name.family ?? '', COMPONENT_MAX.surname);
+    parts[2] = textComponent(name.given?.[0] ?? '', COMPONENT_MAX.givenName);
   }
   const who = fitCompositeOrThrow(parts, [1, 2], COMPOSITE_MAX, [...path, 'identifiers', primary?.index ?? 0, 'value'], 'QRD-8');
   return segment('QRD', [now, 'R', 'I', queryId, '', '', `${limited}^RD`, who, 'DEM^Demographics^HL70048', '^Patient summary']);
