@@ -276,7 +276,7 @@ export function buildScoreObx(
 /**
  * Build the OBX that carries a score interpretation where no NTE may follow (ADR^A19's QUERY_RESPONSE
  * allows OBX but not NTE): OBX-2 `ST` (or `TX` with one repetition per line), OBX-3
- * `total-score-interpretation^Score interpretation^L` (a local code), OBX-5 the interpretation.
+ * `total-score-interp^Score interpretation^L` (a local code), OBX-5 the interpretation.
  *
  * @param setId - OBX-1
  * @param interpretation - the text
