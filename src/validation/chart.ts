@@ -42,6 +42,8 @@ type Obj = Record<string, unknown>;
 // eslint-disable-next-line no-control-regex
 const FORBIDDEN_TEXT_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 // eslint-disable-next-line no-control-regex
+/** A character that is not white space (JavaScript `\s`, as the mappers' `hasText`). */
+const HAS_TEXT_RE = /\S/;
 const MAYBE_FORBIDDEN_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF]/;
 /** White space at either end of a code, or two in a row. */
 const CODE_SPACE_RE = /^\s|\s$|\s\s/;
@@ -130,6 +132,20 @@ class Checker {
     // Fast path: most text has neither control characters nor surrogates at all.
     if (MAYBE_FORBIDDEN_RE.test(value) && FORBIDDEN_TEXT_RE.test(value)) {
       this.add(path, 'control-character', 'contains a control character (other than tab, CR, LF) or a lone surrogate');
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Required text that identifies or reaches someone (an identifier value, a contact value): it must hold a
+   * character that is not white space (JavaScript `\s`). Blank, it would identify nothing: FHIR drops it
+   * while HL7 would send blanks in a required component.
+   */
+  nonBlank(value: unknown, path: Path): value is string {
+    if (!this.text(value, path, true)) return false;
+    if (!HAS_TEXT_RE.test(value)) {
+      this.add(path, 'required', 'must not be white space only');
       return false;
     }
     return true;
@@ -242,7 +258,7 @@ class Checker {
     if (this.text(system, at(path, 'system'), true) && !URI_RE.test(system)) {
       this.add(at(path, 'system'), 'format', 'must be an absolute URI (scheme:rest, no white space)');
     }
-    this.text(value['value'], at(path, 'value'), true);
+    this.nonBlank(value['value'], at(path, 'value'));
     this.enumValue(value['type'], IDENTIFIER_TYPES, at(path, 'type'), false);
   }
 
@@ -265,10 +281,10 @@ class Checker {
     this.textArray(value['prefix'], at(path, 'prefix'));
     this.textArray(value['suffix'], at(path, 'suffix'));
     this.text(value['text'], at(path, 'text'), false);
-    const nonEmpty = (v: unknown): boolean => typeof v === 'string' && v.length > 0;
+    const nonBlank = (v: unknown): boolean => typeof v === 'string' && HAS_TEXT_RE.test(v);
     const given = value['given'];
-    if (!nonEmpty(value['family']) && !nonEmpty(value['text']) && !(Array.isArray(given) && given.some(nonEmpty))) {
-      this.add(path, 'required', 'must have a non-empty family, given or text');
+    if (!nonBlank(value['family']) && !nonBlank(value['text']) && !(Array.isArray(given) && given.some(nonBlank))) {
+      this.add(path, 'required', 'must have a family, given or text that is not empty or white space only');
     }
   }
 
@@ -283,7 +299,7 @@ class Checker {
   telecom(value: unknown, path: Path): void {
     if (!this.object(value, path, true)) return;
     this.enumValue(value['system'], TELECOM_SYSTEMS, at(path, 'system'), true);
-    this.text(value['value'], at(path, 'value'), true);
+    this.nonBlank(value['value'], at(path, 'value'));
     this.enumValue(value['use'], TELECOM_USES, at(path, 'use'), false);
   }
 
@@ -606,16 +622,38 @@ function checkChart(c: Checker, value: unknown, path: Path): void {
   checkInstruments(c, value['assessments'], at(path, 'assessments'));
 }
 
-/** Deep equality of JSON-like data: arrays in order, objects by their own keys whatever their order. */
-function sameData(a: unknown, b: unknown): boolean {
+/** Two optional codings (answer options included) are the same: system, code, display and score. */
+function sameCoding(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (const k of ka) {
-    if (!Object.prototype.hasOwnProperty.call(b, k) || !sameData((a as Obj)[k], (b as Obj)[k])) return false;
+  const x = a as Obj;
+  const y = b as Obj;
+  return x['system'] === y['system'] && x['code'] === y['code'] && x['display'] === y['display'] && Object.is(x['score'], y['score']);
+}
+
+/**
+ * Two item-definition lists define the same items: in order, the same linkId, text, type, code and options
+ * (the fields the mappers read; unknown keys are ignored here as everywhere else in the check). Flat
+ * comparisons only, so no input nesting can exhaust the stack.
+ */
+function sameItems(a: unknown, b: unknown): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x: unknown = a[i];
+    const y: unknown = b[i];
+    if (x === y) continue;
+    if (x === null || y === null || typeof x !== 'object' || typeof y !== 'object') return false;
+    const p = x as Obj;
+    const q = y as Obj;
+    if (p['linkId'] !== q['linkId'] || p['text'] !== q['text'] || p['type'] !== q['type'] || !sameCoding(p['code'] ?? null, q['code'] ?? null)) return false;
+    const po = p['options'];
+    const qo = q['options'];
+    if (po === undefined || qo === undefined) {
+      if (po !== qo) return false;
+      continue;
+    }
+    if (!Array.isArray(po) || !Array.isArray(qo) || po.length !== qo.length) return false;
+    for (let k = 0; k < po.length; k++) if (!sameCoding(po[k], qo[k])) return false;
   }
   return true;
 }
@@ -646,7 +684,7 @@ function checkInstruments(c: Checker, list: unknown, path: Path): void {
     if (inst['items'] === undefined) return;
     const defined = withItems.get(id);
     if (defined === undefined) withItems.set(id, inst);
-    else if (defined['items'] !== inst['items'] && !sameData(defined['items'], inst['items'])) {
+    else if (defined['items'] !== inst['items'] && !sameItems(defined['items'], inst['items'])) {
       c.add(at(ip, 'items'), 'duplicate', 'differ from the item definitions of an earlier assessment whose instrument has the same id');
     }
   });

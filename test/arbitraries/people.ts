@@ -86,7 +86,7 @@ function buildHumanName(mode: TextMode = 'mixed'): fc.Arbitrary<HumanName> {
     })
     .map(({ fallback, ...r }): HumanName => {
       const name: HumanName = compact(r);
-      const nonEmpty = (s: string | undefined): boolean => s !== undefined && s.length > 0;
+      const nonEmpty = (s: string | undefined): boolean => s !== undefined && /\S/.test(s);
       if (!nonEmpty(name.family) && !nonEmpty(name.text) && !(name.given ?? []).some(nonEmpty)) name.family = fallback;
       return name;
     });

@@ -215,11 +215,14 @@ export const arbText: fc.Arbitrary<string> = fc.oneof(
   },
 );
 
-/** Hostile text with at least one character (required text fields: titles, note text, names…). */
-export const arbHostileNonEmptyText: fc.Arbitrary<string> = arbHostileText.map((s) => (s.length === 0 ? '\\' : s));
+/**
+ * Hostile text with at least one character that is not white space (required text fields: titles, note
+ * text, names…; the chart check refuses blank required text). White space around it stays.
+ */
+export const arbHostileNonEmptyText: fc.Arbitrary<string> = arbHostileText.map((s) => (/\S/.test(s) ? s : `${s}\\`));
 
 /** {@link arbText} with at least one character. */
-export const arbNonEmptyText: fc.Arbitrary<string> = arbText.map((s) => (s.length === 0 ? 'x' : s));
+export const arbNonEmptyText: fc.Arbitrary<string> = arbText.map((s) => (/\S/.test(s) ? s : `${s}x`));
 
 /**
  * Text for a mode.

@@ -8,6 +8,7 @@ import {
   buildFhirPatientBundle,
   buildFhirPatientExport,
   ChartValidationError,
+  formatIssuePath,
   InvalidArgumentError,
   MappingError,
   toFhirComposition,
@@ -156,10 +157,22 @@ describe('toFhirOrganization and toFhirPatient', () => {
   });
 
   it('should take the unknown marital status from v3 NullFlavor and omit blank parts', () => {
-    const p = toFhirPatient({ ...patient, maritalStatus: 'UNK', names: [{ family: 'Doe', given: ['', ' '] }, { text: '\u3000' , family: 'X'}], telecoms: [{ system: 'email', value: ' ' }] });
+    const p = toFhirPatient({ ...patient, maritalStatus: 'UNK', names: [{ family: 'Doe', given: ['', ' '] }, { text: '\u3000', family: 'X' }] });
     expect(p.maritalStatus?.coding?.[0]).toEqual({ system: 'http://terminology.hl7.org/CodeSystem/v3-NullFlavor', code: 'UNK', display: 'unknown' });
     expect(p.name).toEqual([{ family: 'Doe' }, { family: 'X' }]);
-    expect(p.telecom).toBeUndefined();
+    // A blank contact value, identifier value or name reaches no one: the chart check refuses it (FHIR would
+    // drop it while HL7 sent blanks in a required component).
+    const refused = (bad: Partial<typeof patient>): string[] => {
+      try {
+        toFhirPatient({ ...patient, ...bad });
+        return [];
+      } catch (e) {
+        return e instanceof ChartValidationError ? e.issues.map((i) => formatIssuePath(i.path)) : ['not a ChartValidationError'];
+      }
+    };
+    expect(refused({ telecoms: [{ system: 'email', value: ' ' }] })).toEqual(['patient.telecoms[0].value']);
+    expect(refused({ identifiers: [{ system: 'urn:oid:1.2', value: '\u3000\t' }] })).toEqual(['patient.identifiers[0].value']);
+    expect(refused({ names: [{ family: '  ', given: [' '], text: '\n' }] })).toEqual(['patient.names[0]']);
     expect(p.deceasedBoolean).toBeUndefined();
     expect(toFhirPatient({ ...patient, deceased: '2026-01-02' }).deceasedDateTime).toBe('2026-01-02');
     expect(toFhirPatient({ ...patient, deceased: true }).deceasedBoolean).toBe(true);

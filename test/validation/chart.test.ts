@@ -272,6 +272,22 @@ describe('checkPatientChart', () => {
     expect(second((a) => (a.instrument.url = 'http://example.org/q/phq-2'))).toEqual([['assessments[1].instrument.url', 'duplicate']]);
     // Another id is another instrument.
     expect(second((a) => ((a.instrument.id = 'phq-2b'), (a.instrument.items[0].text = 'Little interest')))).toEqual([]);
+    // Unknown keys are ignored here as everywhere else; the item's code is part of the definition.
+    expect(second((a) => (a.instrument.items[0].note = 'local'))).toEqual([]);
+    expect(second((a) => (a.instrument.items[0].code = { system: 'loinc', code: '00000-0' }))).toEqual([['assessments[1].instrument.items', 'duplicate']]);
+  });
+
+  it('should compare item definitions without recursing into unknown deep nesting (typed issues, no RangeError)', () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 20_000; i++) deep = { x: deep };
+    const chart = mutate((c) => {
+      const copy = structuredClone(c.assessments[0]);
+      copy.id = 'a-2';
+      c.assessments[0].instrument.items[0].extra = deep;
+      copy.instrument.items[0].extra = { x: deep };
+      c.assessments.push(copy);
+    });
+    expect(checkPatientChart(chart)).toEqual([]);
   });
 
   it('should reject any change to the items of a second assessment of the same instrument, and nothing else', () => {
