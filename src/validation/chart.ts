@@ -832,6 +832,20 @@ export function validateDirectory(value: unknown): Directory {
 }
 
 /**
+ * Check a directory given as a builder's `directory` option and return it typed, or throw. Like
+ * {@link validateDirectory}, but every issue's path starts with `directory` (`directory.practitioners[0].names`),
+ * so an error tells the option apart from the chart.
+ * @param value - the option's value
+ * @returns the same object, typed as {@link Directory}
+ * @throws {ChartValidationError} listing every problem by path
+ */
+export function validateDirectoryOption(value: unknown): Directory {
+  const issues = checkDirectory(value);
+  if (issues.length > 0) throw new ChartValidationError(issues.map((i) => ({ ...i, path: ['directory', ...i.path] })));
+  return value as Directory;
+}
+
+/**
  * Check a whole chart document (the JSON file format of the in-memory data source): every patient's
  * chart, the directory, unique patient ids, and that every reference resolves.
  * @param value - the document to check (typically parsed JSON)

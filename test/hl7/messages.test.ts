@@ -7,11 +7,14 @@ import {
   buildAdrA19,
   buildAdtA08,
   buildAdtA31,
+  buildFhirDirectoryBundle,
+  buildFhirPatientBundle,
   buildMdmT02,
   buildOruR01,
   ChartNotFoundError,
   ChartValidationError,
   checkHl7Message,
+  formatIssuePath,
   escapeHl7,
   generateControlId,
   InvalidArgumentError,
@@ -532,5 +535,21 @@ describe('message options', () => {
     const broken = { ...CHART, patient: { ...CHART.patient, names: [{ family: 'A\u0000B' }] } };
     expect(() => buildAdtA31(broken)).toThrow(ChartValidationError);
     expect(() => buildAdtA31(CHART, { directory: { practitioners: [{ id: '', names: [] }] } as never })).toThrow(ChartValidationError);
+  });
+
+  it('should name a bad directory option by paths that start with directory, in HL7 and FHIR builders alike', () => {
+    const directory = { practitioners: [{ id: 'p1', names: [] }] } as never;
+    const pathsOf = (build: () => unknown): string[] => {
+      try {
+        build();
+        return [];
+      } catch (e) {
+        return e instanceof ChartValidationError ? e.issues.map((i) => formatIssuePath(i.path)) : ['not a ChartValidationError'];
+      }
+    };
+    expect(pathsOf(() => buildAdtA31(CHART, { directory }))).toEqual(['directory.practitioners[0].names']);
+    expect(pathsOf(() => buildFhirPatientBundle(CHART, { directory }))).toEqual(['directory.practitioners[0].names']);
+    // Given on its own (the directory Bundle's argument), the directory is the root.
+    expect(pathsOf(() => buildFhirDirectoryBundle(directory, 'Practitioner'))).toEqual(['practitioners[0].names']);
   });
 });

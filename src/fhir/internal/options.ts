@@ -2,7 +2,7 @@
 import { InvalidArgumentError } from '../../errors.js';
 import { parseIsoDateTime } from '../../internal/iso.js';
 import type { Directory } from '../../model/directory.js';
-import { validateDirectory } from '../../validation/chart.js';
+import { validateDirectoryOption } from '../../validation/chart.js';
 import type { FhirExportOptions } from '../options.js';
 import { FHIR_ID_RE } from './ids.js';
 
@@ -50,7 +50,7 @@ export function resolveOptions(options: FhirExportOptions | undefined): Resolved
     bundleId,
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     strictBundleTotal: strictBundleTotal ?? false,
-    directory: directory === undefined ? undefined : validateDirectory(directory),
+    directory: directory === undefined ? undefined : validateDirectoryOption(directory),
   };
 }
 

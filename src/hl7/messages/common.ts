@@ -5,7 +5,7 @@
 import { InvalidArgumentError } from '../../errors.js';
 import type { PatientChart } from '../../model/chart.js';
 import type { Directory } from '../../model/directory.js';
-import { validateDirectory, validatePatientChart } from '../../validation/chart.js';
+import { validateDirectoryOption, validatePatientChart } from '../../validation/chart.js';
 import { formatHl7Instant } from '../datetime.js';
 import { esc, nonAsciiState, resetNonAscii } from '../internal/escape.js';
 import { indexDirectory, type DirectoryIndex } from '../internal/fields.js';
@@ -162,7 +162,7 @@ export function prepareMessage(chart: unknown, options: Hl7MessageOptions | unde
   resetNonAscii();
   const o: Hl7MessageOptions = options ?? {};
   if (typeof o !== 'object' || o === null) throw new InvalidArgumentError('options', 'must be an object');
-  const directory = o.directory === undefined ? undefined : validateDirectory(o.directory);
+  const directory = o.directory === undefined ? undefined : validateDirectoryOption(o.directory);
   const processingId: unknown = o.processingId ?? 'P';
   if (processingId !== 'P' && processingId !== 'T' && processingId !== 'D') {
     throw new InvalidArgumentError('options.processingId', "must be 'P', 'T' or 'D'");
