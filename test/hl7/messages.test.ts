@@ -59,7 +59,8 @@ const PV1 = seg('PV1', {
   // (the location's name), PL-10 comprehensive location identifier (EI-1: the location's id).
   3: '^^^org-001^^^^^Riverside Clinic, Suite 200^loc-001',
   7: OKAFOR, // ATND
-  19: 'enc-0001^^^^VN',
+  // CX-4: the sending application (MSH-3) assigns the chart's encounter ids.
+  19: 'enc-0001^^^CHART-EXPORT^VN',
   44: '20260301093000-0500',
   45: '20260301101000-0500',
 });
@@ -207,8 +208,15 @@ describe('buildAdtA08', () => {
     expect(val(pv1, 9, 2)).toBe('Chen');
     expect(val(pv1, 8)).toMatch(/^[0-9a-f]{15}$/);
     expect(val(pv1, 8)).not.toBe(val(pv1, 9));
-    // PV1-19 CX-1: the encounter id, derived.
+    // A chart id in XCN-1 is the sending application's: XCN-9 assigning authority is MSH-3 (v2.5.1: a valued
+    // XCN-1 needs a source table or an assigning authority); an NPI keeps its own authority.
+    expect([val(pv1, 8, 9), val(pv1, 9, 9)]).toEqual(['CHART-EXPORT', 'CHART-EXPORT']);
+    // PV1-19 CX-1: the encounter id, derived, assigned by the sending application (CX-4).
     expect(val(pv1, 19)).toMatch(/^[0-9a-f]{15}$/);
+    expect(val(pv1, 19, 4)).toBe('CHART-EXPORT');
+    // Without MSH-3 there is no authority to name.
+    const bare = segmentsOf(parseHl7Message(buildAdtA08(chart, encounterId, { now: NOW, directory })), 'PV1')[0]!;
+    expect([val(bare, 8, 9), val(bare, 9, 9), val(bare, 19, 4)]).toEqual(['', '', '']);
     expect(buildAdtA08(chart, encounterId, { ...HEADER, directory, controlId: 'ADT0009' })).toBe(text);
     expect(checkHl7Message(text)).toEqual([]);
   });
@@ -427,7 +435,7 @@ describe('buildAdrA19', () => {
         'MSA|AA|ADR0002',
         qrd('ADR0002', '2^RD'),
         PID,
-        seg('PV1', { 1: '1', 2: 'U', 19: 'enc-0001^^^^VN' }),
+        seg('PV1', { 1: '1', 2: 'U', 19: 'enc-0001^^^CHART-EXPORT^VN' }),
         ...observations(1),
         IN1,
       ),

@@ -305,8 +305,14 @@ export function lookupById<T extends { readonly id: string }>(list: readonly T[]
   };
 }
 
-/** Directory look-ups by id. */
+/** Directory look-ups by id, and the assigning authority of chart ids. */
 export interface DirectoryIndex {
+  /**
+   * The assigning authority (HD, encoded: HD-1 only) of chart ids sent as identifiers — a practitioner's chart id
+   * in XCN-1, an encounter's in PV1-19 CX-1: the sending application (MSH-3), whose ids they are. '' when MSH-3 is
+   * empty.
+   */
+  readonly localAuthority: string;
   readonly practitioners: IdLookup<DirectoryPractitioner>;
   /** XCN values already built in this message, by practitioner id (the same author appears in TXA and OBX). */
   readonly xcn: Map<string, string>;
@@ -317,11 +323,13 @@ export interface DirectoryIndex {
 /**
  * Index a directory (or nothing) for look-ups by id.
  * @param directory - the directory, already checked, or undefined
+ * @param localAuthority - the encoded HD-1 of the sending application (MSH-3), '' for none
  * @returns look-ups of practitioners, locations and organizations by id
  * @example indexDirectory(undefined).practitioners.get('prac-001') // undefined
  */
-export function indexDirectory(directory: Directory | undefined): DirectoryIndex {
+export function indexDirectory(directory: Directory | undefined, localAuthority = ''): DirectoryIndex {
   return {
+    localAuthority,
     practitioners: lookupById(directory?.practitioners ?? []),
     xcn: new Map(),
     locations: lookupById(directory?.locations ?? []),
@@ -334,7 +342,8 @@ export function indexDirectory(directory: Directory | undefined): DirectoryIndex
  * the value of its first identifier that fits 15 characters after escaping and whose system fits HD-2's 199
  * (with XCN-9 assigning authority and XCN-13 identifier type) or, when none does, its chart id without XCN-9 /
  * XCN-13; XCN-2…6 and XCN-10 from its first name, each part shortened to its component length (surname 50,
- * given names 30, suffix and prefix 20). Otherwise only the chart id, in XCN-1 (the reference stays resolvable by id, as the contract
+ * given names 30, suffix and prefix 20). A chart id in XCN-1 has the sending application (MSH-3) as XCN-9
+ * assigning authority, as v2.5.1 requires a valued XCN-1 to have one (none when MSH-3 is empty). Otherwise only the chart id, in XCN-1 (the reference stays resolvable by id, as the contract
  * says for references to records not present). A chart id longer than 15 characters after escaping is sent
  * in its derived form (the first 15 hex digits of its FNV-1a 64-bit hash, see `fitId`): an identifier is
  * never cut.
@@ -357,7 +366,9 @@ export function xcnForPractitioner(practitionerId: string, dir: DirectoryIndex, 
 
 function buildXcn(practitionerId: string, dir: DirectoryIndex, path: IssuePath, target: string): string {
   const practitioner = dir.practitioners.get(practitionerId);
-  if (practitioner === undefined) return fitId(practitionerId, ID_NUMBER_MAX);
+  // v2.5.1 XCN-1: "either the source table or the assigning authority must be valued"; a chart id is the
+  // sending application's.
+  if (practitioner === undefined) return joinTrimmed([fitId(practitionerId, ID_NUMBER_MAX), '', '', '', '', '', '', '', dir.localAuthority], '^');
   // XCN-1 is ST 15: the first identifier whose value fits it (never a cut identifier), else the chart id.
   let identifier: Identifier | undefined;
   let idNumber = '';
@@ -372,7 +383,10 @@ function buildXcn(practitionerId: string, dir: DirectoryIndex, path: IssuePath, 
       break;
     }
   }
-  if (identifier === undefined) idNumber = fitId(practitioner.id, ID_NUMBER_MAX);
+  if (identifier === undefined) {
+    idNumber = fitId(practitioner.id, ID_NUMBER_MAX);
+    authority = dir.localAuthority;
+  }
   const name = practitioner.names[0];
   const n = name === undefined ? undefined : nameParts(name);
   const parts = [

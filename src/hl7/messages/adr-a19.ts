@@ -170,7 +170,7 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
     segments.push(buildPid(c.patient, setId));
     const visit = g.visit;
     if (visit.kind === 'encounter') segments.push(buildPv1(visit.record.value, p.dir, setId, ['encounters', visit.record.index]));
-    else if (visit.kind === 'reference') segments.push(buildPv1Reference(visit.id, setId));
+    else if (visit.kind === 'reference') segments.push(buildPv1Reference(visit.id, p.dir, setId));
     else segments.push(buildPv1NotApplicable(setId));
 
     let obx = 1;

@@ -187,14 +187,15 @@ export function prepareMessage(chart: unknown, options: Hl7MessageOptions | unde
       throw new InvalidArgumentError('options.controlId', `must fit MSH-10's ${CONTROL_ID_MAX} characters after escaping`);
     }
   }
+  const sendingApplication = hdOption(o, 'sendingApplication');
   return {
     chart: checked,
-    dir: indexDirectory(directory),
+    dir: indexDirectory(directory, sendingApplication),
     now,
     controlId,
     lineEnding,
     header: {
-      sendingApplication: hdOption(o, 'sendingApplication'),
+      sendingApplication,
       sendingFacility: hdOption(o, 'sendingFacility'),
       receivingApplication: hdOption(o, 'receivingApplication'),
       receivingFacility: hdOption(o, 'receivingFacility'),

@@ -27,7 +27,7 @@ export function visitSegment(chart: PatientChart, encounterId: string | undefine
   const encounters = chart.encounters ?? [];
   const index = encounters.findIndex((e) => e.id === encounterId);
   const encounter = encounters[index];
-  return encounter === undefined ? buildPv1Reference(encounterId) : buildPv1(encounter, dir, 1, ['encounters', index]);
+  return encounter === undefined ? buildPv1Reference(encounterId, dir) : buildPv1(encounter, dir, 1, ['encounters', index]);
 }
 
 /**

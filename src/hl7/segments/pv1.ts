@@ -5,8 +5,8 @@ import type { IssuePath } from '../../errors.js';
 import type { Encounter, ParticipantRole } from '../../model/encounter.js';
 import { formatHl7DateTime } from '../datetime.js';
 import { esc } from '../internal/escape.js';
-import { COMPOSITE_MAX, emptyFields, HD1_MAX, ID_NUMBER_MAX, repeat, segment, setIdField, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
-import { fitComposite, fitCompositeOrThrow, fitId } from '../internal/fit.js';
+import { emptyFields, HD1_MAX, ID_NUMBER_MAX, repeat, segment, setIdField, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
+import { fitComposite, fitId } from '../internal/fit.js';
 import { HL7_PATIENT_CLASS } from '../tables.js';
 
 /** PV1-3 maximum length (PL, 80). */
@@ -32,12 +32,18 @@ export function buildPv1NotApplicable(setId = 1): string {
  * PV1 for an encounter that the chart refers to but does not hold: patient class `U` (unknown) and the
  * encounter id as visit number (PV1-19, CX-5 `VN`), so the reference stays resolvable by id.
  * @param encounterId - the encounter's chart id
+ * @param dir - the directory index (for the assigning authority of chart ids)
  * @param setId - PV1-1
  * @returns the segment text without terminator
- * @example buildPv1Reference('enc-9') // 'PV1|1|U|||||||||||||||||enc-9^^^^VN'
+ * @example buildPv1Reference('enc-9', indexDirectory(undefined, 'APP')) // 'PV1|1|U|||||||||||||||||enc-9^^^APP^VN'
  */
-export function buildPv1Reference(encounterId: string, setId = 1): string {
-  return segment('PV1', [setIdField(setId, [], 'PV1-1'), 'U', ...emptyFields(16), `${fitId(encounterId, ID_NUMBER_MAX)}^^^^VN`]);
+export function buildPv1Reference(encounterId: string, dir: DirectoryIndex, setId = 1): string {
+  return segment('PV1', [setIdField(setId, [], 'PV1-1'), 'U', ...emptyFields(16), visitNumber(encounterId, dir)]);
+}
+
+/** PV1-19 visit number: the encounter's chart id (CX-1, derived above 15), the sending application as CX-4, `VN`. */
+function visitNumber(encounterId: string, dir: DirectoryIndex): string {
+  return `${fitId(encounterId, ID_NUMBER_MAX)}^^^${dir.localAuthority}^VN`;
 }
 
 /**
@@ -68,7 +74,8 @@ function location(locationId: string, dir: DirectoryIndex): string {
  *   location not in the directory by its id in PL-10 alone. PL-1 (a point-of-care code) is not sent.
  * - PV1-7 attending (ATND), PV1-8 referring (REF), PV1-9 consulting (CON), PV1-17 admitting (ADM),
  *   PV1-52 other providers (PPRF, SPRF, PART; the role itself is lost): XCN per participant.
- * - PV1-19 visit number: the encounter id (CX-1) with CX-5 `VN`.
+ * - PV1-19 visit number: the encounter id (CX-1) with CX-4 assigning authority the sending application
+ *   (MSH-3, whose id it is) and CX-5 `VN`.
  * - PV1-44 admit date/time = period.start, PV1-45 discharge date/time = period.end (precision kept).
  * - Not carried (no v2.5.1 PV1 field): encounter status (a valued PV1-45 implies finished), type (PV1-4 is
  *   table 0007 admission type, not a visit type code) and reason for visit.
@@ -80,7 +87,7 @@ function location(locationId: string, dir: DirectoryIndex): string {
  * @returns the segment text without terminator
  * @throws MappingError when a practitioner identifier does not fit 250 characters after escaping
  * @see HL7 v2.5.1 PV1-1 … PV1-52
- * @example buildPv1(encounter, dir) // 'PV1|1|O|^^^org-001^^^^^Riverside Clinic, Suite 200^loc-001|||||||…|enc-0001^^^^VN|…'
+ * @example buildPv1(encounter, dir) // 'PV1|1|O|^^^org-001^^^^^Riverside Clinic, Suite 200^loc-001|||||||…|enc-0001^^^APP^VN|…'
  */
 export function buildPv1(encounter: Encounter, dir: DirectoryIndex, setId = 1, path: IssuePath = []): string {
   const fields = emptyFields(52);
@@ -96,7 +103,7 @@ export function buildPv1(encounter: Encounter, dir: DirectoryIndex, setId = 1, p
   });
   for (const [n, list] of byField) fields[n - 1] = repeat(list);
   // CX-1 is ST 15: an encounter id longer than that is sent in its derived form.
-  fields[18] = fitCompositeOrThrow([fitId(encounter.id, ID_NUMBER_MAX), '', '', '', 'VN'], [], COMPOSITE_MAX, [...path, 'id'], 'PV1-19');
+  fields[18] = visitNumber(encounter.id, dir);
   if (encounter.period?.start !== undefined) fields[43] = formatHl7DateTime(encounter.period.start);
   if (encounter.period?.end !== undefined) fields[44] = formatHl7DateTime(encounter.period.end);
   return segment('PV1', fields);
