@@ -7,7 +7,7 @@ import { standaloneContext } from './internal/context.js';
 import { hasText } from './internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
 
-function coverageClass(code: 'plan' | 'group', display: string, part: { id: string; name?: string }): fhir.CoverageClass {
+function coverageClass(code: 'plan' | 'group', display: string, part: { id: string; name?: string | undefined }): fhir.CoverageClass {
   const out: fhir.CoverageClass = {
     type: { coding: [{ system: SYSTEM.coverageClass, code, display }] },
     value: part.id,

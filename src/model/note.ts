@@ -43,11 +43,11 @@ export interface ClinicalNote {
   /** When the note was written (a date-time with offset). Newest-first ordering uses it. */
   authored: IsoDateTime;
   /** Id of the authoring {@link Practitioner} in the directory. */
-  authorId?: string;
+  authorId?: string | undefined;
   /** Id of the encounter the note belongs to, in the same patient's chart. */
-  encounterId?: string;
+  encounterId?: string | undefined;
   /** Confidentiality, default `N`. */
-  confidentiality?: Confidentiality;
+  confidentiality?: Confidentiality | undefined;
   /** The note text: any Unicode, lines separated by LF or CRLF; tab allowed, other control characters are not. */
   text: string;
 }
