@@ -102,7 +102,10 @@ export interface Assessment {
   instrument: AssessmentInstrument;
   /** Status. */
   status: AssessmentStatus;
-  /** When it was completed (a date-time with offset). Newest-first ordering uses it. */
+  /**
+   * When it was completed: a date (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`) or a date-time with seconds and offset
+   * (see {@link IsoDateTime}). Newest-first ordering uses it.
+   */
   authored: IsoDateTime;
   /** Id of the practitioner who administered or recorded it, in the directory. */
   authorId?: string | undefined;

@@ -11,10 +11,12 @@
 export type IsoDate = string;
 
 /**
- * A date or a date-time. A date-time has hours and minutes, optional seconds, an optional fraction of a
- * second (1 to 4 digits, so that HL7 v2.5.1 DTM keeps every digit) and a time-zone offset (`Z` or `±hh:mm`), which is
- * required once a time is given (FHIR `dateTime` rule).
+ * A date (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`) or a date-time `YYYY-MM-DDThh:mm:ss`. A date-time needs hours,
+ * minutes and seconds (`T09:30` alone is refused), may add a fraction of a second (1 to 4 digits, so that
+ * HL7 v2.5.1 DTM keeps every digit), and needs a time-zone offset (`Z` or `±hh:mm`), as FHIR `dateTime`
+ * requires once a time is given. Days must exist in the calendar.
  * @example '2026-03-01T09:30:00-05:00'
+ * @example '2026-03-01T09:30:00.25Z'
  * @example '2026-03-01'
  */
 export type IsoDateTime = string;

@@ -1,4 +1,5 @@
 import type { Coding, IsoDateTime, Period } from './common.js';
+import type { DirectoryLocation, DirectoryPractitioner } from './directory.js';
 
 /**
  * Encounter class, from the v3 `ActEncounterCode` codes FHIR R4 uses for `Encounter.class`:
@@ -62,7 +63,7 @@ export type ProcedureStatus = (typeof PROCEDURE_STATUSES)[number];
 export interface EncounterParticipant {
   /** The participant's role. */
   role: ParticipantRole;
-  /** Id of a {@link Practitioner} in the chart's directory. */
+  /** Id of a {@link DirectoryPractitioner} in the chart's directory. */
   practitionerId: string;
 }
 
@@ -102,7 +103,7 @@ export interface Procedure {
    * `period.start` when this is absent.
    */
   performed?: IsoDateTime | Period | undefined;
-  /** Id of the performing {@link Practitioner} in the directory. */
+  /** Id of the performing {@link DirectoryPractitioner} in the directory. */
   performerId?: string | undefined;
 }
 
@@ -121,7 +122,7 @@ export interface Encounter {
   type?: Coding | undefined;
   /** When the encounter started and ended. Newest-first ordering uses `period.start`. */
   period?: Period | undefined;
-  /** Id of the {@link Location} in the directory where the encounter took place. */
+  /** Id of the {@link DirectoryLocation} in the directory where the encounter took place. */
   locationId?: string | undefined;
   /** Practitioners who took part. */
   participants?: EncounterParticipant[] | undefined;
