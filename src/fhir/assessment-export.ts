@@ -1,5 +1,5 @@
 import { requireIdArgument } from '../internal/args.js';
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import { ChartNotFoundError } from '../errors.js';
 import type { PatientChart } from '../model/chart.js';
 import { validatePatientChart } from '../validation/chart.js';

@@ -1,4 +1,4 @@
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import type { Coverage, Patient } from '../model/patient.js';
 import { SUBSCRIBER_RELATIONSHIP_DISPLAY, SYSTEM } from './internal/codings.js';
 import { toPeriod } from './internal/datatypes.js';
@@ -7,7 +7,7 @@ import { standaloneContext } from './internal/context.js';
 import { hasText } from './internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
 
-function coverageClass(code: 'plan' | 'group', display: string, part: { id: string; name?: string }): fhir.CoverageClass {
+function coverageClass(code: 'plan' | 'group', display: string, part: { id: string; name?: string | undefined }): fhir.CoverageClass {
   const out: fhir.CoverageClass = {
     type: { coding: [{ system: SYSTEM.coverageClass, code, display }] },
     value: part.id,

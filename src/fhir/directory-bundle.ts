@@ -1,4 +1,4 @@
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import { InvalidArgumentError } from '../errors.js';
 import { DIRECTORY_RESOURCE_TYPES, type Directory, type DirectoryResourceType } from '../model/directory.js';
 import { validateDirectory } from '../validation/chart.js';

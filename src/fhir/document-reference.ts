@@ -1,4 +1,4 @@
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import type { ClinicalNote } from '../model/note.js';
 import type { Patient } from '../model/patient.js';
 import { CONFIDENTIALITY_DISPLAY, NOTE_TYPE_LOINC, SYSTEM } from './internal/codings.js';

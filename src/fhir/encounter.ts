@@ -1,4 +1,4 @@
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import type { Encounter } from '../model/encounter.js';
 import type { Patient } from '../model/patient.js';
 import { DIAGNOSIS_ROLE_DISPLAY, ENCOUNTER_CLASS_DISPLAY, PARTICIPANT_ROLE_DISPLAY, SYSTEM, toConcept } from './internal/codings.js';

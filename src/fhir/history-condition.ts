@@ -1,4 +1,4 @@
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import type { MedicalHistoryEntry } from '../model/history.js';
 import type { Patient } from '../model/patient.js';
 import { CLINICAL_STATUS_DISPLAY, SYSTEM, toConcept, VERIFICATION_STATUS_DISPLAY } from './internal/codings.js';

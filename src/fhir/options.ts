@@ -10,31 +10,31 @@ export interface FhirExportOptions {
    * `new Date().toISOString()`.
    * @example '2026-03-01T15:00:00Z'
    */
-  now?: string;
+  now?: string | undefined;
   /**
    * `Bundle.id`, a FHIR id. Default: a UUID (version 8) derived from the Bundle's type, timestamp and
    * entries, so the same export at the same `now` has the same id.
    */
-  bundleId?: string;
+  bundleId?: string | undefined;
   /**
    * The service base URL (`{base_url}`), absolute `http:` or `https:`. When set, every `fullUrl` is the
    * absolute `${baseUrl}/Type/id` that FHIR R4 asks for; by default it is the relative `Type/id` the
    * interface lists. References stay `Type/id` either way and resolve against the entry's fullUrl.
    * @example 'https://api.example.org/fhir'
    */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /**
    * Omit `Bundle.total` on Bundles other than `searchset` (FHIR invariant bdl-1 allows `total` only on
    * searchset and history Bundles). Default false: `total` (the number of entries) is on every Bundle,
    * as the interface lists it.
    */
-  strictBundleTotal?: boolean;
+  strictBundleTotal?: boolean | undefined;
   /**
    * The directory of practitioners, locations and organizations that chart records refer to by id.
    * Referenced directory records become entries of patient-scoped Bundles; without it (or for ids it does
    * not hold) the references are logical (identifier + display).
    */
-  directory?: Directory;
+  directory?: Directory | undefined;
 }
 
 /**
@@ -43,23 +43,23 @@ export interface FhirExportOptions {
  */
 export interface PatientBundleLimits {
   /** Encounters (newest `period.start` first), each with its Conditions and Procedures. */
-  encounters?: number;
+  encounters?: number | undefined;
   /** Notes (newest `authored` first), each a Composition + DocumentReference. */
-  notes?: number;
+  notes?: number | undefined;
   /** Assessments (newest `authored` first), each a QuestionnaireResponse (+ its Questionnaire). */
-  assessments?: number;
+  assessments?: number | undefined;
   /** Medical-history Conditions (newest `recordedDate`, then `onset`, first). */
-  medicalHistory?: number;
+  medicalHistory?: number | undefined;
 }
 
 /** Options of {@link buildFhirPatientBundle}. */
 export type FhirPatientBundleOptions = FhirExportOptions & {
   /** Record-count limits; see {@link PatientBundleLimits}. */
-  limits?: PatientBundleLimits;
+  limits?: PatientBundleLimits | undefined;
 };
 
 /** Options of {@link buildFhirDirectoryBundle}. */
 export type FhirDirectoryBundleOptions = FhirExportOptions & {
   /** At most this many records (in directory order); `undefined` means all. */
-  limit?: number;
+  limit?: number | undefined;
 };

@@ -1,4 +1,4 @@
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import type { DirectoryOrganization } from '../model/directory.js';
 import type { MapContext } from './internal/context.js';
 import { literalRef } from './internal/context.js';

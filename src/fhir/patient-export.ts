@@ -1,4 +1,4 @@
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import type { PatientChart } from '../model/chart.js';
 import { validatePatientChart } from '../validation/chart.js';
 import { assembleBundle, createBundleContext, indexDirectory } from './internal/bundle.js';

@@ -1,4 +1,4 @@
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import type { Patient } from '../model/patient.js';
 import { MARITAL_STATUS_DISPLAY, SYSTEM } from './internal/codings.js';
 import { toAddresses, toContactPoints, toHumanNames, toIdentifiers } from './internal/datatypes.js';

@@ -1,4 +1,4 @@
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import type { Payer } from '../model/patient.js';
 import { SYSTEM } from './internal/codings.js';
 import { toIdentifier } from './internal/datatypes.js';

@@ -1,4 +1,4 @@
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import type { DirectoryPractitioner } from '../model/directory.js';
 import { toCoding } from './internal/codings.js';
 import { toContactPoints, toHumanNames, toIdentifiers } from './internal/datatypes.js';

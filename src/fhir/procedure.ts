@@ -1,4 +1,4 @@
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { Encounter, Procedure } from '../model/encounter.js';
 import type { Patient } from '../model/patient.js';

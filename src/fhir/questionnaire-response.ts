@@ -1,4 +1,4 @@
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import type { AnswerValue, Assessment, AssessmentItemType } from '../model/assessment.js';
 import type { Patient } from '../model/patient.js';
 import type { MapContext } from './internal/context.js';

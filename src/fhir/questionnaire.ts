@@ -1,4 +1,4 @@
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import type { AnswerOption, AssessmentInstrument } from '../model/assessment.js';
 import type { Coding } from '../model/common.js';
 import { InvalidArgumentError } from '../errors.js';

@@ -32,7 +32,7 @@ export class DataSourceUnavailableError extends Error {
    * @param message - for the host's logs only; never sent to the client
    * @param options - `cause`, and `retryAfterSeconds` (a positive integer) for the `Retry-After` header
    */
-  constructor(message = 'Data source unavailable', options: { cause?: unknown; retryAfterSeconds?: number } = {}) {
+  constructor(message = 'Data source unavailable', options: { cause?: unknown; retryAfterSeconds?: number | undefined } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     const r = options.retryAfterSeconds;
     this.retryAfterSeconds = r !== undefined && Number.isSafeInteger(r) && r > 0 ? r : undefined;

@@ -57,9 +57,9 @@ import { matchRoute, type ExportRouteName, type LimitName, type RouteDefinition 
 /** A limit setting: the value used when the parameter is absent, and the largest value honoured (larger ones are clamped). */
 export interface LimitSetting {
   /** Used when the request does not give the parameter. A non-negative integer ≤ `max`. */
-  readonly default?: number;
+  readonly default?: number | undefined;
   /** The largest value honoured; a larger requested value is clamped to it. A non-negative integer. */
-  readonly max?: number;
+  readonly max?: number | undefined;
 }
 
 /**
@@ -72,7 +72,7 @@ export interface LimitSetting {
 export type ExportLimits = { readonly [K in LimitName]?: LimitSetting };
 
 /** The defaults and maxima used when {@link ExportHandlerOptions.limits} does not set them. */
-export const DEFAULT_LIMITS: { readonly [K in LimitName]: Required<LimitSetting> } = Object.freeze({
+export const DEFAULT_LIMITS: { readonly [K in LimitName]: { readonly default: number; readonly max: number } } = Object.freeze({
   encounters: Object.freeze({ default: 20, max: 100 }),
   notes: Object.freeze({ default: 20, max: 100 }),
   assessments: Object.freeze({ default: 20, max: 100 }),
@@ -115,35 +115,35 @@ export interface DirectoryRateLimitOptions {
    * Which client a request comes from. Default: the peer address, or `'unknown'` when the runtime gives none
    * (on fetch runtimes all clients then share one counter; read your platform's client-address header here).
    */
-  readonly clientAddress?: (client: ClientInfo) => string | undefined;
+  readonly clientAddress?: ((client: ClientInfo) => string | undefined) | undefined;
 }
 
 /** HL7 options of the handler: MSH fields. `now` comes from the handler's clock; `directory` from the data source. */
 export interface HandlerHl7Options {
   /** MSH-3 (HD-1): at most 20 characters after HL7 escaping, checked when the handler is created. */
-  readonly sendingApplication?: string;
+  readonly sendingApplication?: string | undefined;
   /** MSH-4 (HD-1): at most 20 characters after HL7 escaping, checked when the handler is created. */
-  readonly sendingFacility?: string;
+  readonly sendingFacility?: string | undefined;
   /** MSH-5 (HD-1): at most 20 characters after HL7 escaping, checked when the handler is created. */
-  readonly receivingApplication?: string;
+  readonly receivingApplication?: string | undefined;
   /** MSH-6 (HD-1): at most 20 characters after HL7 escaping, checked when the handler is created. */
-  readonly receivingFacility?: string;
+  readonly receivingFacility?: string | undefined;
   /** MSH-11, default `P`. */
-  readonly processingId?: 'P' | 'T' | 'D';
+  readonly processingId?: 'P' | 'T' | 'D' | undefined;
   /**
    * MSH-10 for a request (at most 20 characters, starting with the message code: `ADT`, `ADR`, `MDM`,
    * `ORU`). Default: the core's `generateControlId` (message code, time, counter, random characters). A value
    * the builder refuses gives 500.
    */
-  readonly controlId?: (context: { readonly route: ExportRouteName; readonly requestId: string }) => string;
+  readonly controlId?: ((context: { readonly route: ExportRouteName; readonly requestId: string }) => string) | undefined;
 }
 
 /** FHIR options of the handler. `now` comes from the handler's clock; `directory` from the data source. */
 export interface HandlerFhirOptions {
   /** Absolute `fullUrl` base (the service's base URL); default relative `Type/id` (contract 2.2). */
-  readonly baseUrl?: string;
+  readonly baseUrl?: string | undefined;
   /** Omit `Bundle.total` on `collection` Bundles (R4 invariant bdl-1); default false (contract 2.2 lists it). */
-  readonly strictBundleTotal?: boolean;
+  readonly strictBundleTotal?: boolean | undefined;
 }
 
 /** Everything the host supplies to {@link createExportHandler}. Only `dataSource` and `keyStore` are required. */
@@ -153,32 +153,32 @@ export interface ExportHandlerOptions {
   /** Where presented API keys are resolved. */
   readonly keyStore: KeyStore;
   /** Rate-limit counters. Default: a new in-memory fixed-window limiter on the handler's clock (one process only). */
-  readonly rateLimiter?: RateLimiter;
+  readonly rateLimiter?: RateLimiter | undefined;
   /** Mount the routes under this path prefix (`/api/export` → `/api/export/exportFhirPatient`). Default none. */
-  readonly basePath?: string;
+  readonly basePath?: string | undefined;
   /** Defaults and maxima of the record-count parameters; see {@link DEFAULT_LIMITS}. */
-  readonly limits?: ExportLimits;
+  readonly limits?: ExportLimits | undefined;
   /** Rate-limit the public directory per client. Default: not limited. */
-  readonly directoryRateLimit?: DirectoryRateLimitOptions;
+  readonly directoryRateLimit?: DirectoryRateLimitOptions | undefined;
   /** FHIR output options. */
-  readonly fhir?: HandlerFhirOptions;
+  readonly fhir?: HandlerFhirOptions | undefined;
   /** HL7 output options. */
-  readonly hl7?: HandlerHl7Options;
+  readonly hl7?: HandlerHl7Options | undefined;
   /** The clock in epoch milliseconds: Bundle.timestamp, MSH-7, EVN-2 and the default rate limiter. Default `Date.now`. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
   /**
    * Generates the request id when the caller sends no valid `x-request-id`. Must return 1–128 characters of
    * `[A-Za-z0-9._:-]`; anything else is replaced by a UUID. Default `crypto.randomUUID`.
    */
-  readonly requestId?: () => string;
+  readonly requestId?: (() => string) | undefined;
   /** Called once per response with its {@link ExportObservation}; exceptions it throws are ignored. */
-  readonly observer?: (observation: ExportObservation) => void;
+  readonly observer?: ((observation: ExportObservation) => void) | undefined;
   /**
    * Called with the raw error behind a 500 or 503 (data source, key store, rate limiter, builder), for the
    * host's logs. The error is never sent to the client. Its message is the host's own or a core message (which
    * names fields, never patient values). Exceptions it throws are ignored.
    */
-  readonly onError?: (error: unknown, context: { readonly requestId: string; readonly route: ExportRouteName | undefined }) => void;
+  readonly onError?: ((error: unknown, context: { readonly requestId: string; readonly route: ExportRouteName | undefined }) => void) | undefined;
 }
 
 /**
@@ -320,9 +320,9 @@ function safeCall<A extends unknown[]>(fn: ((...args: A) => void) | undefined, .
 async function gatherDirectory(
   dataSource: ChartDataSource,
   records: {
-    readonly encounters?: readonly Encounter[];
-    readonly notes?: readonly ClinicalNote[];
-    readonly assessments?: readonly Assessment[];
+    readonly encounters?: readonly Encounter[] | undefined;
+    readonly notes?: readonly ClinicalNote[] | undefined;
+    readonly assessments?: readonly Assessment[] | undefined;
   },
 ): Promise<Directory | undefined> {
   const practitionerIds = new Set<string>();

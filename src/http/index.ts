@@ -22,6 +22,7 @@ export type {
 // Node listener
 export { toNodeListener } from './node.js';
 export type { NodeListener } from './node.js';
+export type { NodeRequestLike, NodeResponseLike } from './node-types.js';
 
 // Routes
 export { EXPORT_ROUTES, EXPORT_ROUTE_NAMES } from './routes.js';

@@ -56,15 +56,15 @@ export interface InMemoryKeyEntry {
   /** SHA-256 of the key's UTF-8 bytes, 64 hexadecimal digits (see {@link hashApiKey}). */
   readonly keyHash: string;
   /** Non-secret key name, unique in the store. Default: the `keyHash`. */
-  readonly keyId?: string;
+  readonly keyId?: string | undefined;
   /** The partner the key was issued to. */
   readonly partnerId: string;
   /** Scopes granted. */
   readonly scopes: readonly ApiKeyScope[];
   /** Rate limit. Default {@link DEFAULT_KEY_RATE_LIMIT}. */
-  readonly rateLimit?: ApiKeyRateLimit;
+  readonly rateLimit?: ApiKeyRateLimit | undefined;
   /** Start revoked. Default false. */
-  readonly revoked?: boolean;
+  readonly revoked?: boolean | undefined;
 }
 
 /** The in-memory key store: a {@link KeyStore} that can add and revoke keys at run time. */
@@ -128,7 +128,7 @@ export interface InMemoryKeyStoreOptions {
    * thread pool: tens of microseconds per request). Pass a function to use another implementation, e.g.
    * `(data) => createHash('sha256').update(data).digest()`.
    */
-  readonly digest?: Sha256Digest;
+  readonly digest?: Sha256Digest | undefined;
 }
 
 function hexToBytes(hex: string): Uint8Array {

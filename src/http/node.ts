@@ -4,7 +4,8 @@
  * `https.createServer` and Express (`app.use(listener)`). Type imports only, so `chart-export/http` still
  * loads on runtimes without Node's modules.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Structural stand-ins for Node's classes (node-types.ts), so the published types import nothing from node:.
+import type { NodeRequestLike as IncomingMessage, NodeResponseLike as ServerResponse } from './node-types.js';
 import { EXPORT_CORE, createExportCore, type ExportCore, type ExportHandler, type ExportHandlerOptions, type IncomingCall } from './handler.js';
 import type { PreparedResponse } from './internal/responses.js';
 

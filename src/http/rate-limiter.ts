@@ -42,7 +42,7 @@ export interface RateLimiter {
 /** Options of {@link createFixedWindowRateLimiter}. */
 export interface FixedWindowRateLimiterOptions {
   /** The clock, in milliseconds since the Unix epoch. Default `Date.now`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /** The in-memory limiter: a {@link RateLimiter} that can also be reset (tests, key rotation). */

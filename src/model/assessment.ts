@@ -16,7 +16,7 @@ export type AssessmentStatus = (typeof ASSESSMENT_STATUSES)[number];
  */
 export interface AnswerOption extends Coding {
   /** Points this option scores in the instrument (e.g. PHQ-9 items score 0–3). */
-  score?: number;
+  score?: number | undefined;
 }
 
 /**
@@ -30,7 +30,7 @@ export interface AssessmentItemDefinition {
   /** Question text. */
   text: string;
   /** Question code (usually LOINC). Becomes `Questionnaire.item.code` and HL7 OBX-3. */
-  code?: Coding;
+  code?: Coding | undefined;
   /** Answer type. */
   type: AssessmentItemType;
   /**
@@ -38,7 +38,7 @@ export interface AssessmentItemDefinition {
    * When there is at least one, a coded answer must match one by `system` and `code` (FHIR's comparison;
    * `display` and `score` are not compared). Without options a choice item takes any coding.
    */
-  options?: AnswerOption[];
+  options?: AnswerOption[] | undefined;
 }
 
 /**
@@ -51,11 +51,11 @@ export interface AssessmentInstrument {
   /** Title. @example 'PHQ-9 quick depression assessment panel' */
   title: string;
   /** Panel code (usually LOINC). Becomes `Questionnaire.code` and HL7 OBR-4. */
-  code?: Coding;
+  code?: Coding | undefined;
   /** Canonical URL of the instrument's Questionnaire, when it has one. @example 'http://loinc.org/q/44249-1' */
-  url?: string;
+  url?: string | undefined;
   /** Question definitions. When present, a FHIR Questionnaire is exported with the response. */
-  items?: AssessmentItemDefinition[];
+  items?: AssessmentItemDefinition[] | undefined;
 }
 
 /**
@@ -84,9 +84,9 @@ export interface AssessmentAnswer {
    * Question text, when there is no item definition. With one, it overrides the definition's text in HL7
    * (OBX-3) only: a FHIR QuestionnaireResponse item must repeat its Questionnaire item's text.
    */
-  text?: string;
+  text?: string | undefined;
   /** Question code, when there is no item definition. */
-  code?: Coding;
+  code?: Coding | undefined;
   /** The answer. */
   value: AnswerValue;
 }
@@ -102,12 +102,15 @@ export interface Assessment {
   instrument: AssessmentInstrument;
   /** Status. */
   status: AssessmentStatus;
-  /** When it was completed (a date-time with offset). Newest-first ordering uses it. */
+  /**
+   * When it was completed: a date (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`) or a date-time with seconds and offset
+   * (see {@link IsoDateTime}). Newest-first ordering uses it.
+   */
   authored: IsoDateTime;
   /** Id of the practitioner who administered or recorded it, in the directory. */
-  authorId?: string;
+  authorId?: string | undefined;
   /** Id of the encounter it belongs to, in the same patient's chart. */
-  encounterId?: string;
+  encounterId?: string | undefined;
   /**
    * Answers, in item order: with item definitions, an answer may not come before an answer to an earlier
    * item (the chart check enforces it; a QuestionnaireResponse keeps its Questionnaire's order). At most one
@@ -118,5 +121,5 @@ export interface Assessment {
    * Total score, when the instrument is scored. Exported as an extra item (`linkId` `total-score`) in FHIR
    * and as an NM OBX in HL7. A finite number.
    */
-  score?: { value: number; code?: Coding; interpretation?: string };
+  score?: { value: number; code?: Coding | undefined; interpretation?: string | undefined } | undefined;
 }

@@ -15,13 +15,13 @@ export interface PatientChart {
   /** The patient. */
   patient: Patient;
   /** Encounters, any order (builders sort newest first by `period.start`). Ids unique. */
-  encounters?: Encounter[];
+  encounters?: Encounter[] | undefined;
   /** Clinical notes, any order (newest first by `authored`). Ids unique. */
-  notes?: ClinicalNote[];
+  notes?: ClinicalNote[] | undefined;
   /** Assessments, any order (newest first by `authored`). Ids unique. */
-  assessments?: Assessment[];
+  assessments?: Assessment[] | undefined;
   /** Medical-history entries, any order (newest first by `recordedDate`, then `onset`). Ids unique. */
-  medicalHistory?: MedicalHistoryEntry[];
+  medicalHistory?: MedicalHistoryEntry[] | undefined;
 }
 
 /**
@@ -33,5 +33,5 @@ export interface ChartDocument {
   /** Patients' charts. Patient ids unique. */
   patients: PatientChart[];
   /** The public directory. */
-  directory?: Directory;
+  directory?: Directory | undefined;
 }

@@ -11,10 +11,12 @@
 export type IsoDate = string;
 
 /**
- * A date or a date-time. A date-time has hours and minutes, optional seconds, an optional fraction of a
- * second (1 to 4 digits, so that HL7 v2.5.1 DTM keeps every digit) and a time-zone offset (`Z` or `±hh:mm`), which is
- * required once a time is given (FHIR `dateTime` rule).
+ * A date (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`) or a date-time `YYYY-MM-DDThh:mm:ss`. A date-time needs hours,
+ * minutes and seconds (`T09:30` alone is refused), may add a fraction of a second (1 to 4 digits, so that
+ * HL7 v2.5.1 DTM keeps every digit), and needs a time-zone offset (`Z` or `±hh:mm`), as FHIR `dateTime`
+ * requires once a time is given. Days must exist in the calendar.
  * @example '2026-03-01T09:30:00-05:00'
+ * @example '2026-03-01T09:30:00.25Z'
  * @example '2026-03-01'
  */
 export type IsoDateTime = string;
@@ -22,9 +24,9 @@ export type IsoDateTime = string;
 /** A period between two dates or date-times; either end may be open. `start` ≤ `end` when both are set. */
 export interface Period {
   /** Start, inclusive. @example '2026-03-01T09:30:00-05:00' */
-  start?: IsoDateTime;
+  start?: IsoDateTime | undefined;
   /** End, inclusive. @example '2026-03-01T10:10:00-05:00' */
-  end?: IsoDateTime;
+  end?: IsoDateTime | undefined;
 }
 
 /**
@@ -57,7 +59,7 @@ export interface Coding {
   /** The code itself: no leading or trailing white space, no control characters. @example 'F32.1' */
   code: string;
   /** Human-readable meaning of the code. @example 'Major depressive disorder, single episode, moderate' */
-  display?: string;
+  display?: string | undefined;
 }
 
 /**
@@ -74,7 +76,7 @@ export interface Identifier {
    * `DL` driver's licence, `PI` patient internal, `AN` account number, `MB` member number, `NPI` national
    * provider identifier, `PRN` provider number, `TAX` tax id, `XX` organization identifier.
    */
-  type?: IdentifierType;
+  type?: IdentifierType | undefined;
 }
 
 /** Identifier type codes (HL7 table 0203), usable both in FHIR (`v2-0203`) and in HL7 CX-5 / XCN-13. */
@@ -93,17 +95,17 @@ export type NameUse = (typeof NAME_USES)[number];
  */
 export interface HumanName {
   /** How the name is used. */
-  use?: NameUse;
+  use?: NameUse | undefined;
   /** Family name (surname). @example "O'Brien" */
-  family?: string;
+  family?: string | undefined;
   /** Given names, first name first. @example ['Mary', 'Anne'] */
-  given?: string[];
+  given?: string[] | undefined;
   /** Prefixes such as titles. @example ['Dr.'] */
-  prefix?: string[];
+  prefix?: string[] | undefined;
   /** Suffixes such as `Jr.` or degrees. @example ['Jr.'] */
-  suffix?: string[];
+  suffix?: string[] | undefined;
   /** The full name as written, when the parts are unknown. @example 'Mary Anne O'Brien' */
-  text?: string;
+  text?: string | undefined;
 }
 
 /** Address use (FHIR `AddressUse`). */
@@ -122,21 +124,21 @@ export type AddressType = (typeof ADDRESS_TYPES)[number];
  */
 export interface Address {
   /** How the address is used. */
-  use?: AddressUse;
+  use?: AddressUse | undefined;
   /** Postal, physical or both. */
-  type?: AddressType;
+  type?: AddressType | undefined;
   /** Street lines, first line first. @example ['12 Elm St', 'Apt 4'] */
-  lines?: string[];
+  lines?: string[] | undefined;
   /** City or town. @example 'Springfield' */
-  city?: string;
+  city?: string | undefined;
   /** County or district. @example 'Sangamon' */
-  district?: string;
+  district?: string | undefined;
   /** State or province (2-letter code in the US). @example 'IL' */
-  state?: string;
+  state?: string | undefined;
   /** Postal code. @example '62701' */
-  postalCode?: string;
+  postalCode?: string | undefined;
   /** Country, ISO 3166 code preferred. @example 'US' */
-  country?: string;
+  country?: string | undefined;
 }
 
 /** Contact point system (FHIR `ContactPointSystem`). */
@@ -159,5 +161,5 @@ export interface Telecom {
   /** The number or address as written. @example '+1 217 555 0142' */
   value: string;
   /** How the contact point is used. */
-  use?: TelecomUse;
+  use?: TelecomUse | undefined;
 }

@@ -10,15 +10,15 @@ export interface DirectoryOrganization {
   /** Name. @example 'Riverside Behavioral Health' */
   name: string;
   /** Whether the record is in active use. Default true. */
-  active?: boolean;
+  active?: boolean | undefined;
   /** Identifiers (NPI, tax id). */
-  identifiers?: Identifier[];
+  identifiers?: Identifier[] | undefined;
   /** Phones, e-mail addresses, web sites. */
-  telecoms?: Telecom[];
+  telecoms?: Telecom[] | undefined;
   /** Addresses. */
-  addresses?: Address[];
+  addresses?: Address[] | undefined;
   /** Id of the parent organization, when this one is part of another. */
-  partOfId?: string;
+  partOfId?: string | undefined;
 }
 
 /**
@@ -31,13 +31,13 @@ export interface DirectoryPractitioner {
   /** Names; at least one. */
   names: HumanName[];
   /** Whether the record is in active use. Default true. */
-  active?: boolean;
+  active?: boolean | undefined;
   /** Identifiers (NPI). The first becomes XCN-1 in HL7. */
-  identifiers?: Identifier[];
+  identifiers?: Identifier[] | undefined;
   /** Work contact points. */
-  telecoms?: Telecom[];
+  telecoms?: Telecom[] | undefined;
   /** Qualifications, as codes (e.g. SNOMED CT or a degree). */
-  qualifications?: { code: Coding; display?: string }[];
+  qualifications?: { code: Coding; display?: string | undefined }[] | undefined;
 }
 
 /** Location status (FHIR `LocationStatus`). */
@@ -55,25 +55,25 @@ export interface DirectoryLocation {
   /** Name. Becomes HL7 PL-1 (point of care) in PV1-3. @example 'Riverside Clinic, Suite 200' */
   name: string;
   /** Status. */
-  status?: LocationStatus;
+  status?: LocationStatus | undefined;
   /** Free-text description. */
-  description?: string;
+  description?: string | undefined;
   /** Address. */
-  address?: Address;
+  address?: Address | undefined;
   /** Contact points. */
-  telecoms?: Telecom[];
+  telecoms?: Telecom[] | undefined;
   /** Id of the managing {@link DirectoryOrganization}. */
-  organizationId?: string;
+  organizationId?: string | undefined;
 }
 
 /** The public directory: organizations, practitioners and locations that chart records refer to by id. */
 export interface Directory {
   /** Organizations. */
-  organizations?: DirectoryOrganization[];
+  organizations?: DirectoryOrganization[] | undefined;
   /** Practitioners. */
-  practitioners?: DirectoryPractitioner[];
+  practitioners?: DirectoryPractitioner[] | undefined;
   /** Locations. */
-  locations?: DirectoryLocation[];
+  locations?: DirectoryLocation[] | undefined;
 }
 
 /** The resource types of the public directory. */

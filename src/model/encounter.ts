@@ -1,4 +1,5 @@
 import type { Coding, IsoDateTime, Period } from './common.js';
+import type { DirectoryLocation, DirectoryPractitioner } from './directory.js';
 
 /**
  * Encounter class, from the v3 `ActEncounterCode` codes FHIR R4 uses for `Encounter.class`:
@@ -62,7 +63,7 @@ export type ProcedureStatus = (typeof PROCEDURE_STATUSES)[number];
 export interface EncounterParticipant {
   /** The participant's role. */
   role: ParticipantRole;
-  /** Id of a {@link Practitioner} in the chart's directory. */
+  /** Id of a {@link DirectoryPractitioner} in the chart's directory. */
   practitionerId: string;
 }
 
@@ -73,17 +74,17 @@ export interface EncounterParticipant {
  */
 export interface Diagnosis {
   /** Chart id, unique within the encounter. When absent, an id is derived from the encounter id and position. @example 'dx-1' */
-  id?: string;
+  id?: string | undefined;
   /** The diagnosis code (ICD-10-CM or SNOMED CT). */
   code: Coding;
   /** Rank in the encounter, 1 = principal. Positive integer. */
-  rank?: number;
+  rank?: number | undefined;
   /** How the diagnosis is used in the encounter. */
-  use?: DiagnosisUse;
+  use?: DiagnosisUse | undefined;
   /** When the condition began (date or date-time). */
-  onset?: IsoDateTime;
+  onset?: IsoDateTime | undefined;
   /** When it was recorded (date or date-time). */
-  recordedDate?: IsoDateTime;
+  recordedDate?: IsoDateTime | undefined;
 }
 
 /**
@@ -92,7 +93,7 @@ export interface Diagnosis {
  */
 export interface Procedure {
   /** Chart id, unique within the encounter. When absent, an id is derived from the encounter id and position. @example 'proc-1' */
-  id?: string;
+  id?: string | undefined;
   /** The procedure code (CPT, SNOMED CT or ICD-10-PCS). */
   code: Coding;
   /** Procedure status. */
@@ -101,9 +102,9 @@ export interface Procedure {
    * When it was performed: a date-time, or a period. HL7 PR1-5 (required) falls back to the encounter's
    * `period.start` when this is absent.
    */
-  performed?: IsoDateTime | Period;
-  /** Id of the performing {@link Practitioner} in the directory. */
-  performerId?: string;
+  performed?: IsoDateTime | Period | undefined;
+  /** Id of the performing {@link DirectoryPractitioner} in the directory. */
+  performerId?: string | undefined;
 }
 
 /**
@@ -118,17 +119,17 @@ export interface Encounter {
   /** Encounter class. */
   class: EncounterClass;
   /** Visit type as a code (SNOMED CT or CPT). @example { system: 'snomed-ct', code: '185349003', display: 'Encounter for check up' } */
-  type?: Coding;
+  type?: Coding | undefined;
   /** When the encounter started and ended. Newest-first ordering uses `period.start`. */
-  period?: Period;
-  /** Id of the {@link Location} in the directory where the encounter took place. */
-  locationId?: string;
+  period?: Period | undefined;
+  /** Id of the {@link DirectoryLocation} in the directory where the encounter took place. */
+  locationId?: string | undefined;
   /** Practitioners who took part. */
-  participants?: EncounterParticipant[];
+  participants?: EncounterParticipant[] | undefined;
   /** Reason for the visit, as free text. @example 'Follow-up for low mood' */
-  reason?: string;
+  reason?: string | undefined;
   /** Diagnoses, principal first. */
-  diagnoses?: Diagnosis[];
+  diagnoses?: Diagnosis[] | undefined;
   /** Procedures performed. */
-  procedures?: Procedure[];
+  procedures?: Procedure[] | undefined;
 }

@@ -23,13 +23,13 @@ export interface MedicalHistoryEntry {
   /** Clinical status. A `resolved`, `inactive` or `remission` entry should have an `abatement`. */
   clinicalStatus: ClinicalStatus;
   /** Verification status. Default `confirmed`. */
-  verificationStatus?: VerificationStatus;
+  verificationStatus?: VerificationStatus | undefined;
   /** When it began (date or date-time). */
-  onset?: IsoDateTime;
+  onset?: IsoDateTime | undefined;
   /** When it ended (date or date-time). */
-  abatement?: IsoDateTime;
+  abatement?: IsoDateTime | undefined;
   /** When it was recorded (date or date-time). Newest-first ordering uses it, then `onset`. */
-  recordedDate?: IsoDateTime;
+  recordedDate?: IsoDateTime | undefined;
   /** Free-text comment. */
-  note?: string;
+  note?: string | undefined;
 }

@@ -1,4 +1,5 @@
 import type { IsoDateTime } from './common.js';
+import type { DirectoryPractitioner } from './directory.js';
 
 /**
  * Note types. Each maps to a LOINC document type (FHIR `Composition.type`, HL7 OBX-3) and to an HL7
@@ -40,14 +41,17 @@ export interface ClinicalNote {
   title: string;
   /** Note status. */
   status: NoteStatus;
-  /** When the note was written (a date-time with offset). Newest-first ordering uses it. */
+  /**
+   * When the note was written: a date (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`) or a date-time with seconds and
+   * offset (see {@link IsoDateTime}). Newest-first ordering uses it.
+   */
   authored: IsoDateTime;
-  /** Id of the authoring {@link Practitioner} in the directory. */
-  authorId?: string;
+  /** Id of the authoring {@link DirectoryPractitioner} in the directory. */
+  authorId?: string | undefined;
   /** Id of the encounter the note belongs to, in the same patient's chart. */
-  encounterId?: string;
+  encounterId?: string | undefined;
   /** Confidentiality, default `N`. */
-  confidentiality?: Confidentiality;
+  confidentiality?: Confidentiality | undefined;
   /** The note text: any Unicode, lines separated by LF or CRLF; tab allowed, other control characters are not. */
   text: string;
 }

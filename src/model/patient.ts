@@ -35,7 +35,7 @@ export interface Payer {
   /** Payer name. @example 'Acme Health Plan' */
   name: string;
   /** Payer identifier (e.g. NAIC or payer id). Becomes IN1-3; without it IN1-3 carries `id`. */
-  identifier?: Identifier;
+  identifier?: Identifier | undefined;
 }
 
 /**
@@ -50,17 +50,17 @@ export interface Coverage {
   /** Who pays. */
   payer: Payer;
   /** Member / subscriber id on the insurance card. Becomes `Coverage.subscriberId` and IN1-36. @example 'XZ123456' */
-  memberId?: string;
+  memberId?: string | undefined;
   /** Plan id and name. Becomes `Coverage.class` (plan) and IN1-2. */
-  plan?: { id: string; name?: string };
+  plan?: { id: string; name?: string | undefined } | undefined;
   /** Group number and name. Becomes `Coverage.class` (group) and IN1-8 / IN1-9. */
-  group?: { id: string; name?: string };
+  group?: { id: string; name?: string | undefined } | undefined;
   /** Beneficiary's relationship to the subscriber. Default `self`. */
-  relationship?: SubscriberRelationship;
+  relationship?: SubscriberRelationship | undefined;
   /** Validity period (dates). */
-  period?: Period;
+  period?: Period | undefined;
   /** Coordination-of-benefits order, 1 = primary. Positive integer. */
-  order?: number;
+  order?: number | undefined;
 }
 
 /**
@@ -75,19 +75,19 @@ export interface Patient {
   /** Names, the official or first one first. At least one. */
   names: HumanName[];
   /** Date of birth. @example '1984-07-02' */
-  birthDate?: IsoDate;
+  birthDate?: IsoDate | undefined;
   /** Administrative gender. */
-  gender?: Gender;
+  gender?: Gender | undefined;
   /** Date or date-time of death; `true` when deceased at an unknown time. */
-  deceased?: boolean | IsoDateTime;
+  deceased?: boolean | IsoDateTime | undefined;
   /** Postal addresses. */
-  addresses?: Address[];
+  addresses?: Address[] | undefined;
   /** Phones, e-mail addresses and other contact points. */
-  telecoms?: Telecom[];
+  telecoms?: Telecom[] | undefined;
   /** Marital status. */
-  maritalStatus?: MaritalStatus;
+  maritalStatus?: MaritalStatus | undefined;
   /** Preferred language as a BCP 47 tag. @example 'en-US' */
-  language?: string;
+  language?: string | undefined;
   /** Insurance coverages, primary first. */
-  coverages?: Coverage[];
+  coverages?: Coverage[] | undefined;
 }

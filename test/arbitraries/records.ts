@@ -149,7 +149,7 @@ export interface EncounterOptions extends RecordOptions {
 }
 
 /** Ids unique where present (optional ids may repeat as absent). */
-const byIdIfAny = <T extends { id?: string }>(x: T): string | T => x.id ?? x;
+const byIdIfAny = <T extends { id?: string | undefined }>(x: T): string | T => x.id ?? x;
 
 /**
  * An encounter: class, status, optional type, period (start ≤ end), location and participants from the

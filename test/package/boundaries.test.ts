@@ -35,10 +35,19 @@ describe('module boundaries', () => {
     for (const { file, deps } of all.filter((f) => !f.file.startsWith('http/'))) {
       for (const dep of deps) {
         expect(dep.startsWith('http/') || dep === 'http', `${file} imports ${dep}`).toBe(false);
-        // Only type imports of @types/fhir ('fhir/r4') may leave the package.
+        // Only type imports of @types/fhir ('fhir/r4.js') may leave the package.
         const external = !dep.startsWith('..') && !/^(index|errors|model|fhir|hl7|internal|validation)(\/|\.js$|$)/.test(dep);
-        expect(!external || dep === 'fhir/r4', `${file} imports ${dep}`).toBe(true);
+        expect(!external || dep === 'fhir/r4.js', `${file} imports ${dep}`).toBe(true);
       }
+    }
+  });
+
+  it("should import @types/fhir as 'fhir/r4.js', the specifier every moduleResolution finds", () => {
+    // @types/fhir has no exports map: from ESM under node16/nodenext a bare 'fhir/r4' in our emitted .d.ts is
+    // not found, and with skipLibCheck every FHIR type in our signatures silently becomes any.
+    for (const f of files(src)) {
+      const specs = [...readFileSync(f, 'utf8').matchAll(/\bfrom\s+['"](fhir\/[^'"]*)['"]/g)].map((m) => m[1]);
+      for (const spec of specs) expect(spec, relative(src, f)).toBe('fhir/r4.js');
     }
   });
 

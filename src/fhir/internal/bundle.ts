@@ -3,7 +3,7 @@
  * logical ones otherwise; referenced directory records collected as entries), newest-first selection,
  * and the Bundle itself (fullUrl, total, id, timestamp).
  */
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import type { PatientChart } from '../../model/chart.js';
 import type { Directory, DirectoryLocation, DirectoryOrganization, DirectoryPractitioner } from '../../model/directory.js';
 import type { Encounter } from '../../model/encounter.js';

@@ -2,7 +2,7 @@
  * Code systems by canonical URI, and the codes with their official displays (taken from the FHIR R4
  * terminology: v2 tables 4.0.1 / THO, v3 code systems 2018-08-12, FHIR-defined code systems 4.0.1).
  */
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import { CODE_SYSTEMS, type Coding } from '../../model/common.js';
 import { hasText } from './text.js';
 

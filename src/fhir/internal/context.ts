@@ -7,7 +7,7 @@
  * derived resources) and writes a literal reference only when the target is an entry of the Bundle;
  * otherwise a logical reference (identifier + display), never a dangling literal one.
  */
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import type { Coverage, Payer } from '../../model/patient.js';
 import type { Encounter } from '../../model/encounter.js';
 import type { AssessmentInstrument } from '../../model/assessment.js';

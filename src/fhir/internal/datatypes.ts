@@ -2,7 +2,7 @@
  * Chart datatypes → FHIR R4 datatypes (Identifier, HumanName, Address, ContactPoint, Period).
  * Empty or blank optional strings are omitted; dates are copied as given (precision and offset kept).
  */
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import type { Address, HumanName, Identifier, Period, Telecom } from '../../model/common.js';
 import { IDENTIFIER_TYPE_DISPLAY, SYSTEM } from './codings.js';
 import { hasText, textList } from './text.js';

@@ -1,5 +1,5 @@
 /** Resource groups that several builders emit: the patient with coverages, an encounter with its parts, an assessment. */
-import type * as fhir from 'fhir/r4';
+import type * as fhir from 'fhir/r4.js';
 import type { Assessment } from '../../model/assessment.js';
 import type { PatientChart } from '../../model/chart.js';
 import type { Coding } from '../../model/common.js';

@@ -28,12 +28,12 @@ export interface Hl7SummaryOptions extends Hl7MessageOptions {
    * The most records to include, newest first, counting encounters, notes, assessments and medical-history
    * entries together (diagnoses and procedures ride with their encounter). QRD-7 carries it. Default: all.
    */
-  limit?: number;
+  limit?: number | undefined;
   /**
    * QRD-4 query id (at most 10 characters after escaping), also MSA-2. Default: the last 10 characters of
    * the message control id for QRD-4, the control id for MSA-2.
    */
-  queryId?: string;
+  queryId?: string | undefined;
 }
 
 /** One record of the summary, with what ordering and grouping need. */

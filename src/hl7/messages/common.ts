@@ -17,33 +17,33 @@ import { buildMsh } from '../segments/msh.js';
  */
 export interface Hl7MessageOptions {
   /** MSH-3 sending application, sent as HD-1 (escaped), at most 20 characters after escaping (IS 20; longer throws `InvalidArgumentError`). Default: empty. @example 'CHART-EXPORT' */
-  sendingApplication?: string;
+  sendingApplication?: string | undefined;
   /** MSH-4 sending facility, sent as HD-1 (escaped), at most 20 characters after escaping (IS 20; longer throws `InvalidArgumentError`). Default: empty. @example 'RIVERSIDE' */
-  sendingFacility?: string;
+  sendingFacility?: string | undefined;
   /** MSH-5 receiving application, sent as HD-1 (escaped), at most 20 characters after escaping (IS 20; longer throws `InvalidArgumentError`). Default: empty. */
-  receivingApplication?: string;
+  receivingApplication?: string | undefined;
   /** MSH-6 receiving facility, sent as HD-1 (escaped), at most 20 characters after escaping (IS 20; longer throws `InvalidArgumentError`). Default: empty. */
-  receivingFacility?: string;
+  receivingFacility?: string | undefined;
   /** MSH-11 processing id (table 0103): `P` production (default), `T` training, `D` debugging. */
-  processingId?: 'P' | 'T' | 'D';
+  processingId?: 'P' | 'T' | 'D' | undefined;
   /**
    * The export time for MSH-7, EVN-2 and QRD-1: an ISO 8601 date-time with seconds and offset. Sent with
    * seconds and its own offset, without fraction. Default: the current time in UTC (`+0000`).
    * @example '2026-03-01T09:30:00-05:00'
    */
-  now?: string;
+  now?: string | undefined;
   /**
    * MSH-10 message control id: at most 20 characters after escaping, beginning with the message code
    * (`ADT`, `ADR`, `MDM`, `ORU`). Default: generated, unique across calls (see {@link generateControlId}).
    */
-  controlId?: string;
+  controlId?: string | undefined;
   /**
    * Segment terminator. `'\r'` (default) is the standard's. `'\n'` is for display only and not conformant:
    * many receivers split segments only on CR.
    */
-  lineEnding?: '\r' | '\n';
+  lineEnding?: '\r' | '\n' | undefined;
   /** Practitioners, locations and organizations the chart refers to by id. Checked before use. */
-  directory?: Directory;
+  directory?: Directory | undefined;
 }
 
 /** The 36 digits of base 36, upper case. */
