@@ -61,7 +61,8 @@ describe('escapeHl7 / unescapeHl7', () => {
 
 describe('buildMdmT02 → parseHl7Message', () => {
   it('should carry a name and a multi-line note through a whole message unchanged', () => {
-    const familyName = hostileText.filter((s) => s.trim() !== '' && !/[\r\n]/.test(s) && s.length <= 30);
+    // A surname that fits FN-1's 50 characters once escaped (longer ones are shortened to fit, v2.5.1 lengths).
+    const familyName = hostileText.filter((s) => s.trim() !== '' && !/[\r\n]/.test(s) && escapeHl7(s).length <= 50);
     fc.assert(
       fc.property(familyName, hostileText, (family, body) => {
         const text = `Note: ${body}`;
