@@ -593,6 +593,16 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       expect(countByType(bundle, 'QuestionnaireResponse')).toBe(0);
     });
 
+    it('should read a limit with leading zeros by its value, not clamp it for its length', async () => {
+      // Default limits (maximum 100, 200, 500): the fixture has 3 notes, 3 organizations.
+      const none = expectFhir(await call(`/exportFhirPatientBundle?patientId=${P}&noteLimit=0000000000000000`, { headers: BOTH }));
+      expect(countByType(none, 'Composition')).toBe(0);
+      const two = expectFhir(await call('/publicFhirDirectory?resourceType=Organization&limit=00000000000000000002'));
+      expect(countByType(two, 'Organization')).toBe(2);
+      const summary = expectHl7(await call(`/exportHl7PatientSummary?patientId=${P}&limit=00000000000000000003`, { headers: BOTH }), 'ADR^A19^ADR_A19');
+      expect(summary.find((s) => s[0] === 'QRD')?.[7]).toMatch(/^3(\^|$)/);
+    });
+
     it('should cap the HL7 summary with its limit, clamped to the maximum, in QRD-7', async () => {
       const byDefault = expectHl7(await limited(`/exportHl7PatientSummary?patientId=${P}`, { headers: BOTH }), 'ADR^A19^ADR_A19');
       const clamped = expectHl7(await limited(`/exportHl7PatientSummary?patientId=${P}&limit=1000`, { headers: BOTH }), 'ADR^A19^ADR_A19');

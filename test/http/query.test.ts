@@ -38,6 +38,31 @@ describe('checkParameters', () => {
     );
   });
 
+  it('should read a limit with leading zeros by its value: min(n, max) for any n and any count of zeros', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 30n }),
+        fc.nat({ max: 40 }),
+        fc.oneof(fc.constant(30), fc.nat({ max: 1000 }), fc.constant(Number.MAX_SAFE_INTEGER)),
+        (n, zeros, max) => {
+          const given = `${'0'.repeat(zeros)}${n.toString()}`;
+          const out = checkParameters(bundle, new Map([['patientId', ['p']], ['noteLimit', [given]]]), () => ({ default: 0, max }));
+          expect(Array.isArray(out), given).toBe(false);
+          expect((out as { limits: Record<string, number> }).limits['noteLimit'], given).toBe(n > BigInt(max) ? max : Number(n));
+        },
+      ),
+    );
+  });
+
+  it('should read 16 zeros as 0 and 20 digits with leading zeros as their value', () => {
+    const read = (value: string): number =>
+      (checkParameters(bundle, new Map([['patientId', ['p']], ['noteLimit', [value]]]), limit) as { limits: Record<string, number> }).limits['noteLimit'] as number;
+    expect(read('0000000000000000')).toBe(0);
+    expect(read('00000000000000000003')).toBe(3);
+    expect(read('0'.repeat(500))).toBe(0);
+    expect(read(`${'0'.repeat(500)}31`)).toBe(30);
+  });
+
   it('should use the default for an absent limit', () => {
     const out = checkParameters(bundle, new Map([['patientId', ['p']]]), limit) as { limits: Record<string, number> };
     expect(out.limits).toEqual({ encounterLimit: 7, noteLimit: 7, assessmentLimit: 7, medicalHistoryLimit: 7 });
