@@ -434,13 +434,18 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       ['application/json+fhir'],
       ['text/html, application/fhir+json;q=0.5'],
       ['APPLICATION/FHIR+JSON'],
+      ['application/json, */*;q=0'],
+      ['application/fhir+json;q=0, application/fhir+json;fhirVersion=4.0'],
+      ['application/fhir+json;foo="a,b"'],
     ])('should serve FHIR for Accept %j', async (accept) => {
       const headers = accept === undefined ? BOTH : { ...BOTH, accept };
       expect((await call(`/exportFhirPatient?patientId=${P}`, { headers })).status).toBe(200);
       expect((await call('/publicFhirDirectory?resourceType=Location', { headers })).status).toBe(200);
     });
 
-    it.each([['text/html'], ['application/xml'], ['application/hl7-v2'], ['application/fhir+json;q=0'], ['*/*;q=0'], ['*/*, application/fhir+json;q=0'], ['nonsense'], ['application/fhir+json; fhirVersion=3.0']])(
+    it.each([['text/html'], ['application/xml'], ['application/hl7-v2'], ['application/fhir+json;q=0'], ['*/*;q=0'], ['*/*, application/fhir+json;q=0'], ['nonsense'], ['application/fhir+json; fhirVersion=3.0'],
+      ['application/fhir+json;q=0, application/json'], ['application/json, application/fhir+json;q=0'], ['application/fhir+json;foo="a,b";q=0'],
+      ['application/json;q=0, application/*'], ['application/fhir+json;charset=iso-8859-1']])(
       'should answer FHIR routes with 406 for Accept %j',
       async (accept) => {
         const res = await call(`/exportFhirPatient?patientId=${P}`, { headers: { ...BOTH, accept } });
@@ -457,7 +462,16 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       },
     );
 
-    it.each([['application/json'], ['application/fhir+json'], ['text/plain'], ['application/hl7-v2;q=0']])(
+    it.each([
+      ['application/json'],
+      ['application/fhir+json'],
+      ['text/plain'],
+      ['application/hl7-v2;q=0'],
+      ['application/hl7-v2+er7'],
+      ['x-application/hl7-v2+er7'],
+      ['application/hl7-v2;foo="x, */*";q=0'],
+      ['application/hl7-v2; charset=iso-8859-1'],
+    ])(
       'should answer HL7 routes with 406 for Accept %j',
       async (accept) => {
         const res = await call(`/exportHl7PatientAdt?patientId=${P}`, { headers: { ...BOTH, accept } });

@@ -88,6 +88,85 @@ describe('acceptsFormat', () => {
     expect(acceptsFormat('application/hl7-v2; fhirVersion=3.0', 'hl7')).toBe(true);
   });
 
+  it('should let an explicit q=0 on the produced type win over an alias or a wildcard', () => {
+    expect(acceptsFormat('application/fhir+json;q=0, application/json', 'fhir')).toBe(false);
+    expect(acceptsFormat('application/json, application/fhir+json;q=0', 'fhir')).toBe(false);
+    expect(acceptsFormat('application/fhir+json;q=0, application/json+fhir', 'fhir')).toBe(false);
+    expect(acceptsFormat('application/fhir+json;q=0, application/json;charset=utf-8', 'fhir')).toBe(false);
+    // A range with parameters that match is more specific than the bare type.
+    expect(acceptsFormat('application/fhir+json;q=0, application/fhir+json;fhirVersion=4.0', 'fhir')).toBe(true);
+    expect(acceptsFormat('application/fhir+json;fhirVersion=4.0;q=0, application/fhir+json', 'fhir')).toBe(false);
+    // An alias is more specific than application/* and */*.
+    expect(acceptsFormat('application/json, */*;q=0', 'fhir')).toBe(true);
+    expect(acceptsFormat('application/json;q=0, application/*', 'fhir')).toBe(false);
+    expect(acceptsFormat('application/json;q=0, application/fhir+json;q=0.1', 'fhir')).toBe(true);
+  });
+
+  it('should not split the header at commas or semicolons inside quoted parameter values', () => {
+    expect(acceptsFormat('application/fhir+json;foo="a,b";q=0', 'fhir')).toBe(false);
+    expect(acceptsFormat('application/fhir+json;foo="a,b;q=1";q=0', 'fhir')).toBe(false);
+    expect(acceptsFormat('application/fhir+json;foo="a\\",b";q=0', 'fhir')).toBe(false);
+    expect(acceptsFormat('application/hl7-v2;foo="x, */*";q=0', 'hl7')).toBe(false);
+    expect(acceptsFormat('text/html;foo="a,application/fhir+json"', 'fhir')).toBe(false);
+    expect(acceptsFormat('application/fhir+json;foo="a,b"', 'fhir')).toBe(true);
+  });
+
+  it('should match charset only for UTF-8, the charset served, and skip a range with a malformed weight', () => {
+    expect(acceptsFormat('application/hl7-v2;charset=iso-8859-1', 'hl7')).toBe(false);
+    expect(acceptsFormat('application/hl7-v2;charset="UTF-8"', 'hl7')).toBe(true);
+    expect(acceptsFormat('application/fhir+json;charset=iso-8859-1, application/fhir+json;q=0', 'fhir')).toBe(false);
+    expect(acceptsFormat('application/fhir+json;q=0.0000', 'fhir')).toBe(false);
+    expect(acceptsFormat('application/fhir+json;q=abc', 'fhir')).toBe(false);
+    expect(acceptsFormat('application/fhir+json;q=abc, */*', 'fhir')).toBe(true);
+    expect(acceptsFormat('application/fhir+json;q=2', 'fhir')).toBe(true);
+  });
+
+  it('should serve HL7 as application/hl7-v2 only: the ER7 spellings are other types', () => {
+    expect(acceptsFormat('application/hl7-v2+er7', 'hl7')).toBe(false);
+    expect(acceptsFormat('x-application/hl7-v2+er7', 'hl7')).toBe(false);
+    expect(acceptsFormat('application/hl7-v2+er7, application/hl7-v2;q=0.1', 'hl7')).toBe(true);
+  });
+
+  describe('properties', () => {
+    const q = fc.oneof(fc.constant(''), fc.constantFrom(';q=0', ';q=1', ';q=0.5', ';q=0.001', ';Q=0', ';q=1.000'));
+    const others = fc.constantFrom('*/*', 'application/*', 'application/json', 'application/json+fhir', 'text/html', 'application/xml', 'application/json;charset=utf-8', 'image/*');
+    const otherRanges = fc.array(fc.tuple(others, q).map(([r, w]) => `${r}${w}`), { maxLength: 6 });
+
+    it('should refuse whenever the produced type is given q=0 and no range with matching parameters is more specific', () => {
+      fc.assert(
+        fc.property(otherRanges, otherRanges, (before, after) => {
+          const header = [...before, 'application/fhir+json;q=0', ...after].join(', ');
+          expect(acceptsFormat(header, 'fhir'), header).toBe(false);
+          const hl7 = [...before, 'application/hl7-v2; q=0', ...after].join(' , ');
+          expect(acceptsFormat(hl7, 'hl7'), hl7).toBe(false);
+        }),
+      );
+    });
+
+    it('should not depend on the order of the ranges', () => {
+      const any = fc.constantFrom('application/fhir+json', 'application/fhir+json;fhirVersion=4.0', 'application/fhir+json;fhirVersion=3.0', 'application/hl7-v2', 'application/hl7-v2;charset=utf-8');
+      fc.assert(
+        fc.property(fc.array(fc.tuple(fc.oneof(others, any), q).map(([r, w]) => `${r}${w}`), { maxLength: 8 }), fc.infiniteStream(fc.nat()), (ranges, seeds) => {
+          const shuffled = ranges.map((r) => ({ r, k: seeds.next().value as number })).sort((a, b) => a.k - b.k).map((x) => x.r);
+          for (const format of ['fhir', 'hl7'] as const) expect(acceptsFormat(shuffled.join(','), format)).toBe(acceptsFormat(ranges.join(','), format));
+        }),
+      );
+    });
+
+    it('should read any quoted parameter value as one value: commas, semicolons and escaped quotes inside change nothing', () => {
+      const quoted = (v: string): string => `"${v.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+      fc.assert(
+        fc.property(fc.string({ unit: fc.constantFrom('a', ',', ';', '"', '\\', ' ', '=', '*', '/', 'q') }), otherRanges, q, (value, rest, w) => {
+          for (const [type, format] of [['application/fhir+json', 'fhir'], ['application/hl7-v2', 'hl7']] as const) {
+            const header = [`${type};foo=${quoted(value)}${w}`, ...rest].join(', ');
+            const plain = [`${type};foo=bar${w}`, ...rest].join(', ');
+            expect(acceptsFormat(header, format), header).toBe(acceptsFormat(plain, format));
+          }
+        }),
+      );
+    });
+  });
+
   it('should never throw on any header value', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (accept) => {
