@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EXPORT_CORE, createExportCore, type ExportCore, type ExportHandler, type ExportHandlerOptions, type IncomingCall } from './handler.js';
-import { ERRORS, PROBLEM_CONTENT_TYPE, problemDetails, type PreparedResponse } from './internal/responses.js';
+import { lastResortResponse, type PreparedResponse } from './internal/responses.js';
 
 /** A `node:http` request listener; also an Express middleware (it always answers, never calls `next`). */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -67,16 +67,7 @@ function writeFailure(res: ServerResponse): void {
     res.end();
     return;
   }
-  const requestId = globalThis.crypto.randomUUID();
-  const body = problemDetails(ERRORS.internal, requestId);
-  res.writeHead(500, {
-    'x-request-id': requestId,
-    'content-type': PROBLEM_CONTENT_TYPE,
-    'content-length': String(Buffer.byteLength(body)),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-  });
-  res.end(body);
+  writePrepared(res, lastResortResponse(), false);
 }
 
 function fastListener(core: ExportCore): NodeListener {

@@ -2,8 +2,9 @@
  * The export handler's behaviour, written once and run twice: against the fetch handler and against the
  * Node listener on a real node:http server (test/http/support/harness.ts).
  */
+import util from 'node:util';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { InvalidArgumentError } from '../../src/index.js';
+import { ChartNotFoundError, InvalidArgumentError } from '../../src/index.js';
 import {
   DataSourceUnavailableError,
   createExportHandler,
@@ -18,6 +19,7 @@ import {
 import { expectError, expectFhir, expectHl7, expectNoLeak, hl7Segments, type OutcomeBody, type ProblemBody } from './support/bodies.js';
 import { CHART_DOCUMENT, KEYS, ODD_PATIENT_ID, OTHER_PATIENT_ID, PATIENT_ID } from './support/fixture.js';
 import { NOW_MS, describeMatrix, failingDataSource, fixtureKeys, fixtureOptions, serve, type Caller, type Mode } from './support/harness.js';
+import { flipping, revokedProxy, throwingProxy } from './support/hostile.js';
 
 const P = PATIENT_ID;
 const key = (k: string): Record<string, string> => ({ 'x-api-key': k });
@@ -701,6 +703,113 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       const b = await serve(mode, await fixtureOptions({ rateLimiter }));
       expectError(await a(`/exportHl7PatientAdt?patientId=${P}`, { headers: BOTH }), 500, 'problem');
       expectError(await b(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }), 503, 'fhir');
+    });
+
+    it.each([
+      ['an object whose code getter throws', { get code(): never { throw new Error('getter failed') } }],
+      ['an unavailable-looking error whose retryAfterSeconds getter throws', { code: 'data-source-unavailable', get retryAfterSeconds(): never { throw new Error('getter failed') } }],
+      ['a Proxy that throws on every trap', throwingProxy()],
+      ['a revoked Proxy', revokedProxy()],
+      ['an object posing as ChartNotFoundError with a foreign record type', Object.assign(Object.create(ChartNotFoundError.prototype) as object, { recordType: 'Quintero' })],
+    ])('should answer a data source that throws %s with a 500 that keeps the common headers and calls onError', async (_what, thrown) => {
+      const onError = vi.fn();
+      const failing = await serve(mode, await fixtureOptions({ dataSource: failingDataSource(thrown), onError }));
+      for (const [path, format] of [[`/exportFhirPatient?patientId=${P}`, 'fhir'], [`/exportHl7Note?patientId=${P}&noteId=note-0002`, 'problem']] as const) {
+        const res = await failing(path, { headers: { ...BOTH, 'x-request-id': 'hostile-error' } });
+        expect(expectError(res, 500, format)).toBe('internal-error');
+        expect(res.headers['x-request-id']).toBe('hostile-error');
+        expect(res.headers['cache-control']).toBe('no-store');
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+        expect(res.headers['retry-after']).toBeUndefined();
+        expect(res.body).not.toContain('Quintero');
+      }
+      expect(onError).toHaveBeenCalledTimes(2);
+      expect(onError.mock.calls[0]?.[0]).toBe(thrown);
+    });
+
+    it('should leave no unhandled rejection when one read rejects and a parallel one throws synchronously', async () => {
+      // Arrange: the patient read rejects; the note read, started next to it, throws before returning a promise.
+      const rejections = vi.fn();
+      process.on('unhandledRejection', rejections);
+      try {
+        const base = createInMemoryDataSource(CHART_DOCUMENT);
+        const dataSource: ChartDataSource = {
+          ...base,
+          getPatient: () => Promise.reject(new Error('patient read failed')),
+          getNote: () => {
+            throw new Error('note read threw');
+          },
+        };
+        const onError = vi.fn();
+        const throwing = await serve(mode, await fixtureOptions({ dataSource, onError }));
+        // Act
+        const res = await throwing(`/exportHl7Note?patientId=${P}&noteId=note-0002`, { headers: BOTH });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        // Assert
+        expect(expectError(res, 500, 'problem')).toBe('internal-error');
+        expect(onError).toHaveBeenCalledOnce();
+        expect(rejections).not.toHaveBeenCalled();
+      } finally {
+        process.off('unhandledRejection', rejections);
+      }
+    });
+
+    /** A valid decision with the fields of `override` laid over it as they are (getters stay getters). */
+    const decisionWith = (override: object): object =>
+      Object.defineProperties({ allowed: true, limit: 10, remaining: 9, reset: EPOCH_WINDOW_END, retryAfter: 0 }, Object.getOwnPropertyDescriptors(override));
+
+    it.each([
+      ['reset with a line break', () => ({ reset: 'a\nb' })],
+      ['reset as text', () => ({ reset: '1767225600' })],
+      ['remaining NaN', () => ({ remaining: Number.NaN })],
+      ['limit negative', () => ({ limit: -1 })],
+      ['limit fractional', () => ({ limit: 1.5 })],
+      ['allowed as a string', () => ({ allowed: 'yes' })],
+      ['retryAfter NaN on a denial', () => ({ allowed: false, retryAfter: Number.NaN })],
+      ['retryAfter negative on a denial', () => ({ allowed: false, retryAfter: -3 })],
+      ['retryAfter Infinity on a denial', () => ({ allowed: false, retryAfter: Number.POSITIVE_INFINITY })],
+      ['retryAfter as text on a denial', () => ({ allowed: false, retryAfter: '5' })],
+      ['a getter that throws', () => ({ get remaining(): never { throw new Error('getter failed') } })],
+      ['a throwing Proxy', () => throwingProxy()],
+      ['a revoked Proxy', () => revokedProxy()],
+      ['no object at all', () => 'a\nb'],
+    ])('should answer a rate limiter that returns %s with a documented 500, never a rejection or an invalid header', async (_what, override) => {
+      const onError = vi.fn();
+      const consume = (): Promise<never> => {
+        const o = override();
+        return Promise.resolve((typeof o === 'object' && !util.types.isProxy(o) ? decisionWith(o) : o) as never);
+      };
+      const bad = await serve(mode, await fixtureOptions({ rateLimiter: { consume }, onError, directoryRateLimit: { limit: 5, windowSeconds: 60 } }));
+      for (const [path, init, format] of [
+        [`/exportFhirPatient?patientId=${P}`, { headers: BOTH }, 'fhir'],
+        [`/exportHl7PatientAdt?patientId=${P}`, { headers: BOTH }, 'problem'],
+        ['/publicFhirDirectory?resourceType=Location', {}, 'fhir'],
+      ] as const) {
+        const res = await bad(path, init);
+        expect(expectError(res, 500, format), path).toBe('internal-error');
+        expect(res.headers['retry-after']).toBeUndefined();
+        expect(res.headers['x-ratelimit-reset']).toBeUndefined();
+      }
+      expect(onError).toHaveBeenCalledTimes(3);
+    });
+
+    it('should read each field of a rate-limit decision once: a getter that changes after its first read cannot reach a header', async () => {
+      const consume = (): Promise<never> => Promise.resolve(flipping(decisionWith({}) as Record<string, unknown>, 'remaining', 'a\r\nSet-Cookie: x=1') as never);
+      const flippingLimiter = await serve(mode, await fixtureOptions({ rateLimiter: { consume } }));
+      const res = await flippingLimiter(`/exportFhirPatient?patientId=${P}`, { headers: BOTH });
+      expectFhir(res);
+      expect(res.headers['x-ratelimit-remaining']).toBe('9');
+      expect(res.headers['set-cookie']).toBeUndefined();
+    });
+
+    it('should send Retry-After in whole seconds, at least 1, for a denial with a valid fractional or zero retryAfter', async () => {
+      for (const [retryAfter, expected] of [[0, '1'], [2.2, '3'], [59, '59']] as const) {
+        const rateLimiter = { consume: () => Promise.resolve({ allowed: false, limit: 1, remaining: 0, reset: EPOCH_WINDOW_END, retryAfter }) };
+        const limited = await serve(mode, await fixtureOptions({ rateLimiter }));
+        const res = await limited(`/exportFhirPatient?patientId=${P}`, { headers: BOTH });
+        expect(expectError(res, 429, 'fhir')).toBe('rate-limited');
+        expect(res.headers['retry-after']).toBe(expected);
+      }
     });
 
     it('should answer 500 when the data source returns records that fail the chart check', async () => {
