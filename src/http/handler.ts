@@ -51,7 +51,7 @@ import {
   type HttpError,
   type PreparedResponse,
 } from './internal/responses.js';
-import type { KeyStore } from './key-store.js';
+import type { ApiKeyRecord, KeyStore } from './key-store.js';
 import { createFixedWindowRateLimiter, type RateLimitDecision, type RateLimiter } from './rate-limiter.js';
 import { matchRoute, type ExportRouteName, type LimitName, type RouteDefinition } from './routes.js';
 
@@ -396,6 +396,47 @@ function readDecision(value: unknown): RateLimitDecision {
     retryAfter = given;
   }
   return { allowed, limit, remaining, reset, retryAfter };
+}
+
+/** More scopes than this on one key record is a broken store (real keys carry a handful). */
+const MAX_SCOPES = 256;
+
+function isPositiveInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+}
+
+/**
+ * A key store's record, each field read once and checked, since access depends on it: `keyId` and `partnerId`
+ * non-empty strings, `scopes` an array of strings (compared exactly, never as a substring of one string),
+ * `rateLimit` `{ limit, windowSeconds }` positive integers, `revoked` a boolean. Anything else means the
+ * host's store is broken: a 500, never access.
+ * @throws {InvalidArgumentError} naming the malformed field (for `onError`; never sent to the client)
+ */
+function readKeyRecord(value: unknown): ApiKeyRecord | { readonly revoked: true } {
+  const name = 'keyStore.lookup() result';
+  if (!isObject(value)) throw new InvalidArgumentError(name, 'must be an object, null or undefined');
+  const revoked = value['revoked'];
+  if (typeof revoked !== 'boolean') throw new InvalidArgumentError(`${name}.revoked`, 'must be a boolean');
+  // A revoked key is refused whatever else its record holds: nothing more is needed from it.
+  if (revoked) return { revoked };
+  const { keyId, partnerId, scopes, rateLimit } = value;
+  if (typeof keyId !== 'string' || keyId === '') throw new InvalidArgumentError(`${name}.keyId`, 'must be a non-empty string');
+  if (typeof partnerId !== 'string' || partnerId === '') throw new InvalidArgumentError(`${name}.partnerId`, 'must be a non-empty string');
+  if (!Array.isArray(scopes)) throw new InvalidArgumentError(`${name}.scopes`, 'must be an array of strings');
+  // A copy, element by element: the array itself may be a Proxy or change after this check.
+  const length: unknown = scopes.length;
+  if (typeof length !== 'number' || length > MAX_SCOPES) throw new InvalidArgumentError(`${name}.scopes`, `must hold at most ${MAX_SCOPES} scopes`);
+  const scopeList: string[] = [];
+  for (let i = 0; i < length; i++) {
+    const scope: unknown = scopes[i];
+    if (typeof scope !== 'string') throw new InvalidArgumentError(`${name}.scopes`, 'must be an array of strings');
+    scopeList.push(scope);
+  }
+  if (!isObject(rateLimit)) throw new InvalidArgumentError(`${name}.rateLimit`, 'must be an object');
+  const { limit, windowSeconds } = rateLimit;
+  if (!isPositiveInteger(limit)) throw new InvalidArgumentError(`${name}.rateLimit.limit`, 'must be a positive integer');
+  if (!isPositiveInteger(windowSeconds)) throw new InvalidArgumentError(`${name}.rateLimit.windowSeconds`, 'must be a positive integer');
+  return { keyId, partnerId, scopes: scopeList as ApiKeyRecord['scopes'], rateLimit: { limit, windowSeconds }, revoked: false };
 }
 
 /** Gather the directory records chart records refer to, following location → organization → partOf. */
@@ -930,9 +971,10 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         headers['www-authenticate'] = WWW_AUTHENTICATE;
         return ERRORS.keyMissing;
       }
-      const record = await keyStore.lookup(key);
+      const found: unknown = await keyStore.lookup(key);
       // `null` is "not found" too, as from a data source.
-      if (record == null || record.revoked) {
+      const record = found == null ? undefined : readKeyRecord(found);
+      if (record === undefined || record.revoked) {
         headers['www-authenticate'] = WWW_AUTHENTICATE;
         return ERRORS.keyInvalid;
       }

@@ -827,6 +827,65 @@ describeMatrix('createExportHandler', (mode: Mode) => {
     });
   });
 
+  describe("a custom key store's records", () => {
+    const VALID = { keyId: 'custom-1', partnerId: 'partner-custom', scopes: ['fhir:export'], rateLimit: { limit: 50, windowSeconds: 60 }, revoked: false };
+    /** A rate limiter that allows anything it is given, so only the handler's own check can refuse a record. */
+    const permissive = { consume: (_key: string, limit: number) => Promise.resolve({ allowed: true, limit, remaining: 1, reset: EPOCH_WINDOW_END, retryAfter: 0 }) };
+    const serveRecord = async (record: unknown, extra: Partial<ExportHandlerOptions> = {}): Promise<Caller> =>
+      serve(mode, await fixtureOptions({ keyStore: { lookup: () => Promise.resolve(record as never) }, rateLimiter: permissive as never, ...extra }));
+
+    it.each([
+      ['scopes as an OAuth-style string containing the scope', { scopes: 'nofhir:exports' }],
+      ['scopes as the scope itself, as a string', { scopes: 'fhir:export' }],
+      ['a scope that is not a string', { scopes: ['fhir:export', 5] }],
+      ['scopes missing', { scopes: undefined }],
+      ['revoked as a string', { revoked: 'false' }],
+      ['revoked missing', { revoked: undefined }],
+      ['revoked as a number', { revoked: 0 }],
+      ['rateLimit missing', { rateLimit: undefined }],
+      ['rateLimit.limit as text', { rateLimit: { limit: '50', windowSeconds: 60 } }],
+      ['rateLimit.windowSeconds NaN', { rateLimit: { limit: 50, windowSeconds: Number.NaN } }],
+      ['rateLimit.limit zero', { rateLimit: { limit: 0, windowSeconds: 60 } }],
+      ['partnerId as a number', { partnerId: 7 }],
+      ['keyId as an object', { keyId: { id: 'custom-1' } }],
+      ['keyId empty', { keyId: '' }],
+      ['a getter that throws', { get scopes(): never { throw new Error('scopes getter') } }],
+      ['scopes claiming 2^32 - 1 entries', { scopes: new Proxy([], { get: (_t, k) => (k === 'length' ? 2 ** 32 - 1 : 'fhir:export') }) }],
+    ])('should answer a record with %s with a documented 500, never access', async (_what, override) => {
+      const record = Object.defineProperties({ ...VALID }, Object.getOwnPropertyDescriptors(override));
+      const onError = vi.fn();
+      const broken = await serveRecord(record, { onError });
+      const res = await broken(`/exportFhirPatient?patientId=${P}`, { headers: BOTH });
+      expect(expectError(res, 500, 'fhir')).toBe('internal-error');
+      expect(res.body).not.toContain('Quintero');
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      expect(onError).toHaveBeenCalledOnce();
+    });
+
+    it('should compare scopes exactly and grant only the scopes listed', async () => {
+      const lookalikes = await serveRecord({ ...VALID, scopes: ['fhir:exports', 'FHIR:EXPORT', ' fhir:export', 'hl7:export-all'] });
+      expect(expectError(await lookalikes(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }), 403, 'fhir')).toBe('scope-missing');
+      const fhirOnly = await serveRecord({ ...VALID, scopes: ['unknown:scope', 'fhir:export'] });
+      expectFhir(await fhirOnly(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }));
+      expect(expectError(await fhirOnly(`/exportHl7PatientAdt?patientId=${P}`, { headers: BOTH }), 403, 'problem')).toBe('scope-missing');
+    });
+
+    it('should refuse a revoked record (401) and read each field once', async () => {
+      const revoked = await serveRecord({ ...VALID, revoked: true });
+      expect(expectError(await revoked(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }), 401, 'fhir')).toBe('api-key-invalid');
+      // A revoked record needs nothing else: it is refused whatever its other fields hold.
+      const bare = await serveRecord({ revoked: true, scopes: 'fhir:export' });
+      expect(expectError(await bare(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }), 401, 'fhir')).toBe('api-key-invalid');
+      // Scopes valid on the first read only: the first read decides.
+      const events: ExportObservation[] = [];
+      const changing = await serveRecord(flipping({ ...VALID }, 'scopes', 'nofhir:exports'), { observer: (e) => events.push(e) });
+      expectFhir(await changing(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }));
+      const sneaky = await serveRecord(flipping({ ...VALID, scopes: [] }, 'scopes', ['fhir:export']));
+      expect(expectError(await sneaky(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }), 403, 'fhir')).toBe('scope-missing');
+      expect(events[0]?.partnerId).toBe('partner-custom');
+    });
+  });
+
   describe('observer', () => {
     it('should report request id, route, method, status, duration and partner, and nothing else', async () => {
       // Arrange
