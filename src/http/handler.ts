@@ -34,6 +34,7 @@ import { isDataSourceUnavailable } from './errors.js';
 import { acceptsFormat } from './internal/accept.js';
 import { createFhirBundleCache, type FhirBundleCache } from './internal/fhir-template.js';
 import { isFrozenSource } from './internal/frozen-source.js';
+import { instantOf } from './internal/newest.js';
 import { createHl7TemplateCache, type Hl7TemplateCache } from './internal/hl7-template.js';
 import { checkParameters, parseQuery, type ResolvedLimit, type RouteParameters } from './internal/query.js';
 import {
@@ -789,6 +790,29 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     return (parameter) => limits[route.limits[parameter] as LimitName];
   }
 
+  /**
+   * The encounters a patient Bundle's notes and assessments refer to that are not among the listed newest
+   * `limit` (read with `getEncounter`, scoped to the patient), so that the builder can give their logical
+   * references a display. Only encounters the builder would not take as entries in place of a listed one are
+   * kept: the list must be full (else the source says there is no other encounter) and each must be no newer
+   * than the oldest listed (equals keep the listed first, as the builder's sort is stable). What a source gives
+   * otherwise is left out, and that reference has no display, as before.
+   */
+  async function referencedEncounters(patientId: string, listed: PatientChart, limit: number): Promise<Encounter[]> {
+    const encounters = listed.encounters ?? [];
+    if (encounters.length < limit) return [];
+    const have = new Set(encounters.map((e) => e.id));
+    const wanted = new Set<string>();
+    for (const record of [...(listed.notes ?? []), ...(listed.assessments ?? [])]) {
+      const id = record.encounterId;
+      if (id !== undefined && !have.has(id)) wanted.add(id);
+    }
+    if (wanted.size === 0) return [];
+    const oldest = encounters.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...encounters.map((e) => instantOf(e.period?.start)));
+    const found = await Promise.all([...wanted].map((id) => dataSource.getEncounter(patientId, id)));
+    return found.filter((e): e is Encounter => e != null && typeof e === 'object' && wanted.has(e.id) && instantOf(e.period?.start) <= oldest);
+  }
+
   /** The export itself: read what the route needs, build, serialise. */
   async function exportRoute(route: RouteDefinition, params: RouteParameters, requestId: string): Promise<PreparedBody> {
     const ids = params.ids;
@@ -836,17 +860,21 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
           dataSource.listMedicalHistory(patientId, n('medicalHistoryLimit')),
         ]);
         if (patient == null) return notFound('patient');
-        const chart: PatientChart = {
+        const listed: PatientChart = {
           patient,
           encounters: [...encounters],
           notes: [...notes],
           assessments: [...assessments],
           medicalHistory: [...medicalHistory],
         };
-        const directory = await gatherDirectory(dataSource, chart);
+        const directory = await gatherDirectory(dataSource, listed);
         if (summary) {
-          return { body: buildAdrA19(chart, { ...hl7Options(route.name, requestId, directory), limit: n('limit') }) };
+          return { body: buildAdrA19(listed, { ...hl7Options(route.name, requestId, directory), limit: n('limit') }) };
         }
+        // Encounters the notes and assessments refer to beyond the encounter limit: not entries, but with them
+        // at hand the builder gives each logical reference its display, as it does given the whole chart.
+        const referenced = await referencedEncounters(patientId, listed, n('encounterLimit'));
+        const chart: PatientChart = referenced.length === 0 ? listed : { ...listed, encounters: [...encounters, ...referenced] };
         const bundleLimits = {
           encounters: n('encounterLimit'),
           notes: n('noteLimit'),
@@ -856,6 +884,8 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         const records = [
           patient,
           ...encounters,
+          undefined,
+          ...referenced,
           undefined,
           ...notes,
           undefined,

@@ -619,6 +619,34 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       expect(summary.find((s) => s[0] === 'QRD')?.[7]).toMatch(/^3(\^|$)/);
     });
 
+    it('should give references to encounters beyond the encounter limit their display, as the builder does given the whole chart', async () => {
+      // enc-0003 (2026-03-01) is the encounter of note-0002 and asmt-0002; encounterLimit=0 leaves it out.
+      const path = `/exportFhirPatientBundle?patientId=${P}&encounterLimit=0&noteLimit=1&assessmentLimit=1`;
+      const opaque = await serve(mode, await fixtureOptions({ dataSource: { ...createInMemoryDataSource(CHART_DOCUMENT) } }));
+      for (const res of [await call(path, { headers: BOTH }), await call(path, { headers: BOTH }), await opaque(path, { headers: BOTH })]) {
+        const bundle = expectFhir(res);
+        expect(countByType(bundle, 'Encounter')).toBe(0);
+        const composition = bundle.entry?.find((e) => e.resource.resourceType === 'Composition')?.resource as { encounter?: unknown };
+        const response = bundle.entry?.find((e) => e.resource.resourceType === 'QuestionnaireResponse')?.resource as { encounter?: unknown };
+        const logical = { type: 'Encounter', identifier: { value: 'enc-0003' }, display: 'Encounter (ambulatory), 2026-03-01T09:30:00-05:00' };
+        expect(composition.encounter).toEqual(logical);
+        expect(response.encounter).toEqual(logical);
+      }
+    });
+
+    it('should never let a referenced encounter take the place of a listed one when a source lists out of order', async () => {
+      // Arrange: a source whose newest encounter, as it lists them, is the oldest one (enc-0001, 2026-01-05).
+      const base = createInMemoryDataSource(CHART_DOCUMENT);
+      const enc0001 = await base.getEncounter(P, 'enc-0001');
+      const misordered = await serve(mode, await fixtureOptions({ dataSource: { ...base, listEncounters: () => Promise.resolve([enc0001!]) } }));
+      // Act
+      const bundle = expectFhir(await misordered(`/exportFhirPatientBundle?patientId=${P}&encounterLimit=1&noteLimit=1`, { headers: BOTH }));
+      // Assert: the listed encounter stays the entry; the newer enc-0003 is referenced without a display.
+      expect((bundle.entry ?? []).filter((e) => e.resource.resourceType === 'Encounter').map((e) => e.resource.id)).toEqual(['enc-0001']);
+      const composition = bundle.entry?.find((e) => e.resource.resourceType === 'Composition')?.resource as { encounter?: unknown };
+      expect(composition.encounter).toEqual({ type: 'Encounter', identifier: { value: 'enc-0003' } });
+    });
+
     it('should cap the HL7 summary with its limit, clamped to the maximum, in QRD-7', async () => {
       const byDefault = expectHl7(await limited(`/exportHl7PatientSummary?patientId=${P}`, { headers: BOTH }), 'ADR^A19^ADR_A19');
       const clamped = expectHl7(await limited(`/exportHl7PatientSummary?patientId=${P}&limit=1000`, { headers: BOTH }), 'ADR^A19^ADR_A19');
