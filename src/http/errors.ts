@@ -44,12 +44,17 @@ export class DataSourceUnavailableError extends Error {
  * object whose `code` is `'data-source-unavailable'`.
  *
  * @param error - anything thrown
- * @returns whether the handler should answer 503
+ * @returns whether the handler should answer 503; false (never a throw) for a value whose `code` cannot be read
  * @example isDataSourceUnavailable(new DataSourceUnavailableError()) // true
  */
 export function isDataSourceUnavailable(error: unknown): error is { code: typeof DATA_SOURCE_UNAVAILABLE; retryAfterSeconds?: unknown } {
-  return (
-    error instanceof DataSourceUnavailableError ||
-    (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === DATA_SOURCE_UNAVAILABLE)
-  );
+  try {
+    return (
+      error instanceof DataSourceUnavailableError ||
+      (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === DATA_SOURCE_UNAVAILABLE)
+    );
+  } catch {
+    // A Proxy that throws on `instanceof`, or a `code` getter that throws: not a recognisable unavailability.
+    return false;
+  }
 }

@@ -34,6 +34,7 @@ import { isDataSourceUnavailable } from './errors.js';
 import { acceptsFormat } from './internal/accept.js';
 import { createFhirBundleCache, type FhirBundleCache } from './internal/fhir-template.js';
 import { isFrozenSource } from './internal/frozen-source.js';
+import { instantOf } from './internal/newest.js';
 import { createHl7TemplateCache, type Hl7TemplateCache } from './internal/hl7-template.js';
 import { checkParameters, parseQuery, type ResolvedLimit, type RouteParameters } from './internal/query.js';
 import {
@@ -43,6 +44,7 @@ import {
   PROBLEM_CONTENT_TYPE,
   REQUEST_ID_RE,
   invalidParameters,
+  lastResortResponse,
   notFound,
   operationOutcome,
   problemDetails,
@@ -50,7 +52,7 @@ import {
   type HttpError,
   type PreparedResponse,
 } from './internal/responses.js';
-import type { KeyStore } from './key-store.js';
+import type { ApiKeyRecord, KeyStore } from './key-store.js';
 import { createFixedWindowRateLimiter, type RateLimitDecision, type RateLimiter } from './rate-limiter.js';
 import { matchRoute, type ExportRouteName, type LimitName, type RouteDefinition } from './routes.js';
 
@@ -316,6 +318,128 @@ function safeCall<A extends unknown[]>(fn: ((...args: A) => void) | undefined, .
   }
 }
 
+/**
+ * A host's data source whose every method returns a promise: a synchronous throw (or a method that cannot be
+ * read) becomes a rejection. Reads run in parallel (`Promise.all`), so a synchronous throw in the middle of
+ * starting them would leave the promises already started unobserved, and one of them rejecting would be an
+ * unhandled rejection in the host's process.
+ */
+function guardDataSource(source: ChartDataSource): ChartDataSource {
+  const guarded: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const method of DATA_SOURCE_METHODS) {
+    guarded[method] = (...args) => {
+      try {
+        return Promise.resolve(Reflect.apply(source[method] as (...a: unknown[]) => unknown, source, args));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+  }
+  return guarded as unknown as ChartDataSource;
+}
+
+/** The record kinds a 404 names. */
+const NOT_FOUND_KINDS: readonly string[] = ['patient', 'encounter', 'note', 'assessment'];
+
+/** What a failure thrown during a request means for the answer. */
+type Failure =
+  | { readonly kind: 'not-found'; readonly recordType: 'patient' | 'encounter' | 'note' | 'assessment' }
+  | { readonly kind: 'unavailable'; readonly retryAfter: number | undefined }
+  | { readonly kind: 'internal' };
+
+/**
+ * Classify anything thrown by the host's interfaces or the builders. Total: the thrown value may be a Proxy
+ * that throws on every trap, or an object whose `code` or `retryAfterSeconds` getter throws; whatever cannot
+ * be read is an internal error (500), never a rejection of the handler.
+ */
+function classifyFailure(error: unknown): Failure {
+  try {
+    if (error instanceof ChartNotFoundError) {
+      const recordType: unknown = error.recordType;
+      return typeof recordType === 'string' && NOT_FOUND_KINDS.includes(recordType)
+        ? { kind: 'not-found', recordType: recordType as 'patient' | 'encounter' | 'note' | 'assessment' }
+        : { kind: 'internal' };
+    }
+    if (isDataSourceUnavailable(error)) {
+      const retry: unknown = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+      return { kind: 'unavailable', retryAfter: typeof retry === 'number' && Number.isSafeInteger(retry) && retry > 0 ? retry : undefined };
+    }
+  } catch {
+    // Fall through: what cannot be read is an internal error.
+  }
+  return { kind: 'internal' };
+}
+
+function isNonNegativeInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/**
+ * A rate limiter's answer, each field read once and checked before any of it reaches a header: `allowed` a
+ * boolean; `limit`, `remaining` and `reset` non-negative integers; on a denial, `retryAfter` a non-negative
+ * finite number of seconds. Anything else means the host's limiter is broken: a 500.
+ * @throws {InvalidArgumentError} naming the malformed field (for `onError`; never sent to the client)
+ */
+function readDecision(value: unknown): RateLimitDecision {
+  const name = 'rateLimiter.consume() result';
+  if (!isObject(value)) throw new InvalidArgumentError(name, 'must be an object');
+  const { allowed, limit, remaining, reset } = value;
+  if (typeof allowed !== 'boolean') throw new InvalidArgumentError(`${name}.allowed`, 'must be a boolean');
+  if (!isNonNegativeInteger(limit)) throw new InvalidArgumentError(`${name}.limit`, 'must be a non-negative integer');
+  if (!isNonNegativeInteger(remaining)) throw new InvalidArgumentError(`${name}.remaining`, 'must be a non-negative integer');
+  if (!isNonNegativeInteger(reset)) throw new InvalidArgumentError(`${name}.reset`, 'must be a non-negative integer (Unix epoch seconds)');
+  let retryAfter = 0;
+  if (!allowed) {
+    const given = value['retryAfter'];
+    if (typeof given !== 'number' || !Number.isFinite(given) || given < 0) {
+      throw new InvalidArgumentError(`${name}.retryAfter`, 'must be a non-negative number of seconds on a denial');
+    }
+    retryAfter = given;
+  }
+  return { allowed, limit, remaining, reset, retryAfter };
+}
+
+/** More scopes than this on one key record is a broken store (real keys carry a handful). */
+const MAX_SCOPES = 256;
+
+function isPositiveInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+}
+
+/**
+ * A key store's record, each field read once and checked, since access depends on it: `keyId` and `partnerId`
+ * non-empty strings, `scopes` an array of strings (compared exactly, never as a substring of one string),
+ * `rateLimit` `{ limit, windowSeconds }` positive integers, `revoked` a boolean. Anything else means the
+ * host's store is broken: a 500, never access.
+ * @throws {InvalidArgumentError} naming the malformed field (for `onError`; never sent to the client)
+ */
+function readKeyRecord(value: unknown): ApiKeyRecord | { readonly revoked: true } {
+  const name = 'keyStore.lookup() result';
+  if (!isObject(value)) throw new InvalidArgumentError(name, 'must be an object, null or undefined');
+  const revoked = value['revoked'];
+  if (typeof revoked !== 'boolean') throw new InvalidArgumentError(`${name}.revoked`, 'must be a boolean');
+  // A revoked key is refused whatever else its record holds: nothing more is needed from it.
+  if (revoked) return { revoked };
+  const { keyId, partnerId, scopes, rateLimit } = value;
+  if (typeof keyId !== 'string' || keyId === '') throw new InvalidArgumentError(`${name}.keyId`, 'must be a non-empty string');
+  if (typeof partnerId !== 'string' || partnerId === '') throw new InvalidArgumentError(`${name}.partnerId`, 'must be a non-empty string');
+  if (!Array.isArray(scopes)) throw new InvalidArgumentError(`${name}.scopes`, 'must be an array of strings');
+  // A copy, element by element: the array itself may be a Proxy or change after this check.
+  const length: unknown = scopes.length;
+  if (typeof length !== 'number' || length > MAX_SCOPES) throw new InvalidArgumentError(`${name}.scopes`, `must hold at most ${MAX_SCOPES} scopes`);
+  const scopeList: string[] = [];
+  for (let i = 0; i < length; i++) {
+    const scope: unknown = scopes[i];
+    if (typeof scope !== 'string') throw new InvalidArgumentError(`${name}.scopes`, 'must be an array of strings');
+    scopeList.push(scope);
+  }
+  if (!isObject(rateLimit)) throw new InvalidArgumentError(`${name}.rateLimit`, 'must be an object');
+  const { limit, windowSeconds } = rateLimit;
+  if (!isPositiveInteger(limit)) throw new InvalidArgumentError(`${name}.rateLimit.limit`, 'must be a positive integer');
+  if (!isPositiveInteger(windowSeconds)) throw new InvalidArgumentError(`${name}.rateLimit.windowSeconds`, 'must be a positive integer');
+  return { keyId, partnerId, scopes: scopeList as ApiKeyRecord['scopes'], rateLimit: { limit, windowSeconds }, revoked: false };
+}
+
 /** Gather the directory records chart records refer to, following location → organization → partOf. */
 async function gatherDirectory(
   dataSource: ChartDataSource,
@@ -408,31 +532,60 @@ export function createExportHandler(options: ExportHandlerOptions): ExportHandle
   const core = createExportCore(options);
   const handler: ExportHandler = async (request) => {
     // Duck-typed, not `instanceof Request`: hosts may run another realm's or a polyfill's Request class.
-    const r = request as Partial<Record<'url' | 'method' | 'headers', unknown>> | null | undefined;
-    if (typeof r !== 'object' || r === null || typeof r.url !== 'string' || typeof r.method !== 'string' || typeof (r.headers as { get?: unknown } | undefined)?.get !== 'function') {
+    // Each member is read once, so a getter cannot answer differently the second time.
+    let url: unknown;
+    let method: unknown;
+    let headers: { get?: unknown } | undefined;
+    try {
+      const r = request as Partial<Record<'url' | 'method' | 'headers', unknown>> | null | undefined;
+      if (typeof r === 'object' && r !== null) ({ url, method, headers } = r as { url: unknown; method: unknown; headers: { get?: unknown } | undefined });
+    } catch {
+      url = undefined;
+    }
+    const get = typeof headers === 'object' && headers !== null ? headers.get : undefined;
+    if (typeof url !== 'string' || typeof method !== 'string' || typeof get !== 'function') {
       throw new InvalidArgumentError('request', 'must be a fetch Request');
     }
+    const head = method === 'HEAD';
     let prepared: PreparedResponse;
     try {
-      const url = new URL(request.url);
+      const parsed = new URL(url);
       prepared = await core.handle({
-        method: request.method,
-        pathname: url.pathname,
-        search: url.search,
-        header: (name) => request.headers.get(name) ?? undefined,
+        method,
+        pathname: parsed.pathname,
+        search: parsed.search,
+        header: (name) => {
+          // A real Headers object gives a string or null; a look-alike's other answers count as absent.
+          let value: unknown;
+          try {
+            value = get.call(headers, name);
+          } catch {
+            value = undefined;
+          }
+          return typeof value === 'string' ? value : undefined;
+        },
         remoteAddress: undefined,
       });
     } catch {
-      // Unreachable in practice (handle() never rejects); kept so the handler itself never rejects.
-      prepared = { status: 500, headers: { 'content-type': PROBLEM_CONTENT_TYPE }, body: '{}' };
+      // handle() never rejects; a Request that is not a real one (a URL that does not parse) can land here.
+      prepared = lastResortResponse();
     }
-    const bytes = ENCODER.encode(prepared.body);
-    const headers = new Headers(prepared.headers);
-    headers.set('content-length', String(bytes.byteLength));
-    return new Response(request.method === 'HEAD' ? null : bytes, { status: prepared.status, headers });
+    try {
+      return toResponse(prepared, head);
+    } catch {
+      return toResponse(lastResortResponse(), head);
+    }
   };
   Object.defineProperty(handler, EXPORT_CORE, { value: core });
   return handler;
+}
+
+/** A `Response` of a prepared answer, with `Content-Length`; no body for HEAD. */
+function toResponse(prepared: PreparedResponse, head: boolean): Response {
+  const bytes = ENCODER.encode(prepared.body);
+  const headers = new Headers(prepared.headers);
+  headers.set('content-length', String(bytes.byteLength));
+  return new Response(head ? null : bytes, { status: prepared.status, headers });
 }
 
 /** A patient the option check builds for: the smallest chart the builders accept. */
@@ -471,7 +624,9 @@ function checkOutputOptions(fhirBase: FhirExportOptions, hl7Base: Hl7MessageOpti
  */
 export function createExportCore(options: ExportHandlerOptions): ExportCore {
   checkHostOptions(options);
-  const { dataSource, keyStore } = options;
+  const keyStore = options.keyStore;
+  // The in-memory source is the package's own and never throws synchronously; any other is guarded.
+  const dataSource = isFrozenSource(options.dataSource) ? options.dataSource : guardDataSource(options.dataSource);
   const now = options.now ?? Date.now;
   const rateLimiter = options.rateLimiter ?? createFixedWindowRateLimiter({ now });
   const basePath = normaliseBasePath(options.basePath);
@@ -495,6 +650,9 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
   }
   const controlId = options.hl7?.controlId;
   checkOutputOptions(fhirBase, hl7Base);
+  // Read once: the hooks are fixed when the handler is created, like every other option.
+  const observer = options.observer;
+  const onError = options.onError;
 
   function resolveRequestId(given: string | undefined): string {
     if (given !== undefined && REQUEST_ID_RE.test(given)) return given;
@@ -540,7 +698,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
    * in-memory one): a message built from the same records differs only in MSH-7, EVN-2 and MSH-10. A WeakMap
    * keyed by those records (see internal/hl7-template.ts), so the handler holds no state of its own beyond it.
    */
-  const templates: Hl7TemplateCache | undefined = isFrozenSource(dataSource) ? createHl7TemplateCache() : undefined;
+  const templates: Hl7TemplateCache | undefined = isFrozenSource(options.dataSource) ? createHl7TemplateCache() : undefined;
   /**
    * Templates of Bundles, over the same kind of data source and for the same reason: a Bundle built from the
    * same records differs only in `id` and `timestamp`. A WeakMap keyed by those records (see
@@ -632,6 +790,29 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     return (parameter) => limits[route.limits[parameter] as LimitName];
   }
 
+  /**
+   * The encounters a patient Bundle's notes and assessments refer to that are not among the listed newest
+   * `limit` (read with `getEncounter`, scoped to the patient), so that the builder can give their logical
+   * references a display. Only encounters the builder would not take as entries in place of a listed one are
+   * kept: the list must be full (else the source says there is no other encounter) and each must be no newer
+   * than the oldest listed (equals keep the listed first, as the builder's sort is stable). What a source gives
+   * otherwise is left out, and that reference has no display, as before.
+   */
+  async function referencedEncounters(patientId: string, listed: PatientChart, limit: number): Promise<Encounter[]> {
+    const encounters = listed.encounters ?? [];
+    if (encounters.length < limit) return [];
+    const have = new Set(encounters.map((e) => e.id));
+    const wanted = new Set<string>();
+    for (const record of [...(listed.notes ?? []), ...(listed.assessments ?? [])]) {
+      const id = record.encounterId;
+      if (id !== undefined && !have.has(id)) wanted.add(id);
+    }
+    if (wanted.size === 0) return [];
+    const oldest = encounters.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...encounters.map((e) => instantOf(e.period?.start)));
+    const found = await Promise.all([...wanted].map((id) => dataSource.getEncounter(patientId, id)));
+    return found.filter((e): e is Encounter => e != null && typeof e === 'object' && wanted.has(e.id) && instantOf(e.period?.start) <= oldest);
+  }
+
   /** The export itself: read what the route needs, build, serialise. */
   async function exportRoute(route: RouteDefinition, params: RouteParameters, requestId: string): Promise<PreparedBody> {
     const ids = params.ids;
@@ -679,17 +860,21 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
           dataSource.listMedicalHistory(patientId, n('medicalHistoryLimit')),
         ]);
         if (patient == null) return notFound('patient');
-        const chart: PatientChart = {
+        const listed: PatientChart = {
           patient,
           encounters: [...encounters],
           notes: [...notes],
           assessments: [...assessments],
           medicalHistory: [...medicalHistory],
         };
-        const directory = await gatherDirectory(dataSource, chart);
+        const directory = await gatherDirectory(dataSource, listed);
         if (summary) {
-          return { body: buildAdrA19(chart, { ...hl7Options(route.name, requestId, directory), limit: n('limit') }) };
+          return { body: buildAdrA19(listed, { ...hl7Options(route.name, requestId, directory), limit: n('limit') }) };
         }
+        // Encounters the notes and assessments refer to beyond the encounter limit: not entries, but with them
+        // at hand the builder gives each logical reference its display, as it does given the whole chart.
+        const referenced = await referencedEncounters(patientId, listed, n('encounterLimit'));
+        const chart: PatientChart = referenced.length === 0 ? listed : { ...listed, encounters: [...encounters, ...referenced] };
         const bundleLimits = {
           encounters: n('encounterLimit'),
           notes: n('noteLimit'),
@@ -699,6 +884,8 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         const records = [
           patient,
           ...encounters,
+          undefined,
+          ...referenced,
           undefined,
           ...notes,
           undefined,
@@ -777,13 +964,21 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     }
   }
 
-  function setRateLimitHeaders(headers: Record<string, string>, decision: RateLimitDecision): void {
+  /**
+   * Count a request through the host's rate limiter and set the `x-ratelimit-*` headers from its checked
+   * decision.
+   * @throws what the limiter throws, or {@link InvalidArgumentError} for a malformed decision (a 500)
+   */
+  async function consumeRateLimit(headers: Record<string, string>, key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
+    const decision = readDecision(await rateLimiter.consume(key, limit, windowSeconds));
     headers['x-ratelimit-limit'] = String(decision.limit);
     headers['x-ratelimit-remaining'] = String(decision.remaining);
     headers['x-ratelimit-reset'] = String(decision.reset);
+    return decision;
   }
 
   function rateLimited(headers: Record<string, string>, decision: RateLimitDecision): HttpError {
+    // A checked decision: retryAfter is a finite non-negative number on a denial.
     headers['retry-after'] = String(Math.max(1, Math.ceil(decision.retryAfter)));
     return ERRORS.rateLimited;
   }
@@ -806,27 +1001,26 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         headers['www-authenticate'] = WWW_AUTHENTICATE;
         return ERRORS.keyMissing;
       }
-      const record = await keyStore.lookup(key);
+      const found: unknown = await keyStore.lookup(key);
       // `null` is "not found" too, as from a data source.
-      if (record == null || record.revoked) {
+      const record = found == null ? undefined : readKeyRecord(found);
+      if (record === undefined || record.revoked) {
         headers['www-authenticate'] = WWW_AUTHENTICATE;
         return ERRORS.keyInvalid;
       }
       state.partnerId = record.partnerId;
       // Every request with a valid key counts, so a 403 or 400 carries the rate-limit headers too.
-      const decision = await rateLimiter.consume(`key:${record.keyId}`, record.rateLimit.limit, record.rateLimit.windowSeconds);
-      setRateLimitHeaders(headers, decision);
+      const decision = await consumeRateLimit(headers, `key:${record.keyId}`, record.rateLimit.limit, record.rateLimit.windowSeconds);
       if (!record.scopes.includes(route.scope)) return scopeMissing(route.scope);
       if (!decision.allowed) return rateLimited(headers, decision);
     } else if (directoryLimit !== undefined) {
       const client: ClientInfo = { remoteAddress: call.remoteAddress, header: call.header };
       const address = directoryLimit.clientAddress === undefined ? call.remoteAddress : directoryLimit.clientAddress(client);
-      const decision = await rateLimiter.consume(
-        `directory:${address === undefined || address === '' ? 'unknown' : address}`,
-        directoryLimit.limit,
-        directoryLimit.windowSeconds,
-      );
-      setRateLimitHeaders(headers, decision);
+      if (address !== undefined && typeof address !== 'string') {
+        throw new InvalidArgumentError('directoryRateLimit.clientAddress() result', 'must be a string or undefined');
+      }
+      const counter = address === undefined || address === '' ? 'unknown' : address;
+      const decision = await consumeRateLimit(headers, `directory:${counter}`, directoryLimit.limit, directoryLimit.windowSeconds);
       if (!decision.allowed) return rateLimited(headers, decision);
     }
     const query = parseQuery(call.search);
@@ -854,7 +1048,6 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
   }
 
   async function handle(call: IncomingCall): Promise<PreparedResponse> {
-    const observer = options.observer;
     // The clock is read only for an observer, the one reader of the duration.
     const started = observer === undefined ? 0 : performance.now();
     const requestId = resolveRequestId(call.header('x-request-id'));
@@ -872,16 +1065,17 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
       try {
         result = await checkAndExport(call, route, requestId, headers, state);
       } catch (error) {
-        if (error instanceof ChartNotFoundError) {
-          result = notFound(error.recordType);
-        } else if (isDataSourceUnavailable(error)) {
-          const retry = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-          if (typeof retry === 'number' && Number.isSafeInteger(retry) && retry > 0) headers['retry-after'] = String(retry);
-          result = ERRORS.unavailable;
-          safeCall(options.onError, error, { requestId, route: route.name });
+        const failure = classifyFailure(error);
+        if (failure.kind === 'not-found') {
+          result = notFound(failure.recordType);
         } else {
-          result = ERRORS.internal;
-          safeCall(options.onError, error, { requestId, route: route.name });
+          if (failure.kind === 'unavailable') {
+            if (failure.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
+            result = ERRORS.unavailable;
+          } else {
+            result = ERRORS.internal;
+          }
+          safeCall(onError, error, { requestId, route: route.name });
         }
       }
     }

@@ -26,7 +26,11 @@ export interface ApiKeyRecord {
   readonly keyId: string;
   /** The partner the key was issued to; reported to the observer hook. */
   readonly partnerId: string;
-  /** The export scopes the key grants. */
+  /**
+   * The export scopes the key grants: an array of strings, each compared exactly with a route's scope (other
+   * strings grant nothing). Not a space-separated string: the handler answers a record whose `scopes` is not
+   * an array of strings with 500.
+   */
   readonly scopes: readonly ApiKeyScope[];
   /** The key's own rate limit. */
   readonly rateLimit: ApiKeyRateLimit;
@@ -44,7 +48,9 @@ export interface KeyStore {
    *
    * @param presentedKey - the `x-api-key` header value as received (non-empty); treat it as a secret:
    *   never log it, never put it in an error
-   * @returns the record (revoked ones included, with `revoked: true`), or `undefined` (or `null`) for an unknown key
+   * @returns the record (revoked ones included, with `revoked: true`), or `undefined` (or `null`) for an unknown key.
+   *   The handler checks the record's shape on every request (see {@link ApiKeyRecord}); a malformed one is a
+   *   500, never access
    * @throws whatever the backing store throws; the handler answers 500, or 503 for a
    *   `DataSourceUnavailableError`
    */

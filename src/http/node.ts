@@ -7,7 +7,7 @@
 // Structural stand-ins for Node's classes (node-types.ts), so the published types import nothing from node:.
 import type { NodeRequestLike as IncomingMessage, NodeResponseLike as ServerResponse } from './node-types.js';
 import { EXPORT_CORE, createExportCore, type ExportCore, type ExportHandler, type ExportHandlerOptions, type IncomingCall } from './handler.js';
-import type { PreparedResponse } from './internal/responses.js';
+import { lastResortResponse, type PreparedResponse } from './internal/responses.js';
 
 /** A `node:http` request listener; also an Express middleware (it always answers, never calls `next`). */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -61,20 +61,14 @@ function writePrepared(res: ServerResponse, prepared: PreparedResponse, head: bo
   else res.end(prepared.body);
 }
 
+/** The last-resort answer: a documented 500 (problem+json with a new request id), when nothing else can answer. */
 function writeFailure(res: ServerResponse): void {
   if (res.destroyed || res.writableEnded) return;
   if (res.headersSent) {
     res.end();
     return;
   }
-  const body = '{"type":"about:blank","title":"Internal Server Error","status":500}';
-  res.writeHead(500, {
-    'content-type': 'application/problem+json',
-    'content-length': String(Buffer.byteLength(body)),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-  });
-  res.end(body);
+  writePrepared(res, lastResortResponse(), false);
 }
 
 function fastListener(core: ExportCore): NodeListener {
@@ -101,15 +95,20 @@ function fastListener(core: ExportCore): NodeListener {
   };
 }
 
+/**
+ * The fixed origin of the URLs handed to handlers other than ours. The `Host` header never takes part: pasted
+ * in front of the target it could change the path, the query or add credentials (`Host: x/route?id=…#` with
+ * target `/nope` would name a route), and a client chooses it freely. A handler that needs the host reads
+ * the `host` header.
+ */
+const GENERIC_ORIGIN = 'http://localhost';
+
 /** A `Request` from a Node request, for handlers other than ours. */
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
-  const target = req.url ?? '/';
-  let url: URL;
-  try {
-    url = new URL(target.startsWith('/') ? `http://${req.headers.host ?? 'localhost'}${target}` : target);
-  } catch {
-    url = new URL(target.startsWith('/') ? `http://localhost${target}` : 'http://localhost/');
-  }
+  // The path and query exactly as the fast path sees them, on the fixed origin. Concatenated, not resolved
+  // against the origin: a pathname such as `//x/route` must stay a path, not become a host.
+  const { pathname, search } = splitRequestTarget(req.url ?? '/');
+  const url = `${GENERIC_ORIGIN}${pathname === '' ? '/' : pathname}${search}`;
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;

@@ -44,6 +44,32 @@ describe('createExportHandler / toNodeListener options', () => {
     await expect(handler(null as never)).rejects.toThrow(expect.objectContaining({ argument: 'request' }));
     await expect(handler({ url: 5 } as never)).rejects.toThrow(InvalidArgumentError);
     expect((await handler(new Request('http://localhost/nowhere'))).status).toBe(404);
+    const throwingUrl = { get url(): never { throw new Error('url getter') }, method: 'GET', headers: new Headers() };
+    await expect(handler(throwingUrl as never)).rejects.toThrow(expect.objectContaining({ argument: 'request' }));
+  });
+
+  it('should answer a Request look-alike whose header reads throw, or whose URL does not parse, never reject', async () => {
+    const handler = createExportHandler({ dataSource, keyStore });
+    const throwingHeaders = {
+      url: 'http://localhost/exportFhirPatient?patientId=p',
+      method: 'GET',
+      headers: {
+        get(): never {
+          throw new Error('get failed');
+        },
+      },
+    };
+    const res = await handler(throwingHeaders as never);
+    // Headers that cannot be read count as absent: no key, a 401.
+    expect(res.status).toBe(401);
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const odd = await handler({ url: 'not a url', method: 'GET', headers: new Headers() } as never);
+    expect(odd.status).toBe(500);
+    expect(odd.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(odd.headers.get('cache-control')).toBe('no-store');
+    expect(JSON.parse(await odd.text())).toMatchObject({ code: 'internal-error', requestId: odd.headers.get('x-request-id') });
+    const numbers = await handler({ url: 'http://localhost/exportFhirPatient', method: 'GET', headers: { get: () => 42 } } as never);
+    expect(numbers.status).toBe(401);
   });
 });
 

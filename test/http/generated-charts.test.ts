@@ -4,13 +4,13 @@
  * check (HL7). Ids travel percent-encoded in the query string, as a partner would send them.
  */
 import fc from 'fast-check';
-import { it } from 'vitest';
-import { checkChartDocument, type ChartDocument } from '../../src/index.js';
+import { expect, it } from 'vitest';
+import { buildFhirPatientBundle, checkChartDocument, type ChartDocument } from '../../src/index.js';
 import { createInMemoryDataSource } from '../../src/http/index.js';
 import { arbChartDocument } from '../arbitraries/index.js';
 import { expectFhir, expectHl7 } from './support/bodies.js';
 import { KEYS } from './support/fixture.js';
-import { describeMatrix, fixtureOptions, serve, type Mode } from './support/harness.js';
+import { NOW_MS, describeMatrix, fixtureOptions, serve, type Mode } from './support/harness.js';
 
 const q = encodeURIComponent;
 const BOTH = { 'x-api-key': KEYS.both };
@@ -55,6 +55,42 @@ describeMatrix('every route over generated chart documents', (mode: Mode) => {
         }
       }),
       { numRuns: mode === 'fetch' ? 30 : 10, endOnFailure: true },
+    );
+  });
+});
+
+/** Bundle limits, small enough to leave encounters that notes and assessments refer to out of the Bundle. */
+const arbBundleLimits = fc.record({ encounters: fc.nat({ max: 3 }), notes: fc.nat({ max: 4 }), assessments: fc.nat({ max: 4 }), medicalHistory: fc.nat({ max: 3 }) });
+
+describeMatrix('the patient Bundle over HTTP and the core builder', (mode: Mode) => {
+  // The one documented difference (README, "Your own data"): a Questionnaire's score items come from the
+  // assessments the handler reads (the newest `assessmentLimit`), not from every assessment of the chart. So the
+  // expected Bundle is the builder's over the whole chart with its assessments cut to those the source lists:
+  // encounters, notes and medical history stay whole, and references to encounters beyond the limit keep their
+  // display.
+  it("should send byte for byte the core builder's Bundle of the whole chart, whatever the limits leave out", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        arbChartDocument({ mappable: true, maxPatients: 2 }).filter((doc) => checkChartDocument(doc).length === 0),
+        fc.array(arbBundleLimits, { minLength: 1, maxLength: 3 }),
+        async (doc, limitsList) => {
+          const dataSource = createInMemoryDataSource(doc);
+          const call = await serve(mode, await fixtureOptions({ dataSource }));
+          for (const whole of doc.patients) {
+            for (const limits of limitsList) {
+              const chart = { ...whole, assessments: [...(await dataSource.listAssessments(whole.patient.id, limits.assessments))] };
+              const query = `encounterLimit=${limits.encounters}&noteLimit=${limits.notes}&assessmentLimit=${limits.assessments}&medicalHistoryLimit=${limits.medicalHistory}`;
+              // Twice: the second request in a row is the one answered from a proven template.
+              for (let round = 0; round < 2; round++) {
+                const res = await call(`/exportFhirPatientBundle?patientId=${q(chart.patient.id)}&${query}`, { headers: BOTH });
+                const expected = buildFhirPatientBundle(chart, { limits, now: new Date(NOW_MS).toISOString(), ...(doc.directory === undefined ? {} : { directory: doc.directory }) });
+                expect(res.body, query).toBe(JSON.stringify(expected));
+              }
+            }
+          }
+        },
+      ),
+      { numRuns: mode === 'fetch' ? 40 : 10, endOnFailure: true },
     );
   });
 });

@@ -2,8 +2,9 @@
  * The export handler's behaviour, written once and run twice: against the fetch handler and against the
  * Node listener on a real node:http server (test/http/support/harness.ts).
  */
+import util from 'node:util';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { InvalidArgumentError } from '../../src/index.js';
+import { ChartNotFoundError, InvalidArgumentError } from '../../src/index.js';
 import {
   DataSourceUnavailableError,
   createExportHandler,
@@ -18,6 +19,7 @@ import {
 import { expectError, expectFhir, expectHl7, expectNoLeak, hl7Segments, type OutcomeBody, type ProblemBody } from './support/bodies.js';
 import { CHART_DOCUMENT, KEYS, ODD_PATIENT_ID, OTHER_PATIENT_ID, PATIENT_ID } from './support/fixture.js';
 import { NOW_MS, describeMatrix, failingDataSource, fixtureKeys, fixtureOptions, serve, type Caller, type Mode } from './support/harness.js';
+import { flipping, revokedProxy, throwingProxy } from './support/hostile.js';
 
 const P = PATIENT_ID;
 const key = (k: string): Record<string, string> => ({ 'x-api-key': k });
@@ -434,13 +436,18 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       ['application/json+fhir'],
       ['text/html, application/fhir+json;q=0.5'],
       ['APPLICATION/FHIR+JSON'],
+      ['application/json, */*;q=0'],
+      ['application/fhir+json;q=0, application/fhir+json;fhirVersion=4.0'],
+      ['application/fhir+json;foo="a,b"'],
     ])('should serve FHIR for Accept %j', async (accept) => {
       const headers = accept === undefined ? BOTH : { ...BOTH, accept };
       expect((await call(`/exportFhirPatient?patientId=${P}`, { headers })).status).toBe(200);
       expect((await call('/publicFhirDirectory?resourceType=Location', { headers })).status).toBe(200);
     });
 
-    it.each([['text/html'], ['application/xml'], ['application/hl7-v2'], ['application/fhir+json;q=0'], ['*/*;q=0'], ['*/*, application/fhir+json;q=0'], ['nonsense'], ['application/fhir+json; fhirVersion=3.0']])(
+    it.each([['text/html'], ['application/xml'], ['application/hl7-v2'], ['application/fhir+json;q=0'], ['*/*;q=0'], ['*/*, application/fhir+json;q=0'], ['nonsense'], ['application/fhir+json; fhirVersion=3.0'],
+      ['application/fhir+json;q=0, application/json'], ['application/json, application/fhir+json;q=0'], ['application/fhir+json;foo="a,b";q=0'],
+      ['application/json;q=0, application/*'], ['application/fhir+json;charset=iso-8859-1']])(
       'should answer FHIR routes with 406 for Accept %j',
       async (accept) => {
         const res = await call(`/exportFhirPatient?patientId=${P}`, { headers: { ...BOTH, accept } });
@@ -457,7 +464,16 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       },
     );
 
-    it.each([['application/json'], ['application/fhir+json'], ['text/plain'], ['application/hl7-v2;q=0']])(
+    it.each([
+      ['application/json'],
+      ['application/fhir+json'],
+      ['text/plain'],
+      ['application/hl7-v2;q=0'],
+      ['application/hl7-v2+er7'],
+      ['x-application/hl7-v2+er7'],
+      ['application/hl7-v2;foo="x, */*";q=0'],
+      ['application/hl7-v2; charset=iso-8859-1'],
+    ])(
       'should answer HL7 routes with 406 for Accept %j',
       async (accept) => {
         const res = await call(`/exportHl7PatientAdt?patientId=${P}`, { headers: { ...BOTH, accept } });
@@ -593,6 +609,44 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       expect(countByType(bundle, 'QuestionnaireResponse')).toBe(0);
     });
 
+    it('should read a limit with leading zeros by its value, not clamp it for its length', async () => {
+      // Default limits (maximum 100, 200, 500): the fixture has 3 notes, 3 organizations.
+      const none = expectFhir(await call(`/exportFhirPatientBundle?patientId=${P}&noteLimit=0000000000000000`, { headers: BOTH }));
+      expect(countByType(none, 'Composition')).toBe(0);
+      const two = expectFhir(await call('/publicFhirDirectory?resourceType=Organization&limit=00000000000000000002'));
+      expect(countByType(two, 'Organization')).toBe(2);
+      const summary = expectHl7(await call(`/exportHl7PatientSummary?patientId=${P}&limit=00000000000000000003`, { headers: BOTH }), 'ADR^A19^ADR_A19');
+      expect(summary.find((s) => s[0] === 'QRD')?.[7]).toMatch(/^3(\^|$)/);
+    });
+
+    it('should give references to encounters beyond the encounter limit their display, as the builder does given the whole chart', async () => {
+      // enc-0003 (2026-03-01) is the encounter of note-0002 and asmt-0002; encounterLimit=0 leaves it out.
+      const path = `/exportFhirPatientBundle?patientId=${P}&encounterLimit=0&noteLimit=1&assessmentLimit=1`;
+      const opaque = await serve(mode, await fixtureOptions({ dataSource: { ...createInMemoryDataSource(CHART_DOCUMENT) } }));
+      for (const res of [await call(path, { headers: BOTH }), await call(path, { headers: BOTH }), await opaque(path, { headers: BOTH })]) {
+        const bundle = expectFhir(res);
+        expect(countByType(bundle, 'Encounter')).toBe(0);
+        const composition = bundle.entry?.find((e) => e.resource.resourceType === 'Composition')?.resource as { encounter?: unknown };
+        const response = bundle.entry?.find((e) => e.resource.resourceType === 'QuestionnaireResponse')?.resource as { encounter?: unknown };
+        const logical = { type: 'Encounter', identifier: { value: 'enc-0003' }, display: 'Encounter (ambulatory), 2026-03-01T09:30:00-05:00' };
+        expect(composition.encounter).toEqual(logical);
+        expect(response.encounter).toEqual(logical);
+      }
+    });
+
+    it('should never let a referenced encounter take the place of a listed one when a source lists out of order', async () => {
+      // Arrange: a source whose newest encounter, as it lists them, is the oldest one (enc-0001, 2026-01-05).
+      const base = createInMemoryDataSource(CHART_DOCUMENT);
+      const enc0001 = await base.getEncounter(P, 'enc-0001');
+      const misordered = await serve(mode, await fixtureOptions({ dataSource: { ...base, listEncounters: () => Promise.resolve([enc0001!]) } }));
+      // Act
+      const bundle = expectFhir(await misordered(`/exportFhirPatientBundle?patientId=${P}&encounterLimit=1&noteLimit=1`, { headers: BOTH }));
+      // Assert: the listed encounter stays the entry; the newer enc-0003 is referenced without a display.
+      expect((bundle.entry ?? []).filter((e) => e.resource.resourceType === 'Encounter').map((e) => e.resource.id)).toEqual(['enc-0001']);
+      const composition = bundle.entry?.find((e) => e.resource.resourceType === 'Composition')?.resource as { encounter?: unknown };
+      expect(composition.encounter).toEqual({ type: 'Encounter', identifier: { value: 'enc-0003' } });
+    });
+
     it('should cap the HL7 summary with its limit, clamped to the maximum, in QRD-7', async () => {
       const byDefault = expectHl7(await limited(`/exportHl7PatientSummary?patientId=${P}`, { headers: BOTH }), 'ADR^A19^ADR_A19');
       const clamped = expectHl7(await limited(`/exportHl7PatientSummary?patientId=${P}&limit=1000`, { headers: BOTH }), 'ADR^A19^ADR_A19');
@@ -679,6 +733,113 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       expectError(await b(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }), 503, 'fhir');
     });
 
+    it.each([
+      ['an object whose code getter throws', { get code(): never { throw new Error('getter failed') } }],
+      ['an unavailable-looking error whose retryAfterSeconds getter throws', { code: 'data-source-unavailable', get retryAfterSeconds(): never { throw new Error('getter failed') } }],
+      ['a Proxy that throws on every trap', throwingProxy()],
+      ['a revoked Proxy', revokedProxy()],
+      ['an object posing as ChartNotFoundError with a foreign record type', Object.assign(Object.create(ChartNotFoundError.prototype) as object, { recordType: 'Quintero' })],
+    ])('should answer a data source that throws %s with a 500 that keeps the common headers and calls onError', async (_what, thrown) => {
+      const onError = vi.fn();
+      const failing = await serve(mode, await fixtureOptions({ dataSource: failingDataSource(thrown), onError }));
+      for (const [path, format] of [[`/exportFhirPatient?patientId=${P}`, 'fhir'], [`/exportHl7Note?patientId=${P}&noteId=note-0002`, 'problem']] as const) {
+        const res = await failing(path, { headers: { ...BOTH, 'x-request-id': 'hostile-error' } });
+        expect(expectError(res, 500, format)).toBe('internal-error');
+        expect(res.headers['x-request-id']).toBe('hostile-error');
+        expect(res.headers['cache-control']).toBe('no-store');
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+        expect(res.headers['retry-after']).toBeUndefined();
+        expect(res.body).not.toContain('Quintero');
+      }
+      expect(onError).toHaveBeenCalledTimes(2);
+      expect(onError.mock.calls[0]?.[0]).toBe(thrown);
+    });
+
+    it('should leave no unhandled rejection when one read rejects and a parallel one throws synchronously', async () => {
+      // Arrange: the patient read rejects; the note read, started next to it, throws before returning a promise.
+      const rejections = vi.fn();
+      process.on('unhandledRejection', rejections);
+      try {
+        const base = createInMemoryDataSource(CHART_DOCUMENT);
+        const dataSource: ChartDataSource = {
+          ...base,
+          getPatient: () => Promise.reject(new Error('patient read failed')),
+          getNote: () => {
+            throw new Error('note read threw');
+          },
+        };
+        const onError = vi.fn();
+        const throwing = await serve(mode, await fixtureOptions({ dataSource, onError }));
+        // Act
+        const res = await throwing(`/exportHl7Note?patientId=${P}&noteId=note-0002`, { headers: BOTH });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        // Assert
+        expect(expectError(res, 500, 'problem')).toBe('internal-error');
+        expect(onError).toHaveBeenCalledOnce();
+        expect(rejections).not.toHaveBeenCalled();
+      } finally {
+        process.off('unhandledRejection', rejections);
+      }
+    });
+
+    /** A valid decision with the fields of `override` laid over it as they are (getters stay getters). */
+    const decisionWith = (override: object): object =>
+      Object.defineProperties({ allowed: true, limit: 10, remaining: 9, reset: EPOCH_WINDOW_END, retryAfter: 0 }, Object.getOwnPropertyDescriptors(override));
+
+    it.each([
+      ['reset with a line break', () => ({ reset: 'a\nb' })],
+      ['reset as text', () => ({ reset: '1767225600' })],
+      ['remaining NaN', () => ({ remaining: Number.NaN })],
+      ['limit negative', () => ({ limit: -1 })],
+      ['limit fractional', () => ({ limit: 1.5 })],
+      ['allowed as a string', () => ({ allowed: 'yes' })],
+      ['retryAfter NaN on a denial', () => ({ allowed: false, retryAfter: Number.NaN })],
+      ['retryAfter negative on a denial', () => ({ allowed: false, retryAfter: -3 })],
+      ['retryAfter Infinity on a denial', () => ({ allowed: false, retryAfter: Number.POSITIVE_INFINITY })],
+      ['retryAfter as text on a denial', () => ({ allowed: false, retryAfter: '5' })],
+      ['a getter that throws', () => ({ get remaining(): never { throw new Error('getter failed') } })],
+      ['a throwing Proxy', () => throwingProxy()],
+      ['a revoked Proxy', () => revokedProxy()],
+      ['no object at all', () => 'a\nb'],
+    ])('should answer a rate limiter that returns %s with a documented 500, never a rejection or an invalid header', async (_what, override) => {
+      const onError = vi.fn();
+      const consume = (): Promise<never> => {
+        const o = override();
+        return Promise.resolve((typeof o === 'object' && !util.types.isProxy(o) ? decisionWith(o) : o) as never);
+      };
+      const bad = await serve(mode, await fixtureOptions({ rateLimiter: { consume }, onError, directoryRateLimit: { limit: 5, windowSeconds: 60 } }));
+      for (const [path, init, format] of [
+        [`/exportFhirPatient?patientId=${P}`, { headers: BOTH }, 'fhir'],
+        [`/exportHl7PatientAdt?patientId=${P}`, { headers: BOTH }, 'problem'],
+        ['/publicFhirDirectory?resourceType=Location', {}, 'fhir'],
+      ] as const) {
+        const res = await bad(path, init);
+        expect(expectError(res, 500, format), path).toBe('internal-error');
+        expect(res.headers['retry-after']).toBeUndefined();
+        expect(res.headers['x-ratelimit-reset']).toBeUndefined();
+      }
+      expect(onError).toHaveBeenCalledTimes(3);
+    });
+
+    it('should read each field of a rate-limit decision once: a getter that changes after its first read cannot reach a header', async () => {
+      const consume = (): Promise<never> => Promise.resolve(flipping(decisionWith({}) as Record<string, unknown>, 'remaining', 'a\r\nSet-Cookie: x=1') as never);
+      const flippingLimiter = await serve(mode, await fixtureOptions({ rateLimiter: { consume } }));
+      const res = await flippingLimiter(`/exportFhirPatient?patientId=${P}`, { headers: BOTH });
+      expectFhir(res);
+      expect(res.headers['x-ratelimit-remaining']).toBe('9');
+      expect(res.headers['set-cookie']).toBeUndefined();
+    });
+
+    it('should send Retry-After in whole seconds, at least 1, for a denial with a valid fractional or zero retryAfter', async () => {
+      for (const [retryAfter, expected] of [[0, '1'], [2.2, '3'], [59, '59']] as const) {
+        const rateLimiter = { consume: () => Promise.resolve({ allowed: false, limit: 1, remaining: 0, reset: EPOCH_WINDOW_END, retryAfter }) };
+        const limited = await serve(mode, await fixtureOptions({ rateLimiter }));
+        const res = await limited(`/exportFhirPatient?patientId=${P}`, { headers: BOTH });
+        expect(expectError(res, 429, 'fhir')).toBe('rate-limited');
+        expect(res.headers['retry-after']).toBe(expected);
+      }
+    });
+
     it('should answer 500 when the data source returns records that fail the chart check', async () => {
       // Arrange: a patient without names or identifiers (the chart check refuses it; its message names paths).
       const broken = createInMemoryDataSource(CHART_DOCUMENT);
@@ -691,6 +852,65 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       expectError(res, 500, 'fhir');
       expect(res.body).not.toContain('identifiers');
       expect((onError.mock.calls[0]?.[0] as Error).name).toBe('ChartValidationError');
+    });
+  });
+
+  describe("a custom key store's records", () => {
+    const VALID = { keyId: 'custom-1', partnerId: 'partner-custom', scopes: ['fhir:export'], rateLimit: { limit: 50, windowSeconds: 60 }, revoked: false };
+    /** A rate limiter that allows anything it is given, so only the handler's own check can refuse a record. */
+    const permissive = { consume: (_key: string, limit: number) => Promise.resolve({ allowed: true, limit, remaining: 1, reset: EPOCH_WINDOW_END, retryAfter: 0 }) };
+    const serveRecord = async (record: unknown, extra: Partial<ExportHandlerOptions> = {}): Promise<Caller> =>
+      serve(mode, await fixtureOptions({ keyStore: { lookup: () => Promise.resolve(record as never) }, rateLimiter: permissive as never, ...extra }));
+
+    it.each([
+      ['scopes as an OAuth-style string containing the scope', { scopes: 'nofhir:exports' }],
+      ['scopes as the scope itself, as a string', { scopes: 'fhir:export' }],
+      ['a scope that is not a string', { scopes: ['fhir:export', 5] }],
+      ['scopes missing', { scopes: undefined }],
+      ['revoked as a string', { revoked: 'false' }],
+      ['revoked missing', { revoked: undefined }],
+      ['revoked as a number', { revoked: 0 }],
+      ['rateLimit missing', { rateLimit: undefined }],
+      ['rateLimit.limit as text', { rateLimit: { limit: '50', windowSeconds: 60 } }],
+      ['rateLimit.windowSeconds NaN', { rateLimit: { limit: 50, windowSeconds: Number.NaN } }],
+      ['rateLimit.limit zero', { rateLimit: { limit: 0, windowSeconds: 60 } }],
+      ['partnerId as a number', { partnerId: 7 }],
+      ['keyId as an object', { keyId: { id: 'custom-1' } }],
+      ['keyId empty', { keyId: '' }],
+      ['a getter that throws', { get scopes(): never { throw new Error('scopes getter') } }],
+      ['scopes claiming 2^32 - 1 entries', { scopes: new Proxy([], { get: (_t, k) => (k === 'length' ? 2 ** 32 - 1 : 'fhir:export') }) }],
+    ])('should answer a record with %s with a documented 500, never access', async (_what, override) => {
+      const record = Object.defineProperties({ ...VALID }, Object.getOwnPropertyDescriptors(override));
+      const onError = vi.fn();
+      const broken = await serveRecord(record, { onError });
+      const res = await broken(`/exportFhirPatient?patientId=${P}`, { headers: BOTH });
+      expect(expectError(res, 500, 'fhir')).toBe('internal-error');
+      expect(res.body).not.toContain('Quintero');
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      expect(onError).toHaveBeenCalledOnce();
+    });
+
+    it('should compare scopes exactly and grant only the scopes listed', async () => {
+      const lookalikes = await serveRecord({ ...VALID, scopes: ['fhir:exports', 'FHIR:EXPORT', ' fhir:export', 'hl7:export-all'] });
+      expect(expectError(await lookalikes(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }), 403, 'fhir')).toBe('scope-missing');
+      const fhirOnly = await serveRecord({ ...VALID, scopes: ['unknown:scope', 'fhir:export'] });
+      expectFhir(await fhirOnly(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }));
+      expect(expectError(await fhirOnly(`/exportHl7PatientAdt?patientId=${P}`, { headers: BOTH }), 403, 'problem')).toBe('scope-missing');
+    });
+
+    it('should refuse a revoked record (401) and read each field once', async () => {
+      const revoked = await serveRecord({ ...VALID, revoked: true });
+      expect(expectError(await revoked(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }), 401, 'fhir')).toBe('api-key-invalid');
+      // A revoked record needs nothing else: it is refused whatever its other fields hold.
+      const bare = await serveRecord({ revoked: true, scopes: 'fhir:export' });
+      expect(expectError(await bare(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }), 401, 'fhir')).toBe('api-key-invalid');
+      // Scopes valid on the first read only: the first read decides.
+      const events: ExportObservation[] = [];
+      const changing = await serveRecord(flipping({ ...VALID }, 'scopes', 'nofhir:exports'), { observer: (e) => events.push(e) });
+      expectFhir(await changing(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }));
+      const sneaky = await serveRecord(flipping({ ...VALID, scopes: [] }, 'scopes', ['fhir:export']));
+      expect(expectError(await sneaky(`/exportFhirPatient?patientId=${P}`, { headers: BOTH }), 403, 'fhir')).toBe('scope-missing');
+      expect(events[0]?.partnerId).toBe('partner-custom');
     });
   });
 

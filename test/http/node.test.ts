@@ -144,6 +144,84 @@ describe('toNodeListener', () => {
   });
 });
 
+/** Send raw bytes on a fresh socket (node:http keeps the Host header as sent; fetch would normalise it). */
+function rawExchange(port: number, text: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text, 'latin1'));
+    let data = '';
+    socket.on('data', (d) => (data += d.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const split = data.indexOf('\r\n\r\n');
+      const [statusLine = '', ...lines] = data.slice(0, split).split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: Buffer.from(data.slice(split + 4), 'latin1').toString('utf8') });
+    });
+  });
+}
+
+describe('toNodeListener generic path (a handler that is not ours)', () => {
+  /** The fast path and the generic path, each on its own server, over the same options. */
+  async function bothPaths(): Promise<{ fast: number; generic: number }> {
+    const fast = await listen(toNodeListener(createExportHandler(await fixtureOptions())));
+    const ours = createExportHandler(await fixtureOptions());
+    const generic = await listen(toNodeListener((request: Request) => ours(request)));
+    return { fast, generic };
+  }
+
+  const request = (target: string, host: string, headers = ''): string =>
+    `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\nx-request-id: host-test\r\nx-api-key: ${KEYS.both}\r\n${headers}\r\n`;
+
+  it.each([
+    ['a Host with a path, query and fragment', '/nope', `x/exportHl7PatientAdt?patientId=${P}#`, 404],
+    ['a Host with a path and a query only', '/nope', `x/exportFhirPatient?patientId=${P}`, 404],
+    ['a Host with credentials', `/exportFhirPatient?patientId=${P}`, 'user@x', 200],
+    ['a Host with credentials and a password', `/exportHl7PatientAdt?patientId=${P}`, 'user:pw@x:1', 200],
+    ['a Host that is not a host at all', `/exportFhirPatient?patientId=${P}`, '[::1', 200],
+    ['a Host with a query of its own', `/exportFhirPatient?patientId=${P}`, 'x?patientId=pat-0002', 200],
+  ])('should route on the request target alone, not on %s', async (_what, target, host, status) => {
+    const { fast, generic } = await bothPaths();
+    const viaFast = await rawExchange(fast, request(target, host));
+    const viaGeneric = await rawExchange(generic, request(target, host));
+    expect(viaGeneric.status, viaGeneric.body).toBe(status);
+    expect(viaGeneric.headers['x-request-id']).toBe('host-test');
+    expect([viaGeneric.status, viaGeneric.headers['content-type'], viaGeneric.body]).toEqual([viaFast.status, viaFast.headers['content-type'], viaFast.body]);
+    if (status === 200) expect(viaGeneric.body).toContain('Quintero');
+  });
+
+  it('should hand a foreign handler a URL on a fixed origin, with the path and query of the request target', async () => {
+    const seen: string[] = [];
+    const port = await listen(
+      toNodeListener((r: Request) => {
+        seen.push(r.url);
+        return Promise.resolve(new Response('ok'));
+      }),
+    );
+    await rawExchange(port, request('/a/../exportFhirPatient?x=1', 'user:pw@evil.example/other?y=2#'));
+    await rawExchange(port, request('http://elsewhere.example/exportHl7Note?z', 'x'));
+    await rawExchange(port, request('//evil.example/exportHl7Note', 'x'));
+    expect(seen).toEqual(['http://localhost/exportFhirPatient?x=1', 'http://localhost/exportHl7Note?z', 'http://localhost//evil.example/exportHl7Note']);
+  });
+
+  it('should answer a documented 500 with a request id when a foreign handler rejects or no Request can be made', async () => {
+    const port = await listen(toNodeListener(() => Promise.reject(new Error('secret internals'))));
+    // TRACE is a method fetch's Request refuses to carry.
+    for (const method of ['GET', 'TRACE']) {
+      const res = await rawExchange(port, `${method} /exportFhirPatient HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(res.status, method).toBe(500);
+      expect(res.headers['content-type']).toBe('application/problem+json');
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      const body = JSON.parse(res.body) as { code: string; requestId: string; status: number };
+      expect(body).toMatchObject({ code: 'internal-error', status: 500, requestId: res.headers['x-request-id'] });
+      expect(res.body).not.toContain('secret');
+    }
+  });
+});
+
 describe('splitRequestTarget', () => {
   it('should agree with the WHATWG URL parser on any origin-form target', () => {
     const chars = fc.constantFrom(...'aZ09-._~!$&\'()*+,;=:@/?%#[]{}|\\^` "<>é€😀\t'.split(''), 'exportFhirPatient', '..', '%2e', '%41', '%zz');

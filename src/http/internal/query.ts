@@ -56,8 +56,12 @@ const FORBIDDEN_ID_RE = /[\u0000-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-
 const ID_MAX = 128;
 const INTEGER_RE = /^[0-9]+$/;
 const NEGATIVE_RE = /^-[0-9]*[1-9][0-9]*$/;
-/** More digits than this is above every maximum anyway; clamping it avoids precision games. */
-const MAX_DIGITS = 15;
+/**
+ * Significant digits (leading zeros left out) above which a value exceeds every safe-integer maximum: clamped
+ * without being parsed. At or below it, `Number` gives the value exactly when it is ≤ the (safe-integer)
+ * maximum, and a number above the maximum when it is not, so the comparison with the maximum is exact.
+ */
+const MAX_SIGNIFICANT_DIGITS = 16;
 
 /** A limit setting: the value used without the parameter, and the largest value honoured. */
 export interface ResolvedLimit {
@@ -105,6 +109,19 @@ function checkOne(def: ParameterDefinition, given: string[] | undefined, problem
 }
 
 /**
+ * The value of an all-digit limit, clamped to `max`: `0000000000000000` is 0, `00000000000000000003` is 3,
+ * whatever the number of leading zeros; only a value above `max` gives `max`.
+ * @param digits - one or more decimal digits
+ * @param max - the largest value honoured, a non-negative safe integer
+ */
+export function readLimit(digits: string, max: number): number {
+  let first = 0;
+  while (first < digits.length - 1 && digits.charCodeAt(first) === 0x30) first++;
+  if (digits.length - first > MAX_SIGNIFICANT_DIGITS) return max;
+  return Math.min(Number(digits.slice(first)), max);
+}
+
+/**
  * Check the query parameters of a route, reporting every problem at once.
  * @param route - the matched route
  * @param query - the decoded query
@@ -127,8 +144,8 @@ export function checkParameters(
       if (value === undefined) {
         limits[def.name] = Math.min(fallback, max);
       } else if (INTEGER_RE.test(value)) {
-        // Above the maximum is clamped, not refused (DESIGN.md section 5).
-        limits[def.name] = value.length > MAX_DIGITS ? max : Math.min(Number(value), max);
+        // Read by its value, leading zeros ignored; above the maximum is clamped, not refused (DESIGN.md section 5).
+        limits[def.name] = readLimit(value, max);
       } else {
         problems.push(problem(def.name, NEGATIVE_RE.test(value) ? 'negative' : 'not-an-integer'));
       }

@@ -151,3 +151,21 @@ export function invalidParameters(problems: readonly ParameterProblem[]): HttpEr
 
 /** Valid caller-supplied request ids: 1–128 characters of `[A-Za-z0-9._:-]` (DESIGN.md section 5). */
 export const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The answer when nothing else can answer (a failure outside the request's own error handling): a `500`
+ * problem+json with a new request id and the common headers. Both adapters use it.
+ */
+export function lastResortResponse(): PreparedResponse {
+  const requestId = globalThis.crypto.randomUUID();
+  return {
+    status: 500,
+    headers: {
+      'x-request-id': requestId,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'content-type': PROBLEM_CONTENT_TYPE,
+    },
+    body: problemDetails(ERRORS.internal, requestId),
+  };
+}
