@@ -766,6 +766,18 @@ function checkReferences(c: Checker, doc: Obj): void {
   each(doc['patients'], (chart, pi) => {
     const base = at(at(undefined, 'patients'), pi);
     const encIds = ids(chart['encounters']);
+    // A payer and a directory organization both become FHIR Organizations named by their chart ids: one id for
+    // two organizations would make the Organization's id depend on which of them an export includes.
+    const patient = chart['patient'];
+    if (patient !== null && typeof patient === 'object') {
+      each((patient as Obj)['coverages'], (cov, i) => {
+        const payer = cov['payer'];
+        const id = payer !== null && typeof payer === 'object' ? (payer as Obj)['id'] : undefined;
+        if (typeof id === 'string' && orgIds.has(id)) {
+          c.add(at(at(at(at(at(base, 'patient'), 'coverages'), i), 'payer'), 'id'), 'duplicate', "must differ from the directory's organization ids (both name a FHIR Organization)");
+        }
+      });
+    }
     each(chart['encounters'], (e, ei) => {
       const ep = at(at(base, 'encounters'), ei);
       ref(e['locationId'], locIds, at(ep, 'locationId'), 'location of the directory');

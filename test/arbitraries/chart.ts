@@ -140,9 +140,29 @@ export function arbChartFor(directory: Directory, opts: ChartOptions = {}): fc.A
           assessments: list(arbAssessment({ ...rec, maxItems: opts.maxItems ?? 6, instruments }), opts.minAssessments, opts.maxAssessments, 2),
           medicalHistory: list(arbMedicalHistoryEntry(rec), opts.minHistory, opts.maxHistory, 3),
         })
-        .map((r): PatientChart => compact({ patient, encounters, ...r }))
+        .map((r): PatientChart => compact({ patient: payersApartFrom(patient, directory), encounters, ...r }))
         .map((chart) => (opts.mappable === true ? fitCodesForHl7(chart) : chart));
     });
+}
+
+/**
+ * The patient with every payer whose id is one of the directory's organization ids renamed (the same new id
+ * for the same old one, so payers that share an id stay one payer): both become FHIR Organizations named by
+ * their ids, and the check refuses one id for two organizations.
+ */
+function payersApartFrom(patient: PatientChart['patient'], directory: Directory): PatientChart['patient'] {
+  const orgIds = new Set((directory.organizations ?? []).map((o) => o.id));
+  const coverages = patient.coverages;
+  if (coverages === undefined || !coverages.some((c) => orgIds.has(c.payer.id))) return patient;
+  const renamed = (id: string): string => {
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
+    return `payer-${hash.toString(16)}`;
+  };
+  return {
+    ...patient,
+    coverages: coverages.map((c) => (orgIds.has(c.payer.id) ? { ...c, payer: { ...c.payer, id: renamed(c.payer.id) } } : c)),
+  };
 }
 
 /** The longest code HL7 CE-1 holds, after escaping. */

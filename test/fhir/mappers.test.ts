@@ -8,6 +8,7 @@ import {
   buildFhirPatientBundle,
   buildFhirPatientExport,
   ChartValidationError,
+  checkChartDocument,
   formatIssuePath,
   InvalidArgumentError,
   MappingError,
@@ -214,14 +215,21 @@ describe('ids', () => {
     expect(toFhirProcedure(chart.encounters?.[0] as Encounter, 0, patient).id).toBe('a-b-c');
   });
 
-  it('should keep a payer apart from a directory organization of the same id', () => {
+  it('should refuse a payer whose id is a directory organization\'s, so that no export renames either', () => {
     const chart: PatientChart = { patient: { ...patient, coverages: [{ id: 'c1', status: 'active', payer: { id: 'org-1', name: 'Acme' } }] } };
     const directory: Directory = { organizations: [{ id: 'org-1', name: 'Clinic' }] };
-    const bundle = buildFhirPatientExport(chart, { now: NOW, directory });
-    const payer = entries(bundle)[2] as fhir.Organization;
-    expect(payer.id).not.toBe('org-1');
-    expect((entries(bundle)[1] as fhir.Coverage).payor).toEqual([{ reference: `Organization/${payer.id}` }]);
+    // Without the directory the payer keeps its id; with it, one id would name two organizations.
     expect(buildFhirPatientExport(chart, { now: NOW }).entry?.[2]?.resource?.id).toBe('org-1');
+    let error: unknown;
+    try {
+      buildFhirPatientExport(chart, { now: NOW, directory });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(MappingError);
+    expect(error).toMatchObject({ path: ['patient', 'coverages', 0, 'payer', 'id'], target: 'Organization.id' });
+    // A chart document holding both is refused when loaded.
+    expect(checkChartDocument({ patients: [chart], directory }).map((i) => [formatIssuePath(i.path), i.code])).toEqual([['patients[0].patient.coverages[0].payer.id', 'duplicate']]);
   });
 
   it('should refuse two records of one type whose ids map to the same FHIR id', () => {

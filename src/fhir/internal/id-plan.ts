@@ -6,8 +6,9 @@
  * from a chart id crafted to equal another's hashed form; that is a MappingError.
  *
  * Derived records (encounter-diagnosis Conditions, Procedures, Coverages, payer Organizations) get their
- * derived id unless another resource of the same type in the chart (or directory) already has it: then
- * the hashed form with a counter. Collisions are resolved over the whole chart in chart order, never over
+ * derived id unless another resource of the same type in the chart already has it: then the hashed form
+ * with a counter. A payer whose id is a directory organization's is a MappingError (the chart document check
+ * refuses it too), so a payer's id never depends on the directory given. Collisions are resolved over the whole chart in chart order, never over
  * one Bundle's content, so every export of the same chart gives each resource the same id.
  */
 import { MappingError } from '../../errors.js';
@@ -123,14 +124,19 @@ export function buildIdPlan(chart: PatientChart, directory: Directory | undefine
   };
 
   const planPayers = (): Map<string, string> => {
-    // A payer is identified by its chart id; one that shares a directory organization's id stays distinct.
-    const taken = new Set(seenOrganizations.keys());
+    // A payer is identified by its chart id, whatever the directory holds: a payer whose FHIR id is a directory
+    // organization's is refused (a MappingError), so that no export renames either one.
+    const taken = new Set<string>();
     const out = new Map<string, string>();
-    for (const c of chart.patient.coverages ?? []) {
+    (chart.patient.coverages ?? []).forEach((c, i) => {
       const payerId = c.payer.id;
-      if (out.has(payerId)) continue;
-      out.set(payerId, claimDerived(taken, mapChartId(payerId), () => derivedIdMaterial('payer', '', payerId, '')));
-    }
+      if (out.has(payerId)) return;
+      const candidate = mapChartId(payerId);
+      if (seenOrganizations.has(candidate)) {
+        throw new MappingError(['patient', 'coverages', i, 'payer', 'id'], 'Organization.id', "maps to the same FHIR id as a directory organization; give payers ids of their own");
+      }
+      out.set(payerId, claimDerived(taken, candidate, () => derivedIdMaterial('payer', '', payerId, '')));
+    });
     return out;
   };
 
