@@ -380,7 +380,8 @@ function checkFields(segment: Hl7Segment, index: number, message: Hl7Message, pr
       problems.push({ code: 'repetition', segmentIndex: index, position, message: `${position} does not repeat` });
     }
     reps.forEach((rep, r) => {
-      if (def.maxLength > 0 && rep.length > def.maxLength) {
+      // `""` is the explicit HL7 null, not a value of two characters.
+      if (def.maxLength > 0 && rep.length > def.maxLength && rep !== '""') {
         const at = hl7Position(segment.id, n, r + 1);
         problems.push({
           code: 'max-length',

@@ -391,7 +391,7 @@ describe('buildAdrA19', () => {
       3: 'I',
       4: queryId,
       7: quantity,
-      8: "MRN-000123^O'Brien^Mary^^^^^^&2.16.840.1.113883.19.5&ISO^^^^MR",
+      8: "MRN-000123^O'Brien^Mary^Anne^^Ms.^^^&2.16.840.1.113883.19.5&ISO^^^^MR",
       9: 'DEM^Demographics^HL70048',
       10: '^Patient summary',
     });
@@ -475,6 +475,22 @@ describe('message options', () => {
     const derived = buildOruR01({ ...CHART, assessments: [{ ...CHART.assessments![0]!, id }] }, id, HEADER);
     expect(val(parseHl7Message(derived).segments.find((s) => s.id === 'OBR')!, 3)).toMatch(/^99999-[0-9a-f]{16}$/);
     expect(val(parseHl7Message(derived).segments[0]!, 18)).toBe('');
+    // Nor does a practitioner identifier, an identifier system or an organization id that is skipped for not fitting.
+    const directory = {
+      organizations: [{ id: `Org-${'é'.repeat(20)}`, name: 'Riverside' }],
+      practitioners: [{ id: 'prac-001', names: [{ family: 'Okafor' }], identifiers: [{ system: 'urn:oid:1.2', value: 'Ärztekammer-Nr-0001' }] }],
+      locations: [{ id: 'loc-001', name: 'Suite 200', status: 'active' as const, organizationId: `Org-${'é'.repeat(20)}` }],
+    };
+    const skipped = buildAdtA08(CHART, 'enc-0001', { ...HEADER, directory, controlId: 'ADT0001' });
+    expect(/[^\u0000-\u007f]/.test(skipped)).toBe(false);
+    expect(val(parseHl7Message(skipped).segments[0]!, 18)).toBe('');
+  });
+
+  it('should put a name given only as text in QRD-8 as PID-5 does', () => {
+    const chart: PatientChart = { ...CHART, patient: { ...CHART.patient, names: [{ text: "Mary O'Brien" }] } };
+    const m = parseHl7Message(buildAdrA19(chart, { ...HEADER, controlId: 'ADR0001' }));
+    expect(val(m.segments.find((s) => s.id === 'QRD')!, 8, 2)).toBe("Mary O'Brien");
+    expect(val(m.segments.find((s) => s.id === 'PID')!, 5, 1)).toBe("Mary O'Brien");
   });
 
   it('should default MSH-7 to the current time in UTC, with seconds and +0000', () => {

@@ -18,6 +18,7 @@ const codes = (problems: Hl7Problem[]): string[] => problems.map((p) => `${p.cod
 const PID = 'PID|1||MRN-1^^^&1.2.3&ISO^MR||Smith^Ann';
 const OBX = 'OBX|1|TX|11506-3^Progress note^LN||text||||||F';
 const TXA = 'TXA|1|PR|TX|||||||||note-1|||||AU';
+const PV1OK = 'PV1|1|N';
 
 describe('checkHl7Message', () => {
   it('should accept every message the builders produce', () => {
@@ -46,6 +47,11 @@ describe('checkHl7Message', () => {
     expect(
       checkHl7Message(text(msh('ORU^R01^ORU_R01'), PID, 'PV1|1|N', 'OBR|1||x|A^B^L', 'NTE|1||n', OBX, 'NTE|1||n', OBX, 'OBR|2||y|A^B^L', 'PID|2||MRN-2^^^&1.2.3&ISO^MR||Doe', 'OBR|1||z|A^B^L')),
     ).toEqual([]);
+  });
+
+  it('should read the HL7 null "" as no value, not as a value too long for a 1-character field', () => {
+    expect(codes(checkHl7Message(text(msh('MDM^T02^MDM_T02'), 'EVN|T02|2026', 'PID|1||MRN-1^^^&1.2.3&ISO^MR||Smith^Ann||""|""', 'PV1|1|""', TXA, OBX)))).toEqual([]);
+    expect(codes(checkHl7Message(text(msh('MDM^T02^MDM_T02'), 'EVN|T02|2026', 'PID|1||MRN-1^^^&1.2.3&ISO^MR||Smith^Ann||""|FF', PV1OK, TXA, OBX)))).toEqual(['max-length PID-8 @2', 'table-value PID-8 @2']);
   });
 
   it('should report a missing required segment before the segment that needs it', () => {

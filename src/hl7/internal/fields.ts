@@ -6,7 +6,7 @@
 import { MappingError, type IssuePath } from '../../errors.js';
 import { CODE_SYSTEMS, type Address, type Coding, type HumanName, type Identifier, type Telecom } from '../../model/common.js';
 import type { Directory, DirectoryPractitioner } from '../../model/directory.js';
-import { esc } from './escape.js';
+import { esc, noteDropped } from './escape.js';
 import { HL7_NAME_TYPE, hl7AddressType, hl7TelecomCodes } from '../tables.js';
 import { fitCompositeOrThrow, fitId, joinTrimmed, truncateEscaped } from './fit.js';
 
@@ -120,7 +120,9 @@ export function hdForSystem(system: string): string | undefined {
     : system.startsWith('urn:uuid:')
       ? [esc(system.slice(9)), 'UUID']
       : [esc(system), 'URI'];
-  return universalId.length > COMPONENT_MAX.universalId ? undefined : `&${universalId}&${type}`;
+  if (universalId.length <= COMPONENT_MAX.universalId) return `&${universalId}&${type}`;
+  noteDropped(); // escaped text that is not sent: MSH-18 must not count it
+  return undefined;
 }
 
 /**
@@ -187,7 +189,7 @@ function joinNonEmpty(values: readonly string[] | undefined, from: number, sep: 
  * prefixes are skipped. Each part is shortened to its v2.5.1 component length (surname 50, given names 30,
  * suffix and prefix 20).
  */
-function nameParts(name: HumanName): { family: string; given: string; middle: string; suffix: string; prefix: string; type: string } {
+export function nameParts(name: HumanName): { family: string; given: string; middle: string; suffix: string; prefix: string; type: string } {
   const first = firstNonEmpty(name.given);
   const given = name.given?.[first] ?? '';
   const hasParts = (name.family ?? '') !== '' || given !== '';
@@ -382,6 +384,7 @@ function buildXcn(practitionerId: string, dir: DirectoryIndex, path: IssuePath, 
       authority = hd;
       break;
     }
+    noteDropped(); // a skipped identifier was escaped but is not sent
   }
   if (identifier === undefined) {
     idNumber = fitId(practitioner.id, ID_NUMBER_MAX);

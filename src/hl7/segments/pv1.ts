@@ -4,7 +4,7 @@
 import type { IssuePath } from '../../errors.js';
 import type { Encounter, ParticipantRole } from '../../model/encounter.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { esc } from '../internal/escape.js';
+import { esc, noteDropped } from '../internal/escape.js';
 import { emptyFields, HD1_MAX, ID_NUMBER_MAX, repeat, segment, setIdField, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
 import { fitComposite, fitId } from '../internal/fit.js';
 import { HL7_PATIENT_CLASS } from '../tables.js';
@@ -60,6 +60,7 @@ function location(locationId: string, dir: DirectoryIndex): string {
   if (loc === undefined) return `${'^'.repeat(9)}${id}`;
   const org = loc.organizationId === undefined ? undefined : dir.organizations.get(loc.organizationId);
   const orgId = org === undefined ? '' : esc(org.id);
+  if (orgId.length > HD1_MAX) noteDropped(); // escaped but not sent: MSH-18 must not count it
   const parts = ['', '', '', orgId.length <= HD1_MAX ? orgId : '', '', '', '', '', esc(loc.name), id];
   // Only the name is free text; the ids take at most 20 + 40 characters, so the name always fits once shortened.
   return fitComposite(parts, [8], PL_MAX) ?? '';

@@ -4,7 +4,7 @@
 import type { IssuePath } from '../../errors.js';
 import type { Patient } from '../../model/patient.js';
 import { esc } from '../internal/escape.js';
-import { COMPONENT_MAX, COMPOSITE_MAX, emptyFields, hdForSystem, segment, textComponent } from '../internal/fields.js';
+import { COMPOSITE_MAX, emptyFields, hdForSystem, nameParts, segment } from '../internal/fields.js';
 import { fitCompositeOrThrow } from '../internal/fit.js';
 import { orderedIdentifiers } from './pid.js';
 
@@ -21,7 +21,8 @@ const QRD_QUANTITY_MAX = 10;
  * - QRD-7 quantity limited request (CQ, 10): `<limit>^RD` (records); without a limit, or with one too long
  *   for the field, the number of records sent.
  * - QRD-8 who subject filter (XCN): the patient's primary identifier (XCN-1, XCN-9 assigning authority,
- *   XCN-13 type) and first name.
+ *   XCN-13 type) and first name, in the same parts as PID-5 (surname, given, further given names, suffix,
+ *   prefix; a name given only as text in the surname).
  * - QRD-9 what subject filter `DEM^Demographics^HL70048`; QRD-10 what department data code `^Patient summary`.
  *
  * @param now - QRD-1, DTM with seconds and offset
@@ -47,9 +48,14 @@ export function buildQrd(now: string, queryId: string, quantity: number | undefi
     parts[12] = primary.identifier.type ?? '';
   }
   if (name !== undefined) {
-    parts[1] = textComponent(name.family ?? '', COMPONENT_MAX.surname);
-    parts[2] = textComponent(name.given?.[0] ?? '', COMPONENT_MAX.givenName);
+    // The same name parts as PID-5 (a name given only as text in the surname, as there).
+    const n = nameParts(name);
+    parts[1] = n.family;
+    parts[2] = n.given;
+    parts[3] = n.middle;
+    parts[4] = n.suffix;
+    parts[5] = n.prefix;
   }
-  const who = fitCompositeOrThrow(parts, [1, 2], COMPOSITE_MAX, [...path, 'identifiers', primary?.index ?? 0, 'value'], 'QRD-8');
+  const who = fitCompositeOrThrow(parts, [1, 2, 3, 4, 5], COMPOSITE_MAX, [...path, 'identifiers', primary?.index ?? 0, 'value'], 'QRD-8');
   return segment('QRD', [now, 'R', 'I', queryId, '', '', `${limited}^RD`, who, 'DEM^Demographics^HL70048', '^Patient summary']);
 }
