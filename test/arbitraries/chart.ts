@@ -3,6 +3,7 @@
  */
 import fc from 'fast-check';
 import { escapeHl7 } from '../../src/index.js';
+import { fitNm } from '../../src/hl7/internal/fit.js';
 import { CODE_SYSTEMS, type AssessmentInstrument, type ChartDocument, type Directory, type PatientChart } from '../../src/model/index.js';
 import type { YearRange } from './dates.js';
 import { arbDirectory, type DirectoryOptions } from './directory.js';
@@ -55,8 +56,8 @@ export interface ChartOptions {
    * Leave out the two kinds of valid input a builder rejects by design: a procedure with no date
    * (`performed` absent, or a period without start) in an encounter without `period.start`, for which the
    * HL7 builders that send PR1 raise a MappingError (PR1-5 is required); and a code longer than HL7 CE-1's
-   * 20 characters after escaping (such codes are replaced by a shorter one ending in a hash of the original,
-   * see {@link fitCodesForHl7}). Everything else generated is valid and mappable in every mode: ids without
+   * 20 characters after escaping, or a decimal NM's 16 characters cannot hold (such codes are replaced by a
+   * shorter one ending in a hash of the original, such numbers by one in range; see {@link fitForHl7}). Everything else generated is valid and mappable in every mode: ids without
    * control characters, ranks and orders within 1…2147483647, organizations without `home` uses.
    *
    * Default false, so that the generators cover the whole valid input space ("valid input gives output or
@@ -141,7 +142,7 @@ export function arbChartFor(directory: Directory, opts: ChartOptions = {}): fc.A
           medicalHistory: list(arbMedicalHistoryEntry(rec), opts.minHistory, opts.maxHistory, 3),
         })
         .map((r): PatientChart => compact({ patient: payersApartFrom(patient, directory), encounters, ...r }))
-        .map((chart) => (opts.mappable === true ? fitCodesForHl7(chart) : chart));
+        .map((chart) => (opts.mappable === true ? fitForHl7(chart) : chart));
     });
 }
 
@@ -186,17 +187,34 @@ function fitCode(code: string): string {
 }
 
 /**
- * A copy of the chart in which every coding's code fits HL7 CE-1 (see {@link fitCode}); objects keep their
+ * A decimal HL7 NM can carry (16 characters with the sign, at least one significant digit): the value itself,
+ * or a stand-in that can (0 for a tiny one, ±9e14 for a huge one; integers stay integers).
+ */
+function fitNumber(x: number): number {
+  try {
+    fitNm(x, [], 'OBX-5');
+    return x;
+  } catch {
+    return Math.abs(x) < 1 ? 0 : Math.sign(x) * 9e14;
+  }
+}
+
+/**
+ * A copy of the chart that every HL7 builder can send: every coding's code fits HL7 CE-1 (see
+ * {@link fitCode}), every decimal answer and score fits NM (see {@link fitNumber}). Objects keep their
  * prototypes (`__proto__: null` records stay so).
  */
-export function fitCodesForHl7<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((v: unknown) => fitCodesForHl7(v)) as T;
+export function fitForHl7<T>(value: T, key?: string): T {
+  if (Array.isArray(value)) return value.map((v: unknown) => fitForHl7(v)) as T;
   if (value === null || typeof value !== 'object') return value;
   const out = Object.create(Object.getPrototypeOf(value) as object | null) as Record<string, unknown>;
   const source = value as Record<string, unknown>;
   const isCoding = typeof source['code'] === 'string' && typeof source['system'] === 'string' && source['system'] in CODE_SYSTEMS;
-  for (const key of Object.keys(source)) {
-    out[key] = isCoding && key === 'code' ? fitCode(source[key] as string) : fitCodesForHl7(source[key]);
+  // A number answer value (`{ type: 'decimal' | 'integer', value }`) and an assessment's score (`score: { value }`).
+  const isNumber = (source['type'] === 'decimal' || source['type'] === 'integer' || key === 'score') && typeof source['value'] === 'number';
+  for (const k of Object.keys(source)) {
+    const v = source[k];
+    out[k] = isCoding && k === 'code' ? fitCode(v as string) : isNumber && k === 'value' ? fitNumber(v as number) : fitForHl7(v, k);
   }
   return out as T;
 }

@@ -91,7 +91,7 @@ export {
   gad7Severity,
   phq9Severity,
 } from './instruments.js';
-export { type ChartOptions, type ChartWithDirectory, arbChartDocument, arbChartFor, arbPatientChart, fitCodesForHl7 } from './chart.js';
+export { type ChartOptions, type ChartWithDirectory, arbChartDocument, arbChartFor, arbPatientChart, fitForHl7 } from './chart.js';
 export {
   type Broken,
   type ChartBreaker,

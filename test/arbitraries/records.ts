@@ -278,6 +278,8 @@ function buildItemDefinition(mode: TextMode, idMode: TextMode): fc.Arbitrary<Ass
 }
 
 /** Numbers: small integers mostly, the safe-integer and double extremes sometimes. */
+/** Realistic integers (counts, scores): -10 … 100. */
+const arbRealisticInt: fc.Arbitrary<number> = fc.integer({ min: -10, max: 100 });
 const arbSafeInt: fc.Arbitrary<number> = fc.oneof(
   { arbitrary: fc.integer({ min: -10, max: 100 }), weight: 6 },
   { arbitrary: fc.constantFrom(0, -1, 2147483647, -2147483648, 2147483648, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER), weight: 1 },
@@ -292,11 +294,15 @@ const arbInt32: fc.Arbitrary<number> = fc.oneof(
   { arbitrary: fc.constantFrom(0, -1, 2147483647, -2147483648), weight: 1 },
   { arbitrary: fc.integer(), weight: 1 },
 );
+/** Realistic decimals: tenths from -100 to 100. */
+const arbRealisticDecimal: fc.Arbitrary<number> = fc.integer({ min: -1000, max: 1000 }).map((n) => n / 10);
+/** Any finite double, the extremes included (HL7 NM cannot carry |x| ≥ 1e16 or a non-zero |x| < 1e-14). */
 const arbDecimal: fc.Arbitrary<number> = fc.oneof(
-  { arbitrary: fc.integer({ min: -1000, max: 1000 }).map((n) => n / 10), weight: 4 },
+  { arbitrary: arbRealisticDecimal, weight: 4 },
   { arbitrary: fc.constantFrom(0.1, 1e-7, 123456789.123, 1e21, -0, 5e-324, Number.MAX_VALUE), weight: 1 },
   { arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }), weight: 1 },
 );
+const decimalFor = (mode: TextMode): fc.Arbitrary<number> => (mode === 'realistic' ? arbRealisticDecimal : arbDecimal);
 
 /**
  * A value that fits an item type (choice items pick one of their options when they have any; integer items
@@ -313,9 +319,12 @@ function arbValueFor(item: AssessmentItemDefinition, mode: TextMode, years: Year
     case 'text':
       return textFor(mode, true).map((value) => ({ type: 'string' as const, value }));
     case 'integer':
-      return (free ? arbSafeInt : arbInt32).map((value) => ({ type: 'integer' as const, value }));
+      return (mode === 'realistic' ? arbRealisticInt : free ? arbSafeInt : arbInt32).map((value) => ({ type: 'integer' as const, value }));
     case 'decimal':
-      return fc.oneof(arbDecimal.map((value) => ({ type: 'decimal' as const, value })), arbSafeInt.map((value) => ({ type: 'integer' as const, value })));
+      return fc.oneof(
+        decimalFor(mode).map((value) => ({ type: 'decimal' as const, value })),
+        (mode === 'realistic' ? arbRealisticInt : arbSafeInt).map((value) => ({ type: 'integer' as const, value })),
+      );
     case 'boolean':
       return fc.boolean().map((value) => ({ type: 'boolean' as const, value }));
     case 'date':
@@ -457,7 +466,7 @@ export function arbAssessment(opts: AssessmentOptions = {}): fc.Arbitrary<Assess
         encounterId: opt(arbRef(opts.encounterIds, dangling, idMode)),
         answers: arbAnswers(instrument, opts),
         freeScore: opt(
-          fc.record({ value: arbDecimal, code: opt(arbCoding(['loinc'], mode)), interpretation: opt(textFor(mode)) }).map((s) => compact(s)),
+          fc.record({ value: decimalFor(mode), code: opt(arbCoding(['loinc'], mode)), interpretation: opt(textFor(mode)) }).map((s) => compact(s)),
           2,
         ),
       })

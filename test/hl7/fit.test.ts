@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildAdtA08, buildOruR01, escapeHl7, parseHl7Message, unescapeHl7, type PatientChart } from '../../src/index.js';
-import { fitComposite, fitId, formatNm, hash64, truncateEscaped } from '../../src/hl7/internal/fit.js';
+import { buildAdtA08, buildOruR01, escapeHl7, MappingError, parseHl7Message, unescapeHl7, type PatientChart } from '../../src/index.js';
+import { fitComposite, fitId, fitNm, formatNm, hash64, truncateEscaped } from '../../src/hl7/internal/fit.js';
 import { packLines } from '../../src/hl7/segments/obx.js';
 import { CHART, DIRECTORY } from './fixtures.js';
 import { segmentsOf, val } from './support.js';
@@ -161,8 +161,8 @@ describe('length fitting in messages', () => {
     expect(val(dg1, 3, 2)).toBe(display);
   });
 
-  it('should send numbers of any size as plain NM', () => {
-    const chart: PatientChart = {
+  it('should send numbers as plain NM within its 16 characters, rounding only digits beyond, and refuse what cannot fit', () => {
+    const chartWith = (...values: number[]): PatientChart => ({
       ...CHART,
       assessments: [
         {
@@ -170,14 +170,51 @@ describe('length fitting in messages', () => {
           instrument: { id: 'x', title: 'X' },
           status: 'completed',
           authored: '2026-03-01T10:00:00-05:00',
-          answers: [
-            { linkId: 'big', value: { type: 'decimal', value: 1e21 } },
-            { linkId: 'small', value: { type: 'decimal', value: 1.5e-7 } },
-          ],
+          answers: values.map((value, i) => ({ linkId: `q${i}`, value: { type: 'decimal' as const, value } })),
         },
       ],
-    };
-    const obx = segmentsOf(parseHl7Message(buildOruR01(chart, 'a1')), 'OBX');
-    expect(obx.map((s) => val(s, 5))).toEqual(['1000000000000000000000', '0.00000015']);
+    });
+    const nm = (...values: number[]): string[] => segmentsOf(parseHl7Message(buildOruR01(chartWith(...values), 'a1')), 'OBX').map((s) => val(s, 5));
+    // No exponent; exact when the shortest form fits; 0.1 + 0.2 (0.30000000000000004) rounded to what fits.
+    expect(nm(1.5e-7, 1e15, -123456.789, 0.1 + 0.2, 1 / 3)).toEqual(['0.00000015', '1000000000000000', '-123456.789', '0.3', '0.33333333333333']);
+    // Not one significant digit fits: a MappingError naming the answer, never a cut or exponent form.
+    for (const bad of [1e16, -2.5e22, 5e-324, 1e-15]) {
+      let error: unknown;
+      try {
+        buildOruR01(chartWith(bad), 'a1');
+      } catch (e) {
+        error = e;
+      }
+      expect(error, String(bad)).toBeInstanceOf(MappingError);
+      expect(error).toMatchObject({ target: 'OBX-5', path: ['assessments', 0, 'answers', 0, 'value', 'value'] });
+    }
+  });
+
+  it('should keep NM within 16 characters and as close as it can to the value (property)', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
+        let text: string;
+        try {
+          text = fitNm(x, [], 'OBX-5');
+        } catch (e) {
+          expect(e).toBeInstanceOf(MappingError);
+          // Refused only when not even one significant digit fits NM's 16 characters (the sign counts).
+          const one = Number(x.toPrecision(1));
+          expect(one === 0 || !Number.isFinite(one) || formatNm(one).length > 16).toBe(true);
+          return;
+        }
+        expect(text.length).toBeLessThanOrEqual(16);
+        expect(text).toMatch(/^-?\d+(\.\d+)?$/);
+        const back = Number(text);
+        if (formatNm(x).length <= 16) expect(back).toBe(x === 0 ? 0 : x);
+        // Otherwise rounded to the last digit kept: off by at most half a unit of it.
+        else {
+          const decimals = text.split('.')[1]?.length ?? 0;
+          expect(Math.abs(back - x)).toBeLessThanOrEqual(0.5 * 10 ** -decimals + Math.abs(x) * 1e-15);
+          expect(back).not.toBe(0);
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

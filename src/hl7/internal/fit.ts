@@ -196,3 +196,31 @@ export function formatNm(n: number): string {
   if (intLen >= digits.length) return sign + digits + '0'.repeat(intLen - digits.length);
   return `${sign}${digits.slice(0, intLen)}.${digits.slice(intLen)}`;
 }
+
+/** NM maximum length (HL7 v2.5.1 chapter 2A: 16 characters). */
+export const NM_MAX = 16;
+
+/**
+ * A number as HL7 NM within NM's 16 characters: its shortest exact form ({@link formatNm}) when that fits,
+ * else the value rounded to the most significant digits that fit (`0.1 + 0.2`, whose shortest form is
+ * `0.30000000000000004`, is sent `0.3`; no clinical value has more than 15 significant digits).
+ * @param n - a finite number
+ * @param path - where the number is in the input, for MappingError
+ * @param target - the field, e.g. `OBX-5`
+ * @returns the NM text, at most 16 characters
+ * @throws MappingError when not even one significant digit fits (|n| ≥ 10^16, or 10^15 for a negative number,
+ *   whose sign takes a character; a non-zero |n| below 10^-14)
+ * @example fitNm(0.1 + 0.2, [], 'OBX-5') // '0.3'
+ */
+export function fitNm(n: number, path: IssuePath, target: string): string {
+  const exact = formatNm(n);
+  if (exact.length <= NM_MAX) return exact;
+  for (let digits = 16; digits >= 1; digits--) {
+    const rounded = Number(n.toPrecision(digits));
+    // Rounding can reach 0 (nothing kept) or overflow to Infinity (MAX_VALUE to one digit): neither is the value.
+    if (rounded === 0 || !Number.isFinite(rounded)) continue;
+    const text = formatNm(rounded);
+    if (text.length <= NM_MAX) return text;
+  }
+  throw new MappingError(path, target, `the number cannot be written in NM's ${NM_MAX} characters`);
+}

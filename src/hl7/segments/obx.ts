@@ -20,7 +20,7 @@ import {
   xcnForPractitioner,
   type DirectoryIndex,
 } from '../internal/fields.js';
-import { fitCompositeOrThrow, fitId, formatNm, truncateEscaped } from '../internal/fit.js';
+import { fitCompositeOrThrow, fitId, fitNm, truncateEscaped } from '../internal/fit.js';
 import { HL7_ANSWER_RESULT_STATUS, HL7_NOTE_RESULT_STATUS, LOINC_NOTE_TYPE } from '../tables.js';
 
 /** OBX-5 maximum length (99 999), applied to the whole field, all repetitions together. */
@@ -183,7 +183,7 @@ function answerValue(answer: AssessmentAnswer, valuePath: IssuePath): [string, s
   switch (v.type) {
     case 'integer':
     case 'decimal':
-      return ['NM', formatNm(v.value)];
+      return ['NM', fitNm(v.value, valuePath, 'OBX-5')];
     case 'boolean':
       return ['CE', v.value ? 'Y^Yes^HL70136' : 'N^No^HL70136'];
     case 'coding':
@@ -270,7 +270,7 @@ export function buildScoreObx(
   const score = assessment.score;
   if (score === undefined) return '';
   const identifier = itemIdentifier(TOTAL_SCORE_LINK_ID, score.code, score.code?.display ?? 'Total score', [...path, 'score', 'code']);
-  return assessmentObx(setId, 'NM', identifier, subId, formatNm(score.value), assessment, dir, path, method);
+  return assessmentObx(setId, 'NM', identifier, subId, fitNm(score.value, [...path, 'score', 'value'], 'OBX-5'), assessment, dir, path, method);
 }
 
 /**
