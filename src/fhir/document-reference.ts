@@ -21,6 +21,8 @@ export function mapDocumentReference(note: ClinicalNote, ctx: MapContext): fhir.
     status: note.status === 'entered-in-error' ? 'entered-in-error' : 'current',
     docStatus: note.status,
     type: { coding: [{ system: SYSTEM.loinc, code: loinc.code, display: loinc.display }] },
+    // US Core requires a category; every chart note is a clinical note.
+    category: [{ coding: [{ system: SYSTEM.usCoreDocumentReferenceCategory, code: 'clinical-note', display: 'Clinical Note' }] }],
     subject: ctx.patientRef(),
   } as fhir.DocumentReference;
   // DocumentReference.date is an instant: only a full date-time fits (a checked date-time is the only

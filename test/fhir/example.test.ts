@@ -138,6 +138,7 @@ const documentReference = {
   status: 'current',
   docStatus: 'final',
   type: PROGRESS_NOTE,
+  category: [{ coding: [{ system: 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category', code: 'clinical-note', display: 'Clinical Note' }] }],
   subject: PATIENT_REF,
   date: '2026-02-20T10:15:00-06:00',
   author: [PRACTITIONER_REF],

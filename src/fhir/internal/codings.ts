@@ -8,6 +8,8 @@ import { hasText } from './text.js';
 
 /** Canonical URIs of the HL7 terminology code systems the mappers use. */
 export const SYSTEM = {
+  /** US Core DocumentReference category (`clinical-note`): the category US Core requires of a clinical note. */
+  usCoreDocumentReferenceCategory: 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category',
   v2IdentifierType: 'http://terminology.hl7.org/CodeSystem/v2-0203',
   v3MaritalStatus: 'http://terminology.hl7.org/CodeSystem/v3-MaritalStatus',
   v3NullFlavor: 'http://terminology.hl7.org/CodeSystem/v3-NullFlavor',
