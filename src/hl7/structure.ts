@@ -305,7 +305,8 @@ const OBX5_FORMATS: Readonly<Record<string, readonly [string, (rep: readonly (re
 /** OBX-5 against the value type in OBX-2 (each repetition). */
 function checkObx5(segment: Hl7Segment, index: number, problems: Hl7Problem[]): void {
   const type = segment.fields[2]?.[0]?.[0]?.[0] ?? '';
-  const format = OBX5_FORMATS[type];
+  // Own keys only: OBX-2 comes from the message and may be `constructor` or `__proto__`.
+  const format = Object.hasOwn(OBX5_FORMATS, type) ? OBX5_FORMATS[type] : undefined;
   if (format === undefined) return;
   const [rule, test] = format;
   (segment.fields[5] ?? []).forEach((rep, r) => {

@@ -186,6 +186,10 @@ describe('checkHl7Message', () => {
     expect(bad[0]?.message).toBe('OBX-5 must be a number (NM), as OBX-2 (NM) says');
     for (const p of bad) expect(p.message).not.toMatch(/abc|20261301|2026-03-01/);
     expect(good).toEqual([]);
+    // A value type that is the name of an Object.prototype member is an unknown code, not a crash.
+    for (const type of ['constructor', '__proto__', 'toString']) {
+      expect(codes(checkHl7Message(oru(obx(1, type, 'x'))))).toEqual(['max-length OBX-2 @3', 'table-value OBX-2 @3']);
+    }
   });
 
   it('should check MSH-9 and MSH-12', () => {
