@@ -143,7 +143,8 @@ const automata = new Map<string, Automaton>();
 function automaton(structure: string): Automaton | undefined {
   const cached = automata.get(structure);
   if (cached !== undefined) return cached;
-  const spec = HL7_MESSAGE_STRUCTURES[structure];
+  // Own keys only: the name comes from MSH-9.3 and may be `constructor` or `__proto__`.
+  const spec = Object.hasOwn(HL7_MESSAGE_STRUCTURES, structure) ? HL7_MESSAGE_STRUCTURES[structure] : undefined;
   if (spec === undefined) return undefined;
   const a = compileStructure(structure, spec);
   automata.set(structure, a);
@@ -482,7 +483,8 @@ export function checkHl7Message(message: string | Hl7Message): Hl7Problem[] {
   if (code !== '' && declared === '') {
     problems.push({ code: 'required-field', segmentIndex: 0, position: 'MSH-9.3', message: 'MSH-9.3 (message structure) is required' });
   }
-  const mapped = HL7_EVENT_STRUCTURES[`${code}^${event}`];
+  const eventKey = `${code}^${event}`;
+  const mapped = Object.hasOwn(HL7_EVENT_STRUCTURES, eventKey) ? HL7_EVENT_STRUCTURES[eventKey] : undefined;
   if (declared !== '' && mapped !== undefined && declared !== mapped) {
     problems.push({ code: 'message-type', segmentIndex: 0, position: 'MSH-9.3', message: `MSH-9.3 does not match the v2.5.1 structure of ${code}^${event} (${mapped})` });
   }

@@ -207,6 +207,14 @@ describe('checkHl7Message', () => {
     ]);
   });
 
+  it('should read a structure named like an Object.prototype member as unknown, not crash', () => {
+    for (const name of ['constructor', '__proto__', 'toString']) {
+      // MSH-9 (15 characters) is too long with some of these names: only the structure problems matter here.
+      const problems = checkHl7Message(text(msh(`ORU^R01^${name}`), PID)).filter((p) => p.code !== 'max-length');
+      expect(codes(problems)).toEqual(['message-type MSH-9.3 @0', 'unsupported-structure MSH-9 @0']);
+    }
+  });
+
   it('should report fields that do not exist in v2.5.1', () => {
     const txa = `${TXA}${'|'.repeat(8)}Title`; // TXA-25 (document title) is v2.7+
     expect(codes(checkHl7Message(text(msh('MDM^T02^MDM_T02'), 'EVN|T02|2026', PID, 'PV1|1|N', txa, OBX)))).toEqual(['unknown-field TXA-25 @4']);
