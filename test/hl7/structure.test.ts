@@ -102,7 +102,8 @@ describe('checkHl7Message', () => {
   it('should check the length of each repetition of a repeating field', () => {
     const longName = `${'N'.repeat(251)}`;
     const problems = checkHl7Message(text(msh('ADT^A31^ADT_A05'), 'EVN|A31|2026', `PID|1||MRN-1||Smith~${longName}`, 'PV1|1|N'));
-    expect(codes(problems)).toEqual(['max-length PID-5(2) @2']);
+    // The one name component is too long for XPN.1 (FN, 194) and FN.1 (surname, ST 50) too.
+    expect(codes(problems)).toEqual(['max-length PID-5(2) @2', 'max-length PID-5(2).1 @2', 'max-length PID-5(2).1.1 @2']);
   });
 
   it('should report missing required fields', () => {
