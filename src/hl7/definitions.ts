@@ -2,8 +2,8 @@
  * HL7 v2.5.1 definitions used by the structure check: the abstract message structures of the five messages
  * this library emits, the fields (data type, required-ness, repetition, maximum length) of the segments it
  * emits, and the closed code tables whose values it checks. Source: the v2.5.1 standard as encoded in HAPI's
- * generated v2.5.1 structures (`hapi-structures-v251`, `segment/*.java`, `message/*.java`) and the v2.5.1
- * tables (mapping reference, section 2).
+ * generated v2.5.1 structures (`hapi-structures-v251`, `segment/*.java`, `message/*.java`), the v2.5.1
+ * tables (mapping reference, section 2) and the components of the composite data types (v2.5.1 chapter 2A).
  */
 
 /**
@@ -157,5 +157,101 @@ export function segmentFields(segmentId: string): readonly FieldDefinition[] | u
     return { type, required: flags.includes('R'), repeating: flags.includes('*'), maxLength, ...(table === undefined ? {} : { table }) };
   });
   parsedFields.set(segmentId, defs);
+  return defs;
+}
+
+/** One component of a composite data type (or one sub-component of a composite component). */
+export interface ComponentDefinition {
+  /** v2.5.1 data type. */
+  readonly type: string;
+  /** Maximum length, in characters as sent (escaped). */
+  readonly maxLength: number;
+}
+
+/**
+ * The components of the composite data types of the segments the check knows (their fields, the components
+ * of those, and the value types OBX-2 may name), in compact form: `TYPE LEN`, `|` between components in order
+ * from component 1. Source: HL7 v2.5.1 chapter 2A, the data type tables ("LEN" column). A component that is
+ * itself composite has its own entry: its components are the sub-components. Not encoded, so not checked:
+ * `varies` (OBX-5 takes the type OBX-2 names), `NULLDT` (MSA-5, withdrawn) and CK, CN, PN, TN (value types
+ * table 0125 keeps only for backward compatibility; chapter 2A no longer defines them).
+ * @see HL7 v2.5.1 chapter 2A, "Data types" (2A.3.1 AD … 2A.3.89 XTN)
+ */
+const DATA_TYPE_COMPONENTS: Readonly<Record<string, string>> = {
+  AD: 'ST 120|ST 120|ST 50|ST 50|ST 12|ID 3|ID 3|ST 50',
+  AUI: 'ST 30|DT 8|ST 199',
+  CE: 'ST 20|ST 199|ID 20|ST 20|ST 199|ID 20',
+  CF: 'ST 20|FT 65536|ID 20|ST 20|FT 65536|ID 20',
+  CNN: 'ST 15|ST 50|ST 30|ST 30|ST 20|ST 20|IS 5|IS 4|IS 20|ST 199|ID 6',
+  CP: 'MO 20|ID 2|NM 16|NM 16|CE 483|ID 1',
+  CQ: 'NM 16|CE 483',
+  CWE: 'ST 20|ST 199|ID 20|ST 20|ST 199|ID 20|ST 10|ST 10|ST 199',
+  CX: 'ST 15|ST 1|ID 3|HD 227|ID 5|HD 227|DT 8|DT 8|CWE 705|CWE 705',
+  DLD: 'IS 20|TS 26',
+  DLN: 'ST 20|IS 20|DT 24',
+  DR: 'TS 26|TS 26',
+  ED: 'HD 227|ID 9|ID 18|ID 6|TX 65536',
+  EI: 'ST 199|IS 20|ST 199|ID 6',
+  EIP: 'EI 427|EI 427',
+  FC: 'IS 20|TS 26',
+  FN: 'ST 50|ST 20|ST 50|ST 20|ST 50',
+  HD: 'IS 20|ST 199|ID 6',
+  MO: 'NM 16|ID 3',
+  MOC: 'MO 20|CE 483',
+  MSG: 'ID 3|ID 3|ID 7',
+  NDL: 'CNN 406|TS 26|TS 26|IS 20|IS 20|IS 20|HD 227|IS 20|IS 20|IS 20|IS 20',
+  OSD: 'ID 1|ST 15|IS 6|ST 15|IS 6|ST 12|NM 3|ST 15|ID 6|ST 15|ID 6',
+  PL: 'IS 20|IS 20|IS 20|HD 227|IS 20|IS 20|IS 20|IS 20|ST 199|EI 427|HD 227',
+  PPN:
+    'ST 15|FN 194|ST 30|ST 30|ST 20|ST 20|IS 5|IS 4|HD 227|ID 1|ST 1|ID 3|ID 5|HD 227|TS 26|ID 1|CE 483|DR 17|ID 1|TS 26|' +
+    'TS 26|ST 199|CWE 705|CWE 705',
+  PRL: 'CE 483|ST 20|TX 250',
+  PT: 'ID 1|ID 1',
+  RI: 'IS 6|ST 199',
+  RP: 'ST 15|HD 227|ID 9|ID 19',
+  SAD: 'ST 120|ST 50|ST 12',
+  SN: 'ST 2|NM 15|ST 1|NM 15',
+  SPS: 'CWE 705|CWE 705|TX 200|CWE 705|CWE 705|CWE 705|CWE 705',
+  TQ: 'CQ 267|RI 206|ST 6|TS 26|TS 26|ST 6|ST 199|TX 200|ID 1|OSD 110|CE 483|NM 4',
+  TS: 'DTM 24|ID 1',
+  VID: 'ID 5|CE 483|CE 483',
+  VR: 'ST 6|ST 6',
+  XAD: 'SAD 184|ST 120|ST 50|ST 50|ST 12|ID 3|ID 3|ST 50|IS 20|IS 20|ID 1|DR 53|TS 26|TS 26',
+  XCN:
+    'ST 15|FN 194|ST 30|ST 30|ST 20|ST 20|IS 5|IS 4|HD 227|ID 1|ST 1|ID 3|ID 5|HD 227|ID 1|CE 483|DR 53|ID 1|TS 26|TS 26|' +
+    'ST 199|CWE 705|CWE 705',
+  XON: 'ST 50|IS 20|NM 4|NM 1|ID 3|HD 227|ID 5|HD 227|ID 1|ST 20',
+  XPN: 'FN 194|ST 30|ST 30|ST 20|ST 20|IS 6|ID 1|ID 1|CE 483|DR 53|ID 1|TS 26|TS 26|ST 199',
+  XTN: 'ST 199|ID 3|ID 8|ST 199|NM 3|NM 4|NM 9|NM 5|ST 199|ST 4|ST 6|ST 199',
+};
+
+/** The composite data types whose components {@link dataTypeComponents} gives. */
+export const COMPOSITE_DATA_TYPES: readonly string[] = Object.freeze(Object.keys(DATA_TYPE_COMPONENTS));
+
+/** The primitive data types of those segments and components (v2.5.1 chapter 2A): one value, no components. */
+const PRIMITIVE_TYPES: ReadonlySet<string> = new Set(['ST', 'TX', 'FT', 'ID', 'IS', 'NM', 'SI', 'DT', 'DTM', 'TM']);
+
+const NO_COMPONENTS: readonly ComponentDefinition[] = Object.freeze([]);
+const parsedComponents = new Map<string, readonly ComponentDefinition[]>();
+
+/**
+ * The v2.5.1 components of a data type.
+ * @param type - a data type, e.g. `XPN`
+ * @returns the definitions of components 1…n of a composite type, an empty list for a primitive type, or
+ *   undefined for a type whose components the check does not know (e.g. `varies`)
+ * @example dataTypeComponents('HD') // [{ type: 'IS', maxLength: 20 }, { type: 'ST', maxLength: 199 }, { type: 'ID', maxLength: 6 }]
+ */
+export function dataTypeComponents(type: string): readonly ComponentDefinition[] | undefined {
+  const cached = parsedComponents.get(type);
+  if (cached !== undefined) return cached;
+  if (PRIMITIVE_TYPES.has(type)) return NO_COMPONENTS;
+  // Own keys only: a type read from a message (OBX-2) may be `constructor` or `__proto__`.
+  const spec = Object.hasOwn(DATA_TYPE_COMPONENTS, type) ? DATA_TYPE_COMPONENTS[type] : undefined;
+  if (spec === undefined) return undefined;
+  const defs = spec.split('|').map((c): ComponentDefinition => {
+    const [componentType, length] = c.split(' ') as [string, string];
+    return { type: componentType, maxLength: Number(length) };
+  });
+  parsedComponents.set(type, defs);
   return defs;
 }

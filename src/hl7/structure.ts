@@ -1,8 +1,9 @@
 /**
  * The HL7 v2.5.1 structure check: a message's segment sequence against its abstract message structure
  * (required, optional and repeating segments and groups, order), plus required fields, repetition, maximum
- * lengths, date-time and number formats (OBX-5 by its value type in OBX-2 too) and closed-table codes of the
- * segments this library emits.
+ * lengths of fields, components and sub-components, components a data type does not have, date-time and
+ * number formats (OBX-5 by its value type in OBX-2 too) and closed-table codes of the segments this library
+ * emits.
  *
  * The structure is compiled into a Glushkov automaton (one state per segment position in the grammar), so
  * groups, optional parts and repeats are matched exactly, ambiguity included (the two `[{ROL}]` of ADT_A01,
@@ -13,7 +14,7 @@
 import { Hl7ParseError, InvalidArgumentError } from '../errors.js';
 import { checkHl7Delimiters } from './encoding.js';
 import { parseHl7DateTime } from './datetime.js';
-import { HL7_EVENT_STRUCTURES, HL7_MESSAGE_STRUCTURES, segmentFields, type FieldDefinition } from './definitions.js';
+import { dataTypeComponents, HL7_EVENT_STRUCTURES, HL7_MESSAGE_STRUCTURES, segmentFields, type ComponentDefinition, type FieldDefinition } from './definitions.js';
 import { hl7Position, parseHl7Message, type Hl7Message, type Hl7Segment } from './parser.js';
 
 /** The kinds of problems the check reports. */
@@ -44,7 +45,7 @@ export interface Hl7Problem {
    * is missing (the number of segments when it is missing at the end); -1 for the message as a whole.
    */
   readonly segmentIndex: number;
-  /** The field position (`PID-5`, `PID-5(2)`, `MSH-9.3`) or segment id (`TXA`) concerned, when there is one. */
+  /** The field, component or sub-component position (`PID-5`, `PID-5(2)`, `MSH-9.3`, `PID-5.1.1`) or segment id (`TXA`) concerned, when there is one. */
   readonly position: string | undefined;
   /** A human-readable explanation. */
   readonly message: string;
@@ -143,7 +144,8 @@ const automata = new Map<string, Automaton>();
 function automaton(structure: string): Automaton | undefined {
   const cached = automata.get(structure);
   if (cached !== undefined) return cached;
-  const spec = HL7_MESSAGE_STRUCTURES[structure];
+  // Own keys only: the name comes from MSH-9.3 and may be `constructor` or `__proto__`.
+  const spec = Object.hasOwn(HL7_MESSAGE_STRUCTURES, structure) ? HL7_MESSAGE_STRUCTURES[structure] : undefined;
   if (spec === undefined) return undefined;
   const a = compileStructure(structure, spec);
   automata.set(structure, a);
@@ -305,7 +307,8 @@ const OBX5_FORMATS: Readonly<Record<string, readonly [string, (rep: readonly (re
 /** OBX-5 against the value type in OBX-2 (each repetition). */
 function checkObx5(segment: Hl7Segment, index: number, problems: Hl7Problem[]): void {
   const type = segment.fields[2]?.[0]?.[0]?.[0] ?? '';
-  const format = OBX5_FORMATS[type];
+  // Own keys only: OBX-2 comes from the message and may be `constructor` or `__proto__`.
+  const format = Object.hasOwn(OBX5_FORMATS, type) ? OBX5_FORMATS[type] : undefined;
   if (format === undefined) return;
   const [rule, test] = format;
   (segment.fields[5] ?? []).forEach((rep, r) => {
@@ -354,6 +357,98 @@ function checkFieldValue(segment: Hl7Segment, index: number, n: number, def: Fie
   });
 }
 
+/** Where a component check is: the segment, field and repetition, for positions and problems. */
+interface ComponentContext {
+  readonly segment: Hl7Segment;
+  readonly index: number;
+  readonly field: number;
+  /** The repetition (1-based) being checked; set for each. */
+  repetition: number;
+  readonly delimiters: Hl7Message['delimiters'];
+  readonly problems: Hl7Problem[];
+  /** Whether to report components the type does not have (OBX-5 of a type whose format check covers them: no). */
+  readonly countExtra: boolean;
+}
+
+function tooLong(ctx: ComponentContext, owner: string, k: number, def: ComponentDefinition, component: number, subcomponent?: number): void {
+  const at = hl7Position(ctx.segment.id, ctx.field, ctx.repetition, component, subcomponent);
+  ctx.problems.push({
+    code: 'max-length',
+    segmentIndex: ctx.index,
+    position: at,
+    message: `${at} (${owner}.${k}, ${def.type}) is longer than the ${def.maxLength} characters v2.5.1 allows (after escaping)`,
+  });
+}
+
+function notInType(ctx: ComponentContext, owner: string, count: number, component: number, subcomponent?: number): void {
+  if (!ctx.countExtra) return;
+  const at = hl7Position(ctx.segment.id, ctx.field, ctx.repetition, component, subcomponent);
+  const has = count === 0 ? 'is a primitive type without components' : `has ${count} component${count === 1 ? '' : 's'}`;
+  ctx.problems.push({ code: 'unknown-field', segmentIndex: ctx.index, position: at, message: `${at} does not exist in v2.5.1: ${owner} ${has}` });
+}
+
+/**
+ * The sub-components of component `c` (1-based), of type `def.type`, as sent: each no longer than its
+ * v2.5.1 maximum, none beyond the type's. A sub-component's own components cannot be told apart (HL7 has
+ * no third separator), so only its whole length is checked.
+ */
+function checkSubcomponents(ctx: ComponentContext, text: string, def: ComponentDefinition, c: number): void {
+  const subs = dataTypeComponents(def.type);
+  if (subs === undefined) return;
+  const separator = ctx.delimiters.subcomponent;
+  if (subs.length === 0) {
+    // A primitive component: any sub-component after the first does not exist.
+    if (!text.includes(separator)) return;
+    const parts = text.split(separator);
+    for (let s = 1; s < parts.length; s++) if (parts[s] !== '') notInType(ctx, def.type, 0, c, s + 1);
+    return;
+  }
+  const parts = text.includes(separator) ? text.split(separator) : [text];
+  for (let s = 0; s < parts.length; s++) {
+    const part = parts[s] as string;
+    if (part === '') continue;
+    const sub = subs[s];
+    if (sub === undefined) notInType(ctx, def.type, subs.length, c, s + 1);
+    else if (part.length > sub.maxLength && part !== '""') tooLong(ctx, def.type, s + 1, sub, c, s + 1);
+  }
+}
+
+/**
+ * One repetition of a field of data type `type`, as sent (escaped): each component and sub-component no
+ * longer than its v2.5.1 maximum (the HL7 null `""` is no length), and no component or sub-component the
+ * type does not have. A type the check does not know (`varies`, …) is not checked.
+ */
+function checkComponents(ctx: ComponentContext, rep: string, type: string): void {
+  const components = dataTypeComponents(type);
+  if (components === undefined || rep === '' || rep === '""') return;
+  const d = ctx.delimiters;
+  if (components.length === 0) {
+    // A primitive field: one component of one sub-component; its length is the field's, checked already.
+    if (!rep.includes(d.component) && !rep.includes(d.subcomponent)) return;
+    const parts = rep.split(d.component);
+    for (let c = 1; c < parts.length; c++) if (parts[c] !== '') notInType(ctx, type, 0, c + 1);
+    const first = parts[0] as string;
+    if (first.includes(d.subcomponent)) {
+      const subs = first.split(d.subcomponent);
+      for (let s = 1; s < subs.length; s++) if (subs[s] !== '') notInType(ctx, type, 0, 1, s + 1);
+    }
+    return;
+  }
+  const parts = rep.includes(d.component) ? rep.split(d.component) : [rep];
+  for (let c = 0; c < parts.length; c++) {
+    const part = parts[c] as string;
+    if (part === '') continue;
+    const def = components[c];
+    if (def === undefined) {
+      notInType(ctx, type, components.length, c + 1);
+      continue;
+    }
+    if (part === '""') continue;
+    if (part.length > def.maxLength) tooLong(ctx, type, c + 1, def, c + 1);
+    checkSubcomponents(ctx, part, def, c + 1);
+  }
+}
+
 function checkFields(segment: Hl7Segment, index: number, message: Hl7Message, problems: Hl7Problem[]): void {
   const defs = segmentFields(segment.id);
   if (defs === undefined) return;
@@ -379,6 +474,12 @@ function checkFields(segment: Hl7Segment, index: number, message: Hl7Message, pr
     if (!def.repeating && reps.length > 1) {
       problems.push({ code: 'repetition', segmentIndex: index, position, message: `${position} does not repeat` });
     }
+    // OBX-5 takes the type OBX-2 names; where OBX-5's format check applies, it covers the number of components.
+    const obx5 = segment.id === 'OBX' && n === 5;
+    const type = obx5 ? (segment.fields[2]?.[0]?.[0]?.[0] ?? '') : def.type;
+    const countExtra = !(obx5 && Object.hasOwn(OBX5_FORMATS, type));
+    const ctx: ComponentContext = { segment, index, field: n, repetition: 1, delimiters: d, problems, countExtra };
+    const checkParts = !(segment.id === 'MSH' && n <= 2);
     reps.forEach((rep, r) => {
       // `""` is the explicit HL7 null, not a value of two characters.
       if (def.maxLength > 0 && rep.length > def.maxLength && rep !== '""') {
@@ -389,6 +490,10 @@ function checkFields(segment: Hl7Segment, index: number, message: Hl7Message, pr
           position: at,
           message: `${at} is longer than the ${def.maxLength} characters v2.5.1 allows (after escaping)`,
         });
+      }
+      if (checkParts) {
+        ctx.repetition = r + 1;
+        checkComponents(ctx, rep, type);
       }
     });
     if (!(segment.id === 'MSH' && n <= 2)) checkFieldValue(segment, index, n, def, problems);
@@ -443,10 +548,13 @@ function assertMessageShape(message: unknown): Hl7Message {
  * Check a message against HL7 v2.5.1: its segment sequence against the abstract message structure named by
  * MSH-9.3 (or, without it, by MSH-9.1/9.2 through the v2.5.1 event map) — ADT_A05, ADT_A01, ADR_A19, MDM_T02
  * and ORU_R01 are known; and, for the segments this library emits (MSH EVN PID PV1 DG1 PR1 IN1 TXA OBR OBX
- * NTE MSA QRD), required fields, non-repeating fields, maximum lengths (measured as sent, escaped),
- * the formats of TS / DT / SI / NM fields, OBX-5 against its value type in OBX-2 (NM, DT, TM, TS, DTM, SN;
- * other value types are not checked) and closed-table codes. Also MSH-9 (three components, consistent with the event
- * map) and MSH-12 (`2.5.1`). Other segments are checked for position only.
+ * NTE MSA QRD), required fields, non-repeating fields, maximum lengths of fields, components and
+ * sub-components (measured as sent, escaped; positions such as `PID-5.1.1`, `PID-5(2).3`; the null `""` is
+ * no length), components and sub-components a data type does not have (`unknown-field`), the formats of TS /
+ * DT / SI / NM fields, OBX-5 against its value type in OBX-2 (components and lengths by that type; formats of
+ * NM, DT, TM, TS, DTM, SN) and closed-table codes. Also MSH-9 (three components, consistent with the event
+ * map) and MSH-12 (`2.5.1`). Other segments are checked for position only; so are the components of `varies`
+ * fields other than OBX-5 and of the withdrawn value types CK, CN, PN and TN.
  *
  * @param message - message text, or a message parsed by {@link parseHl7Message}
  * @returns every problem found, in segment order; empty when the message conforms
@@ -481,7 +589,8 @@ export function checkHl7Message(message: string | Hl7Message): Hl7Problem[] {
   if (code !== '' && declared === '') {
     problems.push({ code: 'required-field', segmentIndex: 0, position: 'MSH-9.3', message: 'MSH-9.3 (message structure) is required' });
   }
-  const mapped = HL7_EVENT_STRUCTURES[`${code}^${event}`];
+  const eventKey = `${code}^${event}`;
+  const mapped = Object.hasOwn(HL7_EVENT_STRUCTURES, eventKey) ? HL7_EVENT_STRUCTURES[eventKey] : undefined;
   if (declared !== '' && mapped !== undefined && declared !== mapped) {
     problems.push({ code: 'message-type', segmentIndex: 0, position: 'MSH-9.3', message: `MSH-9.3 does not match the v2.5.1 structure of ${code}^${event} (${mapped})` });
   }

@@ -13,7 +13,6 @@ import {
   buildMdmT02,
   buildOruR01,
   checkDirectory,
-  checkHl7Message,
   checkPatientChart,
   escapeHl7,
   MappingError,
@@ -30,7 +29,7 @@ import {
 } from '../../src/index.js';
 import { arbPatientChart } from '../arbitraries/index.js';
 import { unexpectedDictionaryFindings } from '../support/hl7-dictionary.js';
-import { crossCheckWithHl7Standard, crossCheckWithMedplum, expectComponent, expectId, expectText, rawRepetition, repetitions, segmentsOf, systemOf, val } from './support.js';
+import { conformanceProblems, crossCheckWithHl7Standard, crossCheckWithMedplum, expectComponent, expectId, expectText, rawRepetition, repetitions, segmentsOf, systemOf, val } from './support.js';
 
 const NOW = '2026-03-01T10:30:00-05:00';
 const HL7_SYSTEM: Record<string, string> = { 'icd-10-cm': 'I10', 'icd-10-pcs': 'I10P', 'snomed-ct': 'SCT', cpt: 'C4', loinc: 'LN' };
@@ -55,7 +54,7 @@ function attempt(build: () => string): string | undefined {
 function checkCommon(text: string, type: string): Hl7Message {
   expect(text.endsWith('\r')).toBe(true);
   expect(text).not.toContain('\n');
-  expect(checkHl7Message(text)).toEqual([]);
+  expect(conformanceProblems(text)).toEqual([]);
   crossCheckWithMedplum(text);
   crossCheckWithHl7Standard(text);
   expect(unexpectedDictionaryFindings(text)).toEqual([]);

@@ -102,7 +102,8 @@ describe('checkHl7Message', () => {
   it('should check the length of each repetition of a repeating field', () => {
     const longName = `${'N'.repeat(251)}`;
     const problems = checkHl7Message(text(msh('ADT^A31^ADT_A05'), 'EVN|A31|2026', `PID|1||MRN-1||Smith~${longName}`, 'PV1|1|N'));
-    expect(codes(problems)).toEqual(['max-length PID-5(2) @2']);
+    // The one name component is too long for XPN.1 (FN, 194) and FN.1 (surname, ST 50) too.
+    expect(codes(problems)).toEqual(['max-length PID-5(2) @2', 'max-length PID-5(2).1 @2', 'max-length PID-5(2).1.1 @2']);
   });
 
   it('should report missing required fields', () => {
@@ -186,6 +187,10 @@ describe('checkHl7Message', () => {
     expect(bad[0]?.message).toBe('OBX-5 must be a number (NM), as OBX-2 (NM) says');
     for (const p of bad) expect(p.message).not.toMatch(/abc|20261301|2026-03-01/);
     expect(good).toEqual([]);
+    // A value type that is the name of an Object.prototype member is an unknown code, not a crash.
+    for (const type of ['constructor', '__proto__', 'toString']) {
+      expect(codes(checkHl7Message(oru(obx(1, type, 'x'))))).toEqual(['max-length OBX-2 @3', 'table-value OBX-2 @3']);
+    }
   });
 
   it('should check MSH-9 and MSH-12', () => {
@@ -201,6 +206,14 @@ describe('checkHl7Message', () => {
       'required-field PID-3 @2',
       'required-field PID-5 @2',
     ]);
+  });
+
+  it('should read a structure named like an Object.prototype member as unknown, not crash', () => {
+    for (const name of ['constructor', '__proto__', 'toString']) {
+      // MSH-9 (15 characters) is too long with some of these names: only the structure problems matter here.
+      const problems = checkHl7Message(text(msh(`ORU^R01^${name}`), PID)).filter((p) => p.code !== 'max-length');
+      expect(codes(problems)).toEqual(['message-type MSH-9.3 @0', 'unsupported-structure MSH-9 @0']);
+    }
   });
 
   it('should report fields that do not exist in v2.5.1', () => {

@@ -51,7 +51,7 @@ describeMatrix('every route over generated chart documents', (mode: Mode) => {
         for (const r of requestsFor(doc)) {
           const res = await call(r.path, { headers: BOTH });
           if (r.format === 'fhir') expectFhir(res);
-          else expectHl7(res, r.type as string);
+          else expectHl7(res, r.type as string, true);
         }
       }),
       { numRuns: mode === 'fetch' ? 30 : 10, endOnFailure: true },

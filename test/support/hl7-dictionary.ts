@@ -8,8 +8,9 @@
  * Lengths are compared with the encoded text (escape sequences counted as sent), the stricter reading.
  */
 import { createRequire } from 'node:module';
+import { DICTIONARY_DEVIATION_POSITIONS } from './hl7-deviations.js';
 
-interface FieldDefinition {
+export interface FieldDefinition {
   readonly datatype: string;
   readonly desc: string;
   /** 1 optional, 2 required, 3 conditional. */
@@ -19,14 +20,14 @@ interface FieldDefinition {
   readonly len?: number;
   readonly table?: number;
 }
-interface StructureNode {
+export interface StructureNode {
   readonly name: string;
   readonly min: number;
   /** 0 = unbounded. */
   readonly max: number;
   readonly children?: readonly StructureNode[];
 }
-interface VersionDefinitions {
+export interface VersionDefinitions {
   readonly segments: Record<string, { readonly fields: readonly FieldDefinition[] } | undefined>;
   readonly fields: Record<string, { readonly subfields: readonly FieldDefinition[] } | undefined>;
   readonly messages: Record<string, { readonly segments: { readonly segments: readonly StructureNode[] } } | undefined>;
@@ -37,7 +38,8 @@ interface Dictionary {
 }
 
 const dictionary = createRequire(import.meta.url)('hl7-dictionary') as Dictionary;
-const V251 = dictionary.definitions['2.5.1'] as VersionDefinitions;
+/** hl7-dictionary's v2.5.1 definitions: segments with their fields, data types with their components (`subfields`). */
+export const V251 = dictionary.definitions['2.5.1'] as VersionDefinitions;
 
 /** One departure from the v2.5.1 definitions, with where it is (`PID-5.1.1`, rep 2) and the rule. */
 export interface DictionaryFinding {
@@ -183,18 +185,11 @@ export function checkWithHl7Dictionary(text: string): DictionaryFinding[] {
 }
 
 /**
- * Findings that are documented deviations (README, "Conformance notes"): a business identifier longer than
- * CX-1's / XCN-1's 15 characters (PID-3, IN1-3, IN1-49, and the patient's identifier in QRD-8) and a group id
- * longer than XON-10's 20 (IN1-9) are sent whole, because cutting or replacing an identifier changes what it
- * identifies.
- */
-const DOCUMENTED_DEVIATIONS = /^(?:PID-3(?:\[\d+\])?\.1|IN1-3(?:\[\d+\])?\.1|IN1-49(?:\[\d+\])?\.1|QRD-8(?:\[\d+\])?\.1|IN1-9\.10)$/;
-
-/**
- * The findings of {@link checkWithHl7Dictionary} that are not documented deviations.
+ * The findings of {@link checkWithHl7Dictionary} that are not documented deviations (identifiers sent whole,
+ * see `hl7-deviations.ts`).
  * @param text - the message
  * @returns findings a conforming message must not have
  */
 export function unexpectedDictionaryFindings(text: string): DictionaryFinding[] {
-  return checkWithHl7Dictionary(text).filter((f) => !(f.rule === 'length' && DOCUMENTED_DEVIATIONS.test(f.position)));
+  return checkWithHl7Dictionary(text).filter((f) => !(f.rule === 'length' && DICTIONARY_DEVIATION_POSITIONS.test(f.position)));
 }
