@@ -140,7 +140,7 @@ function values(c, dir, now) {
     phone: `${esc(p.telecoms[0].value)}^PRN^PH`,
     pl: `^^^${esc(org.id)}^^^^^${esc(loc.name)}^${esc(loc.id)}`,
     attending: xcn(enc.participants[0].practitionerId),
-    visit: `${esc(enc.id)}^^^^VN`,
+    visit: `${esc(enc.id)}^^^CHART-EXPORT^VN`, // CX-4: the sending application assigns chart ids
     start: dtm(enc.period.start),
     end: dtm(enc.period.end),
     authored: dtm(note.authored),
