@@ -51,7 +51,7 @@ export const chart = {
 
 /**
  * Map the chart to FHIR and HL7 with fixed clock and ids, so the output is reproducible.
- * @returns {{ bundle: import('fhir/r4').Bundle, adt: string, mdm: string }}
+ * @returns {{ bundle: import('fhir/r4.js').Bundle, adt: string, mdm: string }}
  */
 export function mapChart() {
   // Charts often come from JSON or a database: check one once, up front, to get every problem with its path.
