@@ -1,25 +1,27 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
-import pkg from './package.json' with { type: 'json' };
 import { cli } from './tsup.cli.config.js';
 
 const CORE_ENTRY = resolve(dirname(fileURLToPath(import.meta.url)), 'src/index.ts');
 
 /**
  * The adapter reaches the core only through src/index.ts (STYLE.md "Module boundaries"); in the build that
- * import becomes the package's own name, external, so dist/http/index.{js,cjs} load dist/index.{js,cjs}
- * instead of carrying a second core. tsup's CJS output has no code splitting, so without this the CJS
- * adapter had its own error classes (not `instanceof` the core's) and its own frozen-chart memory.
- * Node resolves the self-reference through the exports map, for `import` and `require` alike.
+ * import becomes the built core next to it, external (`../index.js` in the ESM adapter, `../index.cjs` in the
+ * CJS one), so dist/http/index.{js,cjs} load dist/index.{js,cjs} instead of carrying a second core. tsup's
+ * CJS output has no code splitting, so without this the CJS adapter had its own error classes (not
+ * `instanceof` the core's) and its own frozen-chart memory. A relative path, not the package's own name:
+ * it resolves the same under an npm alias and in resolvers without package self-reference.
  */
-const coreBySelfReference: NonNullable<Options['esbuildPlugins']>[number] = {
-  name: 'core-by-self-reference',
+const coreNextToAdapter: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'core-next-to-adapter',
   setup(build) {
+    const core = build.initialOptions.format === 'cjs' ? '../index.cjs' : '../index.js';
     build.onResolve({ filter: /(^|\/)index\.js$/ }, (args) => {
-      if (args.kind === 'entry-point' || !args.importer.includes('/src/http/')) return undefined;
+      // Importer paths use the platform's separator (backslashes on Windows).
+      if (args.kind === 'entry-point' || !args.importer.replace(/\\/g, '/').includes('/src/http/')) return undefined;
       const target = resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
-      return target === CORE_ENTRY ? { path: pkg.name, external: true } : undefined;
+      return target === CORE_ENTRY ? { path: core, external: true } : undefined;
     });
   },
 };
@@ -33,5 +35,5 @@ export default defineConfig([{
   sourcemap: true,
   target: 'es2022',
   platform: 'neutral',
-  esbuildPlugins: [coreBySelfReference],
+  esbuildPlugins: [coreNextToAdapter],
 }, cli]);

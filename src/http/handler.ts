@@ -6,6 +6,7 @@
 import {
   ChartNotFoundError,
   InvalidArgumentError,
+  checkPatientChart,
   buildAdrA19,
   buildAdtA08,
   buildAdtA31,
@@ -214,6 +215,22 @@ type PreparedBody = { readonly body: string } | HttpError;
 const ALLOW = 'GET, HEAD';
 const ENCODER = new TextEncoder();
 const WWW_AUTHENTICATE = 'ApiKey header="x-api-key"';
+/** How many referenced encounters the patient Bundle reads at once from the data source. */
+const REFERENCE_READS_AT_ONCE = 8;
+
+/**
+ * `fn` over `items`, at most `size` calls in flight: batch by batch, results in item order.
+ * @param items - the inputs
+ * @param size - the batch size
+ * @param fn - the asynchronous call
+ * @returns every result, in the order of `items`
+ */
+async function mapInBatches<T, R>(items: readonly T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
+  return out;
+}
+
 /** How deep `partOfId` chains are followed when gathering referenced organizations. */
 const MAX_PART_OF_DEPTH = 16;
 
@@ -312,7 +329,13 @@ function defaultRequestId(): string {
 function safeCall<A extends unknown[]>(fn: ((...args: A) => void) | undefined, ...args: A): void {
   if (fn === undefined) return;
   try {
-    fn(...args);
+    const result: unknown = fn(...args);
+    // An async hook (`async (o) => await metrics.push(o)`) that rejects must not become an unhandled
+    // rejection, which ends a Node process by default.
+    if (result !== null && (typeof result === 'object' || typeof result === 'function')) {
+      const then: unknown = (result as { then?: unknown }).then;
+      if (typeof then === 'function') (then as (ok: undefined, fail: () => void) => unknown).call(result, undefined, () => undefined);
+    }
   } catch {
     // A failing hook must not change the response.
   }
@@ -376,8 +399,9 @@ function isNonNegativeInteger(value: unknown): value is number {
 
 /**
  * A rate limiter's answer, each field read once and checked before any of it reaches a header: `allowed` a
- * boolean; `limit`, `remaining` and `reset` non-negative integers; on a denial, `retryAfter` a non-negative
- * finite number of seconds. Anything else means the host's limiter is broken: a 500.
+ * boolean; `limit` and `reset` non-negative integers; `remaining` an integer, a negative one read as 0 (a
+ * counter limiter computing `limit - count` goes below 0 once a key is over its limit); on a denial,
+ * `retryAfter` a non-negative finite number of seconds. Anything else means the host's limiter is broken: a 500.
  * @throws {InvalidArgumentError} naming the malformed field (for `onError`; never sent to the client)
  */
 function readDecision(value: unknown): RateLimitDecision {
@@ -386,7 +410,7 @@ function readDecision(value: unknown): RateLimitDecision {
   const { allowed, limit, remaining, reset } = value;
   if (typeof allowed !== 'boolean') throw new InvalidArgumentError(`${name}.allowed`, 'must be a boolean');
   if (!isNonNegativeInteger(limit)) throw new InvalidArgumentError(`${name}.limit`, 'must be a non-negative integer');
-  if (!isNonNegativeInteger(remaining)) throw new InvalidArgumentError(`${name}.remaining`, 'must be a non-negative integer');
+  if (typeof remaining !== 'number' || !Number.isSafeInteger(remaining)) throw new InvalidArgumentError(`${name}.remaining`, 'must be an integer');
   if (!isNonNegativeInteger(reset)) throw new InvalidArgumentError(`${name}.reset`, 'must be a non-negative integer (Unix epoch seconds)');
   let retryAfter = 0;
   if (!allowed) {
@@ -396,7 +420,7 @@ function readDecision(value: unknown): RateLimitDecision {
     }
     retryAfter = given;
   }
-  return { allowed, limit, remaining, reset, retryAfter };
+  return { allowed, limit, remaining: Math.max(0, remaining), reset, retryAfter };
 }
 
 /** More scopes than this on one key record is a broken store (real keys carry a handful). */
@@ -808,9 +832,21 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
       if (id !== undefined && !have.has(id)) wanted.add(id);
     }
     if (wanted.size === 0) return [];
-    const oldest = encounters.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...encounters.map((e) => instantOf(e.period?.start)));
-    const found = await Promise.all([...wanted].map((id) => dataSource.getEncounter(patientId, id)));
-    return found.filter((e): e is Encounter => e != null && typeof e === 'object' && wanted.has(e.id) && instantOf(e.period?.start) <= oldest);
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const e of encounters) oldest = Math.min(oldest, instantOf(e.period?.start));
+    // A few reads at a time: a Bundle may refer to up to noteLimit + assessmentLimit encounters, and a
+    // database-backed source should not get them all at once.
+    const found = await mapInBatches([...wanted], REFERENCE_READS_AT_ONCE, (id) => dataSource.getEncounter(patientId, id));
+    return found.filter(
+      (e): e is Encounter =>
+        e != null &&
+        typeof e === 'object' &&
+        wanted.has(e.id) &&
+        instantOf(e.period?.start) <= oldest &&
+        // Only for a display: an encounter that fails the chart check is left out (its references keep no
+        // display) rather than failing the whole Bundle.
+        checkPatientChart({ patient: listed.patient, encounters: [e] }).every((issue) => issue.path[0] !== 'encounters'),
+    );
   }
 
   /** The export itself: read what the route needs, build, serialise. */

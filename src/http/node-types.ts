@@ -12,7 +12,7 @@ export interface NodeRequestLike {
   readonly method?: string | undefined;
   /** The request target, e.g. `/exportFhirPatient?patientId=pat-0001` (Express: relative to the mount path). */
   readonly url?: string | undefined;
-  /** Headers by lowercase name; repeated ones as arrays. `host` completes an origin-form target's URL. */
+  /** Headers by lowercase name; repeated ones as arrays. The URL is built from the request target alone, on a fixed origin (`host` never routes). */
   readonly headers: { readonly host?: string | undefined; readonly [name: string]: string | string[] | undefined };
   /** The connection, for the peer address the directory rate limit may use. */
   readonly socket?: { readonly remoteAddress?: string | undefined } | null | undefined;

@@ -318,10 +318,12 @@ describe('one core for import and require', () => {
     },
   );
 
-  it('should load the adapter through the package name, not a second copy of the core', () => {
-    for (const file of ['http/index.js', 'http/index.cjs']) {
+  it('should load the core next to the adapter by a relative path, not a second copy of it (nor by package name)', () => {
+    for (const [file, core] of [['http/index.js', /from "\.\.\/index\.js"/], ['http/index.cjs', /require\("\.\.\/index\.cjs"\)/]] as const) {
       const text = readFileSync(join(tmp, 'node_modules/chart-export/dist', file), 'utf8');
-      expect(text, file).toMatch(/from "chart-export"|require\("chart-export"\)/);
+      expect(text, file).toMatch(core);
+      // Not by the package's own name: that would fail under an npm alias or a resolver without self-reference.
+      expect(text, file).not.toMatch(/from "chart-export"|require\("chart-export"\)/);
       // The core's error classes are defined once, in dist/index.*.
       expect(text, file).not.toMatch(/class ChartValidationError\b|name = "ChartValidationError"/);
     }
