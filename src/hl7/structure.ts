@@ -317,9 +317,16 @@ function checkObx5(segment: Hl7Segment, index: number, problems: Hl7Problem[]): 
     if (!test(rep)) {
       const position = hl7Position(segment.id, 5, r + 1);
       problems.push({ code: 'format', segmentIndex: index, position, message: `${position} must be ${rule}, as OBX-2 (${type}) says` });
+    } else if (type === 'NM' && (rep[0]?.[0] ?? '').length > NM_MAX_LENGTH) {
+      // NM is a primitive of 16 characters (v2.5.1 chapter 2A), whatever room OBX-5 has.
+      const position = hl7Position(segment.id, 5, r + 1);
+      problems.push({ code: 'max-length', segmentIndex: index, position, message: `${position} is longer than the ${NM_MAX_LENGTH} characters of an NM value` });
     }
   });
 }
+
+/** The length of an NM value (HL7 v2.5.1 chapter 2A). */
+const NM_MAX_LENGTH = 16;
 
 /** The raw (escaped) text of each field of a segment, indexed by field number (MSH-1 is the separator). */
 function rawFields(segment: Hl7Segment, fieldSeparator: string): string[] {

@@ -41,9 +41,9 @@ type Obj = Record<string, unknown>;
 /** Control characters FHIR strings forbid (all C0 but tab, LF, CR) and lone surrogates. */
 // eslint-disable-next-line no-control-regex
 const FORBIDDEN_TEXT_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-// eslint-disable-next-line no-control-regex
 /** A character that is not white space (JavaScript `\s`, as the mappers' `hasText`). */
 const HAS_TEXT_RE = /\S/;
+// eslint-disable-next-line no-control-regex
 const MAYBE_FORBIDDEN_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF]/;
 /** White space at either end of a code, or two in a row. */
 const CODE_SPACE_RE = /^\s|\s$|\s\s/;
@@ -628,7 +628,8 @@ function sameCoding(a: unknown, b: unknown): boolean {
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
   const x = a as Obj;
   const y = b as Obj;
-  return x['system'] === y['system'] && x['code'] === y['code'] && x['display'] === y['display'] && Object.is(x['score'], y['score']);
+  // `===`: a score of -0 (JSON.parse('-0')) is the score 0, as FHIR writes it.
+  return x['system'] === y['system'] && x['code'] === y['code'] && x['display'] === y['display'] && x['score'] === y['score'];
 }
 
 /**

@@ -436,17 +436,16 @@ describe('arbPatientChart({ mappable })', () => {
     }
   });
 
-  it('should by default also give undated procedures in undated encounters, codes too long for HL7 CE-1 and numbers NM cannot hold, which only the HL7 builders cannot map', () => {
-    // The CE fields a chart code goes to (a code longer than CE-1's 20 characters after escaping cannot be
-    // sent), and OBX-5 for a decimal NM's 16 characters cannot hold.
-    const codeFields = new Set(['DG1-3', 'PR1-3', 'OBX-3', 'OBX-5', 'OBX-17', 'OBR-4']);
+  it('should by default also give undated procedures in undated encounters and numbers NM cannot hold, which only the HL7 builders cannot map', () => {
+    // OBX-5 for an integer or decimal NM's 16 characters cannot hold.
+    const numberFields = new Set(['OBX-5']);
     fc.assert(
       fc.property(arbPatientChart({ minEncounters: 1 }), ({ chart, directory }) => {
         const targets = exportAll(chart, directory);
         const unsendable = JSON.stringify(fitForHl7(chart)) !== JSON.stringify(chart);
-        for (const t of targets) expect(t === 'PR1-5' || (unsendable && codeFields.has(t)), t).toBe(true);
+        for (const t of targets) expect(t === 'PR1-5' || (unsendable && numberFields.has(t)), t).toBe(true);
         if (!hasUndatedProcedure(chart)) expect(targets).not.toContain('PR1-5');
-        // A PR1 whose code is too long fails on PR1-3 before PR1-5 is reached.
+        // An ADR^A19 with a number it cannot send fails on that OBX-5 before its PR1-5 is reached.
         else if (!unsendable) expect(targets).toContain('PR1-5');
       }),
       { numRuns: 100 },

@@ -2,9 +2,8 @@
  * Arbitraries for whole charts and chart documents, with references that resolve.
  */
 import fc from 'fast-check';
-import { escapeHl7 } from '../../src/index.js';
 import { fitNm } from '../../src/hl7/internal/fit.js';
-import { CODE_SYSTEMS, type AssessmentInstrument, type ChartDocument, type Directory, type PatientChart } from '../../src/model/index.js';
+import { type AssessmentInstrument, type ChartDocument, type Directory, type PatientChart } from '../../src/model/index.js';
 import type { YearRange } from './dates.js';
 import { arbDirectory, type DirectoryOptions } from './directory.js';
 import { arbPatient } from './people.js';
@@ -55,10 +54,10 @@ export interface ChartOptions {
   /**
    * Leave out the two kinds of valid input a builder rejects by design: a procedure with no date
    * (`performed` absent, or a period without start) in an encounter without `period.start`, for which the
-   * HL7 builders that send PR1 raise a MappingError (PR1-5 is required); and a code longer than HL7 CE-1's
-   * 20 characters after escaping, or a decimal NM's 16 characters cannot hold (such codes are replaced by a
-   * shorter one ending in a hash of the original, such numbers by one in range; see {@link fitForHl7}). Everything else generated is valid and mappable in every mode: ids without
-   * control characters, ranks and orders within 1…2147483647, organizations without `home` uses.
+   * HL7 builders that send PR1 raise a MappingError (PR1-5 is required); and a number NM's 16 characters
+   * cannot hold (replaced by one in range; see {@link fitForHl7}). Everything else generated is valid and
+   * mappable in every mode: ids without control characters, ranks and orders within 1…2147483647,
+   * organizations without `home` uses.
    *
    * Default false, so that the generators cover the whole valid input space ("valid input gives output or
    * a documented MappingError"). Set it for "every export succeeds" properties.
@@ -166,26 +165,6 @@ function payersApartFrom(patient: PatientChart['patient'], directory: Directory)
   };
 }
 
-/** The longest code HL7 CE-1 holds, after escaping. */
-const CE_IDENTIFIER_MAX = 20;
-
-/**
- * A code that fits CE-1 after escaping: the code itself when it does, else its longest prefix (on a
- * code-point boundary, trailing spaces dropped) that leaves room for `-` and 6 hex digits of an FNV-1a hash of
- * the whole code. Deterministic, so an instrument keeps one definition and answers keep matching their options.
- */
-function fitCode(code: string): string {
-  if (escapeHl7(code).length <= CE_IDENTIFIER_MAX) return code;
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < code.length; i++) hash = Math.imul(hash ^ code.charCodeAt(i), 0x01000193) >>> 0;
-  let prefix = '';
-  for (const cp of code) {
-    if (escapeHl7(prefix + cp).length > CE_IDENTIFIER_MAX - 7) break;
-    prefix += cp;
-  }
-  return `${prefix.trimEnd()}-${hash.toString(16).padStart(8, '0').slice(0, 6)}`;
-}
-
 /**
  * A decimal HL7 NM can carry (16 characters with the sign, at least one significant digit): the value itself,
  * or a stand-in that can (0 for a tiny one, ±9e14 for a huge one; integers stay integers).
@@ -200,21 +179,19 @@ function fitNumber(x: number): number {
 }
 
 /**
- * A copy of the chart that every HL7 builder can send: every coding's code fits HL7 CE-1 (see
- * {@link fitCode}), every decimal answer and score fits NM (see {@link fitNumber}). Objects keep their
- * prototypes (`__proto__: null` records stay so).
+ * A copy of the chart that every HL7 builder can send: every number answer and score fits NM (see
+ * {@link fitNumber}). Objects keep their prototypes (`__proto__: null` records stay so).
  */
 export function fitForHl7<T>(value: T, key?: string): T {
   if (Array.isArray(value)) return value.map((v: unknown) => fitForHl7(v)) as T;
   if (value === null || typeof value !== 'object') return value;
   const out = Object.create(Object.getPrototypeOf(value) as object | null) as Record<string, unknown>;
   const source = value as Record<string, unknown>;
-  const isCoding = typeof source['code'] === 'string' && typeof source['system'] === 'string' && source['system'] in CODE_SYSTEMS;
   // A number answer value (`{ type: 'decimal' | 'integer', value }`) and an assessment's score (`score: { value }`).
   const isNumber = (source['type'] === 'decimal' || source['type'] === 'integer' || key === 'score') && typeof source['value'] === 'number';
   for (const k of Object.keys(source)) {
     const v = source[k];
-    out[k] = isCoding && k === 'code' ? fitCode(v as string) : isNumber && k === 'value' ? fitNumber(v as number) : fitForHl7(v, k);
+    out[k] = isNumber && k === 'value' ? fitNumber(v as number) : fitForHl7(v, k);
   }
   return out as T;
 }

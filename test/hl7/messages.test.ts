@@ -454,6 +454,15 @@ describe('buildAdrA19', () => {
     expect(() => buildAdrA19(CHART, { ...HEADER, queryId: 'Q'.repeat(11) })).toThrow(InvalidArgumentError);
     expect(() => buildAdrA19(CHART, { ...HEADER, queryId: 'Q||||' })).toThrow(InvalidArgumentError); // 13 after escaping
   });
+
+  it('should take QRD-4 from the end of the control id without cutting an escape sequence or a surrogate pair', () => {
+    const qrd4 = (controlId: string): string => val(parseHl7Message(buildAdrA19(CHART, { ...HEADER, controlId })).segments.find((s) => s.id === 'QRD')!, 4);
+    // The 10 last characters would start with the low half of the emoji: it is dropped, not sent alone.
+    expect(qrd4('ADR\u{1F600}123456789')).toBe('123456789');
+    expect(qrd4('ADR\u{1F600}12345678')).toBe('\u{1F600}12345678');
+    // `|` escapes to `\F\`: the tail never starts inside it.
+    expect(qrd4('ADR|123456789')).toBe('123456789');
+  });
 });
 
 describe('message options', () => {
@@ -484,6 +493,24 @@ describe('message options', () => {
     const skipped = buildAdtA08(CHART, 'enc-0001', { ...HEADER, directory, controlId: 'ADT0001' });
     expect(/[^\u0000-\u007f]/.test(skipped)).toBe(false);
     expect(val(parseHl7Message(skipped).segments[0]!, 18)).toBe('');
+  });
+
+  it('should skip blank name, address and member id parts as FHIR does: a blank family leaves the name to its text', () => {
+    const chart: PatientChart = {
+      ...CHART,
+      patient: {
+        ...CHART.patient,
+        names: [{ family: ' ', text: "Mary O'Brien" }, { family: 'Doe', given: [' ', 'Ann'] }],
+        addresses: [{ use: 'home', lines: ['  ', '12 Elm St'], city: ' ', postalCode: '62701' }],
+        coverages: [{ ...CHART.patient.coverages![0]!, memberId: '   ' }],
+      },
+    };
+    const m = parseHl7Message(buildAdtA31(chart, HEADER));
+    const pid = m.segments.find((s) => s.id === 'PID')!;
+    expect([val(pid, 5, 1, 1, 1), val(pid, 5, 1, 1, 2), val(pid, 5, 2, 1, 2), val(pid, 5, 3, 1, 2)]).toEqual(["Mary O'Brien", 'Doe', 'Ann', '']);
+    expect([val(pid, 11, 1), val(pid, 11, 2), val(pid, 11, 3), val(pid, 11, 5)]).toEqual(['12 Elm St', '', '', '62701']);
+    const in1 = m.segments.find((s) => s.id === 'IN1')!;
+    expect([val(in1, 36), val(in1, 49)]).toEqual(['', '']);
   });
 
   it('should put a name given only as text in QRD-8 as PID-5 does', () => {

@@ -31,6 +31,9 @@ import { arbPatientChart } from '../arbitraries/index.js';
 import { unexpectedDictionaryFindings } from '../support/hl7-dictionary.js';
 import { conformanceProblems, crossCheckWithHl7Standard, crossCheckWithMedplum, expectComponent, expectId, expectText, rawRepetition, repetitions, segmentsOf, systemOf, val } from './support.js';
 
+/** A value with a character that is not white space (the builders skip blank name and address parts). */
+const hasText = (x: string | undefined): x is string => x !== undefined && /\S/.test(x);
+
 const NOW = '2026-03-01T10:30:00-05:00';
 const HL7_SYSTEM: Record<string, string> = { 'icd-10-cm': 'I10', 'icd-10-pcs': 'I10P', 'snomed-ct': 'SCT', cpt: 'C4', loinc: 'LN' };
 const CLASS: Record<string, string> = { EMER: 'E', IMP: 'I', ACUTE: 'I', NONAC: 'I', AMB: 'O', PRENC: 'P', OBSENC: 'O', SS: 'O', VR: 'O', HH: 'O', FLD: 'O' };
@@ -84,8 +87,10 @@ function checkPid(pid: Hl7Segment, patient: Patient): void {
   expect(repetitions(pid, 5)).toBe(patient.names.length);
   patient.names.forEach((n, r) => {
     const raw = rawRepetition(pid, 5, r + 1).length;
-    const given = (n.given ?? []).filter((g) => g !== '');
-    const family = (n.family ?? '') !== '' || given.length > 0 ? (n.family ?? '') : (n.text ?? '');
+    // Blank parts (white space only) are skipped, as FHIR skips them.
+    const given = (n.given ?? []).filter(hasText);
+    const surname = hasText(n.family) ? n.family : '';
+    const family = surname !== '' || given.length > 0 ? surname : hasText(n.text) ? n.text : '';
     // v2.5.1 component lengths: FN-1 surname 50, given names 30.
     expectComponent(val(pid, 5, 1, 1, r + 1), family, 50, raw, 250, 'PID-5.1');
     expectComponent(val(pid, 5, 2, 1, r + 1), given[0] ?? '', 30, raw, 250, 'PID-5.2');
@@ -93,24 +98,27 @@ function checkPid(pid: Hl7Segment, patient: Patient): void {
   });
   expect(val(pid, 7) === '' ? undefined : parseHl7DateTime(val(pid, 7))).toBe(patient.birthDate);
   const addresses = (patient.addresses ?? []).filter((a) =>
-    [...(a.lines ?? []), a.city, a.state, a.postalCode, a.country, a.district].some((x) => x !== undefined && x !== '') ||
+    [...(a.lines ?? []), a.city, a.state, a.postalCode, a.country, a.district].some(hasText) ||
     a.use === 'home' || a.use === 'work' || a.use === 'temp' || a.use === 'old' || a.type === 'postal',
   );
   expect(repetitions(pid, 11)).toBe(addresses.length);
   addresses.forEach((a, r) => {
     const raw = rawRepetition(pid, 11, r + 1).length;
-    const lines = (a.lines ?? []).filter((l) => l !== '');
+    const lines = (a.lines ?? []).filter(hasText);
+    const part = (x: string | undefined): string => (hasText(x) ? x : '');
     // Street and other designation 120, city and state 50; a postal code over 12 or a country over 3 characters
     // is not cut but moves to XAD-8, other geographic designation (50).
     expectComponent(val(pid, 11, 1, 1, r + 1), lines[0] ?? '', 120, raw, 250, 'PID-11.1');
     expectComponent(val(pid, 11, 2, 1, r + 1), lines.slice(1).join(', '), 120, raw, 250, 'PID-11.2');
-    expectComponent(val(pid, 11, 3, 1, r + 1), a.city ?? '', 50, raw, 250, 'PID-11.3');
-    expectComponent(val(pid, 11, 4, 1, r + 1), a.state ?? '', 50, raw, 250, 'PID-11.4');
-    const postalFits = escapeHl7(a.postalCode ?? '').length <= 12;
-    const countryFits = escapeHl7(a.country ?? '').length <= 3;
-    expect(val(pid, 11, 5, 1, r + 1), 'PID-11.5').toBe(postalFits ? (a.postalCode ?? '') : '');
-    expect(val(pid, 11, 6, 1, r + 1), 'PID-11.6').toBe(countryFits ? (a.country ?? '') : '');
-    const other = [postalFits ? '' : a.postalCode, countryFits ? '' : a.country].filter((x) => x !== undefined && x !== '').join(', ');
+    expectComponent(val(pid, 11, 3, 1, r + 1), part(a.city), 50, raw, 250, 'PID-11.3');
+    expectComponent(val(pid, 11, 4, 1, r + 1), part(a.state), 50, raw, 250, 'PID-11.4');
+    const postal = part(a.postalCode);
+    const country = part(a.country);
+    const postalFits = escapeHl7(postal).length <= 12;
+    const countryFits = escapeHl7(country).length <= 3;
+    expect(val(pid, 11, 5, 1, r + 1), 'PID-11.5').toBe(postalFits ? postal : '');
+    expect(val(pid, 11, 6, 1, r + 1), 'PID-11.6').toBe(countryFits ? country : '');
+    const other = [postalFits ? '' : postal, countryFits ? '' : country].filter((x) => x !== '').join(', ');
     expectComponent(val(pid, 11, 8, 1, r + 1), other, 50, raw, 250, 'PID-11.8');
   });
   const marital: Record<string, string> = { A: 'N', D: 'D', I: 'I', L: 'E', M: 'M', P: 'O', S: 'S', T: 'P', U: 'B', W: 'W', UNK: 'U' };
@@ -216,7 +224,8 @@ function checkIn1(segments: readonly Hl7Segment[], patient: Patient): void {
     expect(iso(val(s, 13))).toBe(c.period?.end);
     const rel: Record<string, string> = { self: 'SEL', spouse: 'SPO', child: 'CHD', parent: 'PAR', common: 'DOM', other: 'OTH', injured: 'OTH' };
     expect(val(s, 17)).toBe(rel[c.relationship ?? 'self']);
-    if (c.memberId !== undefined && c.memberId !== '') expect(val(s, 49)).toBe(c.memberId);
+    if (hasText(c.memberId)) expect(val(s, 49)).toBe(c.memberId);
+    else expect(val(s, 49)).toBe('');
   });
 }
 

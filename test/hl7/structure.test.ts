@@ -54,6 +54,12 @@ describe('checkHl7Message', () => {
     expect(codes(checkHl7Message(text(msh('MDM^T02^MDM_T02'), 'EVN|T02|2026', 'PID|1||MRN-1^^^&1.2.3&ISO^MR||Smith^Ann||""|FF', PV1OK, TXA, OBX)))).toEqual(['max-length PID-8 @2', 'table-value PID-8 @2']);
   });
 
+  it('should report an NM OBX-5 longer than NM\'s 16 characters', () => {
+    const obx = (value: string): string => `OBX|1|NM|x^y^L||${value}||||||F`;
+    expect(codes(checkHl7Message(text(msh('MDM^T02^MDM_T02'), 'EVN|T02|2026', PID, PV1OK, TXA, obx('1234567890123456'))))).toEqual([]);
+    expect(codes(checkHl7Message(text(msh('MDM^T02^MDM_T02'), 'EVN|T02|2026', PID, PV1OK, TXA, obx('12345678901234567'))))).toEqual(['max-length OBX-5 @5']);
+  });
+
   it('should report a missing required segment before the segment that needs it', () => {
     // MDM_T02 without TXA: OBX cannot follow PV1.
     const problems = checkHl7Message(text(msh('MDM^T02^MDM_T02'), 'EVN|T02|2026', PID, 'PV1|1|N', OBX));

@@ -88,21 +88,18 @@ export function textComponent(value: string, max: number): string {
 }
 
 /**
- * A code for CE-1 (ST 20): escaped, never shortened.
+ * A code for CE-1 (ST 20), escaped and never cut or replaced. Known deviation: a chart code longer than 20
+ * characters after escaping is sent whole (the chart check keeps codes to 64 characters, so the CE still fits
+ * its 250), as business identifiers are; `checkHl7Message` reports it as `max-length`. Real LOINC, SNOMED CT,
+ * ICD-10 and CPT codes are all shorter.
  * @param code - the chart code
- * @param path - where the code is in the input, for MappingError
- * @param target - the field, e.g. `DG1-3`
  * @returns the escaped code
- * @throws MappingError when the code is longer than CE-1's 20 characters after escaping
- * @example codeComponent('F32.1', [], 'DG1-3') // 'F32.1'
+ * @example codeComponent('F32.1') // 'F32.1'
  */
-export function codeComponent(code: string, path: IssuePath, target: string): string {
-  const escaped = esc(code);
-  if (escaped.length > COMPONENT_MAX.ceIdentifier) {
-    throw new MappingError(path, target, `the code is longer than the ${COMPONENT_MAX.ceIdentifier} characters ${target} CE-1 allows after escaping`);
-  }
-  return escaped;
+export function codeComponent(code: string): string {
+  return esc(code);
 }
+
 
 /**
  * HD (hierarchic designator) for an identifier system, as the subcomponents of a component:
@@ -127,19 +124,18 @@ export function hdForSystem(system: string): string | undefined {
 
 /**
  * CE from a coding: `code^display^system` with the HL7 coding-system name of table 0396 (`I10`, `SCT`, `LN`…).
- * A display longer than CE-2's 199 characters is shortened; a code longer than CE-1's 20 is a MappingError
- * (a code is never cut).
+ * A display longer than CE-2's 199 characters is shortened; the code is never cut (see {@link codeComponent}).
  * @param coding - the coding
  * @param path - where the coding is in the input, for MappingError
  * @param target - the field, e.g. `DG1-3`
  * @param text - CE-2 text to send instead of the coding's display
  * @returns the encoded CE, at most 250 characters
- * @throws MappingError when the code is longer than CE-1's 20 characters after escaping
+ * @throws MappingError never in practice (a checked code fits the CE); typed for uniformity
  * @example ceFromCoding({ system: 'icd-10-cm', code: 'F32.1' }, [], 'DG1-3') // 'F32.1^^I10'
  */
 export function ceFromCoding(coding: Coding, path: IssuePath, target: string, text?: string): string {
   const display = text ?? coding.display ?? '';
-  const code = codeComponent(coding.code, path, target);
+  const code = codeComponent(coding.code);
   return fitCompositeOrThrow([code, textComponent(display, COMPONENT_MAX.ceText), CODE_SYSTEMS[coding.system].hl7], [1], COMPOSITE_MAX, path, target);
 }
 
@@ -163,21 +159,28 @@ export function cxFromIdentifier(identifier: Identifier, path: IssuePath, target
   return fitCompositeOrThrow([esc(identifier.value), '', '', authority, identifier.type ?? ''], [], COMPOSITE_MAX, path, target);
 }
 
-/** The index of the first non-empty value, or the length when there is none. */
+/**
+ * Whether a text part has a character that is not white space (JavaScript `\s`): blank parts are skipped, as
+ * the FHIR mappers skip them (`hasText`), so both formats carry the same name and address parts.
+ */
+const HAS_TEXT_RE = /\S/;
+const hasText = (value: string | undefined): value is string => value !== undefined && HAS_TEXT_RE.test(value);
+
+/** The index of the first value with text, or the length when there is none. */
 function firstNonEmpty(values: readonly string[] | undefined): number {
   if (values === undefined) return 0;
   let i = 0;
-  while (i < values.length && values[i] === '') i++;
+  while (i < values.length && !hasText(values[i])) i++;
   return i;
 }
 
-/** The non-empty values from index `from` on, joined by `sep` ('' when there are none). */
+/** The values with text from index `from` on, joined by `sep` ('' when there are none). */
 function joinNonEmpty(values: readonly string[] | undefined, from: number, sep: string): string {
   if (values === undefined) return '';
   let out = '';
   for (let i = from; i < values.length; i++) {
     const v = values[i] as string;
-    if (v !== '') out = out === '' ? v : out + sep + v;
+    if (hasText(v)) out = out === '' ? v : out + sep + v;
   }
   return out;
 }
@@ -192,8 +195,8 @@ function joinNonEmpty(values: readonly string[] | undefined, from: number, sep: 
 export function nameParts(name: HumanName): { family: string; given: string; middle: string; suffix: string; prefix: string; type: string } {
   const first = firstNonEmpty(name.given);
   const given = name.given?.[first] ?? '';
-  const hasParts = (name.family ?? '') !== '' || given !== '';
-  const family = hasParts ? (name.family ?? '') : (name.text ?? '');
+  const surname = hasText(name.family) ? name.family : '';
+  const family = surname !== '' || given !== '' ? surname : hasText(name.text) ? name.text : '';
   return {
     family: textComponent(family, COMPONENT_MAX.surname),
     given: textComponent(given, COMPONENT_MAX.givenName),
@@ -238,21 +241,23 @@ export function xadFromAddress(address: Address, path: IssuePath, target: string
   const first = firstNonEmpty(address.lines);
   // A postal code or country too long for XAD-5 (12) / XAD-6 (3) is a code that must not be cut: it goes to
   // XAD-8, other geographic designation (ST 50, free text), so it still reaches the receiver.
-  const postalCode = esc(address.postalCode ?? '');
-  const country = esc(address.country ?? '');
+  // Blank parts are left out, as FHIR leaves them out.
+  const part = (value: string | undefined): string => (hasText(value) ? value : '');
+  const postalCode = esc(part(address.postalCode));
+  const country = esc(part(address.country));
   const postalFits = postalCode.length <= COMPONENT_MAX.postalCode;
   const countryFits = country.length <= COMPONENT_MAX.country;
   const other = [postalFits ? '' : postalCode, countryFits ? '' : country].filter((v) => v !== '').join(', ');
   const parts = [
     textComponent(address.lines?.[first] ?? '', COMPONENT_MAX.street),
     textComponent(joinNonEmpty(address.lines, first + 1, ', '), COMPONENT_MAX.street),
-    textComponent(address.city ?? '', COMPONENT_MAX.place),
-    textComponent(address.state ?? '', COMPONENT_MAX.place),
+    textComponent(part(address.city), COMPONENT_MAX.place),
+    textComponent(part(address.state), COMPONENT_MAX.place),
     postalFits ? postalCode : '',
     countryFits ? country : '',
     hl7AddressType(address.use, address.type),
     truncateEscaped(other, COMPONENT_MAX.place),
-    textComponent(address.district ?? '', COMPONENT_MAX.county),
+    textComponent(part(address.district), COMPONENT_MAX.county),
   ];
   return fitCompositeOrThrow(parts, [0, 1, 2, 3, 7, 8], COMPOSITE_MAX, path, target);
 }
@@ -342,11 +347,12 @@ export function indexDirectory(directory: Directory | undefined, localAuthority 
 /**
  * XCN for a practitioner referenced by id. When the directory has the practitioner: XCN-1 (ST, 15 characters)
  * the value of its first identifier that fits 15 characters after escaping and whose system fits HD-2's 199
- * (with XCN-9 assigning authority and XCN-13 identifier type) or, when none does, its chart id without XCN-9 /
- * XCN-13; XCN-2…6 and XCN-10 from its first name, each part shortened to its component length (surname 50,
- * given names 30, suffix and prefix 20). A chart id in XCN-1 has the sending application (MSH-3) as XCN-9
- * assigning authority, as v2.5.1 requires a valued XCN-1 to have one (none when MSH-3 is empty). Otherwise only the chart id, in XCN-1 (the reference stays resolvable by id, as the contract
- * says for references to records not present). A chart id longer than 15 characters after escaping is sent
+ * (with XCN-9 assigning authority and XCN-13 identifier type) or, when none does, its chart id (without
+ * XCN-13); XCN-2…6 and XCN-10 from its first name, each part shortened to its component length (surname 50,
+ * given names 30, suffix and prefix 20). When the directory lacks the practitioner: only the chart id, in XCN-1
+ * (the reference stays resolvable by id, as the contract says for references to records not present). A chart
+ * id in XCN-1 has the sending application (MSH-3) as XCN-9 assigning authority, as v2.5.1 requires a valued
+ * XCN-1 to have one (none when MSH-3 is empty). A chart id longer than 15 characters after escaping is sent
  * in its derived form (the first 15 hex digits of its FNV-1a 64-bit hash, see `fitId`): an identifier is
  * never cut.
  * @param practitionerId - the chart id of the practitioner

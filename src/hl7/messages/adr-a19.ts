@@ -80,11 +80,17 @@ function checkLimit(limit: unknown): number | undefined {
   return limit;
 }
 
-/** Drop leading characters until the text holds no cut escape sequence (an odd number of backslashes). */
+/**
+ * The last `max` characters of escaped text, dropping leading characters until it holds no cut escape
+ * sequence (an odd number of backslashes) and does not start with the second half of a surrogate pair.
+ */
 function tailOfEscaped(escaped: string, max: number): string {
   let s = escaped.slice(-max);
-  while ((s.match(/\\/g)?.length ?? 0) % 2 === 1) s = s.slice(1);
-  return s;
+  for (;;) {
+    const first = s.charCodeAt(0);
+    if ((s.match(/\\/g)?.length ?? 0) % 2 === 1 || (first >= 0xdc00 && first <= 0xdfff)) s = s.slice(1);
+    else return s;
+  }
 }
 
 /**

@@ -69,7 +69,8 @@ export function buildIn1(setId: number, coverage: Coverage, path: IssuePath = []
   const [relCode, relText] = HL7_RELATIONSHIP[coverage.relationship ?? 'self'];
   fields[16] = `${relCode}^${relText}^HL70063`;
   if (coverage.order !== undefined && coverage.order <= 99) fields[21] = String(coverage.order);
-  if (coverage.memberId !== undefined && coverage.memberId !== '') {
+  // A blank member id is left out, as FHIR leaves `subscriberId` out.
+  if (coverage.memberId !== undefined && /\S/.test(coverage.memberId)) {
     const member = esc(coverage.memberId);
     if (member.length <= POLICY_NUMBER_MAX) fields[35] = member;
     fields[48] = fitCompositeOrThrow([member, '', '', '', 'MB'], [], COMPOSITE_MAX, [...path, 'memberId'], 'IN1-49');

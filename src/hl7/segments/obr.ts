@@ -20,7 +20,7 @@ export const OBR_FILLER_NUMBER_MAX = 22;
  * @param path - where the assessment is in the input, for MappingError
  * @param target - the field, `OBR-4` or `OBX-17`
  * @returns the encoded CE
- * @throws MappingError when the instrument code is longer than CE-1's 20 characters after escaping
+ * @throws MappingError never in practice (a checked code fits the CE; one over CE-1's 20 characters is sent whole)
  * @example instrumentCe({ id: 'phq-9', title: 'PHQ-9' }, [], 'OBR-4') // 'phq-9^PHQ-9^L'
  */
 export function instrumentCe(instrument: AssessmentInstrument, path: IssuePath, target: string): string {
@@ -44,7 +44,7 @@ export function instrumentCe(instrument: AssessmentInstrument, path: IssuePath, 
  * @param assessment - the assessment (already validated)
  * @param path - path of the assessment in the input, for MappingError
  * @returns the segment text without terminator
- * @throws MappingError when the instrument code is longer than CE-1's 20 characters after escaping
+ * @throws MappingError never in practice (a checked code fits the CE; one over CE-1's 20 characters is sent whole)
  * @see HL7 v2.5.1 OBR-1 … OBR-25
  * @example buildObr(assessment) // 'OBR|1||asmt-0001|44249-1^PHQ-9 quick depression assessment panel^LN|||20260301101000-0500||||||||||||||||||F'
  */

@@ -168,12 +168,12 @@ function assessmentObx(
  * without a code is identified by its linkId alone (`linkId^text^L`).
  */
 function itemIdentifier(linkId: string, code: Coding | undefined, text: string, path: IssuePath): string {
-  // CE-1 and CE-4 hold 20 characters: a longer linkId is derived (fitId), a longer code is a MappingError.
+  // CE-1 and CE-4 hold 20 characters: a longer linkId is derived (fitId); a code is sent whole (codeComponent).
   const question = textComponent(text, COMPONENT_MAX.ceText);
   const parts =
     code === undefined
       ? [fitId(linkId, COMPONENT_MAX.ceIdentifier), question, 'L']
-      : [codeComponent(code.code, path, 'OBX-3'), question, CODE_SYSTEMS[code.system].hl7, fitId(linkId, COMPONENT_MAX.ceIdentifier), '', 'L'];
+      : [codeComponent(code.code), question, CODE_SYSTEMS[code.system].hl7, fitId(linkId, COMPONENT_MAX.ceIdentifier), '', 'L'];
   return fitCompositeOrThrow(parts, [1], COMPOSITE_MAX, path, 'OBX-3');
 }
 
@@ -212,8 +212,8 @@ function answerValue(answer: AssessmentAnswer, valuePath: IssuePath): [string, s
  *   (the option's score is not carried); boolean → CE `Y^Yes^HL70136` / `N^No^HL70136` (v2.5.1 has no boolean
  *   type); date → DT; dateTime → TS (precision and offset kept).
  * - OBX-3 item code and question text, with the linkId as alternate local code (`code^text^LN^linkId^^L`;
- *   without a code `linkId^text^L`; a linkId longer than 40, or 200 without a code, characters after
- *   escaping is sent in the derived form of chart ids); OBX-4 the sub-id given; OBX-11 status (table 0085, from the assessment status); OBX-14 authored; OBX-16 author.
+ *   without a code `linkId^text^L`; a linkId longer than CE-1's / CE-4's 20 characters after escaping is sent
+ *   in the derived form of chart ids, a code whole); OBX-4 the sub-id given; OBX-11 status (table 0085, from the assessment status); OBX-14 authored; OBX-16 author.
  *
  * @param setId - OBX-1
  * @param answer - the answer (already validated)

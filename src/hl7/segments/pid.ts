@@ -4,7 +4,8 @@
 import type { IssuePath } from '../../errors.js';
 import type { Patient } from '../../model/patient.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { codeComponent, cxFromIdentifier, repeat, segment, setIdField, xadFromAddress, xpnFromName, xtnFromTelecom } from '../internal/fields.js';
+import { codeComponent, COMPOSITE_MAX, cxFromIdentifier, repeat, segment, setIdField, xadFromAddress, xpnFromName, xtnFromTelecom } from '../internal/fields.js';
+import { fitCompositeOrThrow } from '../internal/fit.js';
 import { HL7_MARITAL_STATUS, HL7_SEX } from '../tables.js';
 
 /**
@@ -61,7 +62,7 @@ export function buildPid(patient: Patient, setId = 1, path: IssuePath = ['patien
   const language =
     patient.language === undefined || patient.language === ''
       ? ''
-      : codeComponent(patient.language, [...path, 'language'], 'PID-15');
+      : fitCompositeOrThrow([codeComponent(patient.language)], [], COMPOSITE_MAX, [...path, 'language'], 'PID-15');
   const marital = patient.maritalStatus === undefined ? '' : `${HL7_MARITAL_STATUS[patient.maritalStatus].join('^')}^HL70002`;
   const deceased = patient.deceased;
   return segment('PID', [
