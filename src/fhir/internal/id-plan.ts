@@ -8,8 +8,9 @@
  * Derived records (encounter-diagnosis Conditions, Procedures, Coverages, payer Organizations) get their
  * derived id unless another resource of the same type in the chart already has it: then the hashed form
  * with a counter. A payer whose id is a directory organization's is a MappingError (the chart document check
- * refuses it too), so a payer's id never depends on the directory given. Collisions are resolved over the whole chart in chart order, never over
- * one Bundle's content, so every export of the same chart gives each resource the same id.
+ * refuses it too), so a payer's id never depends on the directory given. Collisions are resolved over the
+ * whole chart in chart order, never over one Bundle's content, so every export of the same chart gives each
+ * resource the same id.
  */
 import { MappingError } from '../../errors.js';
 import type { PatientChart } from '../../model/chart.js';

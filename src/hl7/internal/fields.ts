@@ -100,7 +100,6 @@ export function codeComponent(code: string): string {
   return esc(code);
 }
 
-
 /**
  * HD (hierarchic designator) for an identifier system, as the subcomponents of a component:
  * `urn:oid:X` → `&X&ISO`, `urn:uuid:X` → `&X&UUID`, any other URI → `&URI&URI` (HD-2 universal id, HD-3 type,
@@ -227,8 +226,8 @@ export function xpnFromName(name: HumanName, path: IssuePath, target: string): s
  * XAD from an address: `street^other lines^city^state^postal code^country^type^other^district` (XAD-1 SAD-1 the
  * first line, XAD-2 the further lines joined by `, `, XAD-9 county). Text parts are shortened to their v2.5.1
  * component lengths (street and other lines 120, city and state 50, county 20). A postal code longer than
- * XAD-5's 12 characters or a country longer than XAD-6's 3 (a name rather than an ISO 3166 code) is not cut:
- * it is sent in XAD-8, other geographic designation (50), instead.
+ * XAD-5's 12 characters or a country longer than XAD-6's 3 (a name rather than an ISO 3166 code) is sent in
+ * XAD-8, other geographic designation, instead: free text of 50 characters, shortened there like other text.
  * @param address - the address
  * @param path - where it is in the input, for MappingError
  * @param target - the field, e.g. `PID-11`
@@ -239,9 +238,9 @@ export function xpnFromName(name: HumanName, path: IssuePath, target: string): s
  */
 export function xadFromAddress(address: Address, path: IssuePath, target: string): string {
   const first = firstNonEmpty(address.lines);
-  // A postal code or country too long for XAD-5 (12) / XAD-6 (3) is a code that must not be cut: it goes to
-  // XAD-8, other geographic designation (ST 50, free text), so it still reaches the receiver.
-  // Blank parts are left out, as FHIR leaves them out.
+  // A postal code or country too long for XAD-5 (12) / XAD-6 (3) is not cut to fit there: it goes to XAD-8,
+  // other geographic designation (ST 50, free text), so it still reaches the receiver. Blank parts are left
+  // out, as FHIR leaves them out.
   const part = (value: string | undefined): string => (hasText(value) ? value : '');
   const postalCode = esc(part(address.postalCode));
   const country = esc(part(address.country));

@@ -74,8 +74,8 @@ export function joinTrimmed(parts: readonly string[], sep: string): string {
 /**
  * Build a composite (components joined by `^`) that fits `max`, shortening the free-text components listed in
  * `textParts` when needed: all of them are cut to one common length, the largest that fits (a part shorter
- * than that keeps its length; what the division leaves over goes to the first parts cut), so no part is emptied while another keeps more (a surname is not lost to a
- * long prefix).
+ * than that keeps its length; what the division leaves over goes to the first parts cut), so no part is
+ * emptied while another keeps more (a surname is not lost to a long prefix).
  * @param parts - encoded components (modified when shortened)
  * @param textParts - indexes of the components that may be shortened
  * @param max - the field's maximum length
