@@ -329,16 +329,29 @@ function defaultRequestId(): string {
 function safeCall<A extends unknown[]>(fn: ((...args: A) => void) | undefined, ...args: A): void {
   if (fn === undefined) return;
   try {
-    const result: unknown = fn(...args);
-    // An async hook (`async (o) => await metrics.push(o)`) that rejects must not become an unhandled
-    // rejection, which ends a Node process by default.
-    if (result !== null && (typeof result === 'object' || typeof result === 'function')) {
-      const then: unknown = (result as { then?: unknown }).then;
-      if (typeof then === 'function') (then as (ok: undefined, fail: () => void) => unknown).call(result, undefined, () => undefined);
-    }
+    settle(fn(...args));
   } catch {
     // A failing hook must not change the response.
   }
+}
+
+/**
+ * Observe a host hook's answer when it is a promise-like (an `async` hook where a plain value is expected, from
+ * JavaScript): its rejection must not become an unhandled rejection, which ends a Node process by default. The
+ * answer itself is then refused as the wrong type by the caller.
+ * @param value - what the hook returned
+ * @returns the same value
+ */
+function settle<T>(value: T): T {
+  try {
+    if (value !== null && (typeof value === 'object' || typeof value === 'function')) {
+      const then: unknown = (value as { then?: unknown }).then;
+      if (typeof then === 'function') (then as (ok: undefined, fail: () => void) => unknown).call(value, undefined, () => undefined);
+    }
+  } catch {
+    // A `then` that throws: nothing to observe.
+  }
+  return value;
 }
 
 /**
@@ -684,7 +697,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     if (options.requestId === undefined) return defaultRequestId();
     let generated: unknown;
     try {
-      generated = generateRequestId();
+      generated = settle(generateRequestId());
     } catch {
       generated = undefined;
     }
@@ -712,7 +725,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
 
   function hl7Options(route: ExportRouteName, requestId: string, directory: Directory | undefined): Hl7MessageOptions {
     const o: Hl7MessageOptions = { ...hl7Base, now: isoNow() };
-    if (controlId !== undefined) o.controlId = controlId({ route, requestId });
+    if (controlId !== undefined) o.controlId = settle(controlId({ route, requestId }));
     if (directory !== undefined) o.directory = directory;
     return o;
   }
@@ -761,7 +774,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     if (templates === undefined) return { body: build(hl7Options(route, requestId, directory)) };
     const at = isoNow();
     // The default control id is drawn here, so the template can carry it.
-    const id = controlId === undefined ? generateControlId(messageCode) : controlId({ route, requestId });
+    const id = controlId === undefined ? generateControlId(messageCode) : settle(controlId({ route, requestId }));
     if (typeof id !== 'string') {
       // Let the builder refuse it, as without templates.
       const o: Hl7MessageOptions = { ...hl7Base, now: at, controlId: id };
@@ -836,12 +849,14 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     for (const e of encounters) oldest = Math.min(oldest, instantOf(e.period?.start));
     // A few reads at a time: a Bundle may refer to up to noteLimit + assessmentLimit encounters, and a
     // database-backed source should not get them all at once.
-    const found = await mapInBatches([...wanted], REFERENCE_READS_AT_ONCE, (id) => dataSource.getEncounter(patientId, id));
+    const ids = [...wanted];
+    const found = await mapInBatches(ids, REFERENCE_READS_AT_ONCE, (id) => dataSource.getEncounter(patientId, id));
     return found.filter(
-      (e): e is Encounter =>
+      (e, i): e is Encounter =>
         e != null &&
         typeof e === 'object' &&
-        wanted.has(e.id) &&
+        // The encounter asked for, and each once: a source that answers another id is not trusted with it.
+        e.id === ids[i] &&
         instantOf(e.period?.start) <= oldest &&
         // Only for a display: an encounter that fails the chart check is left out (its references keep no
         // display) rather than failing the whole Bundle.
@@ -1051,7 +1066,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
       if (!decision.allowed) return rateLimited(headers, decision);
     } else if (directoryLimit !== undefined) {
       const client: ClientInfo = { remoteAddress: call.remoteAddress, header: call.header };
-      const address = directoryLimit.clientAddress === undefined ? call.remoteAddress : directoryLimit.clientAddress(client);
+      const address = directoryLimit.clientAddress === undefined ? call.remoteAddress : settle(directoryLimit.clientAddress(client));
       if (address !== undefined && typeof address !== 'string') {
         throw new InvalidArgumentError('directoryRateLimit.clientAddress() result', 'must be a string or undefined');
       }

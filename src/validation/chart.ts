@@ -49,6 +49,8 @@ const MAYBE_FORBIDDEN_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF
 const CODE_SPACE_RE = /^\s|\s$|\s\s/;
 const URI_RE = /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/;
 const LANGUAGE_RE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
+/** The longest language tag, as for codes: it fits HL7 CE (PID-15) whole. */
+const LANGUAGE_MAX = 64;
 const ID_MAX = 128;
 /** Codes longer than this cannot be carried in HL7 CE (250 characters after escaping). */
 const CODE_MAX = 64;
@@ -336,8 +338,8 @@ function checkPatient(c: Checker, value: unknown, path: Path): void {
   c.each(value['telecoms'], at(path, 'telecoms'), false, (v, p) => c.telecom(v, p));
   c.enumValue(value['maritalStatus'], MARITAL_STATUSES, at(path, 'maritalStatus'), false);
   const language = value['language'];
-  if (c.text(language, at(path, 'language'), false) && !LANGUAGE_RE.test(language)) {
-    c.add(at(path, 'language'), 'format', 'must be a BCP 47 language tag such as en-US');
+  if (c.text(language, at(path, 'language'), false) && (!LANGUAGE_RE.test(language) || language.length > LANGUAGE_MAX)) {
+    c.add(at(path, 'language'), 'format', `must be a BCP 47 language tag such as en-US, at most ${LANGUAGE_MAX} characters`);
   }
   const coverages = value['coverages'];
   c.each(coverages, at(path, 'coverages'), false, (v, p) => checkCoverage(c, v, p));

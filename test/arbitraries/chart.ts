@@ -87,7 +87,9 @@ function arbInstrumentPool(opts: ChartOptions, mode: TextMode): fc.Arbitrary<Ass
         if (!seen.has(g.id)) pool.push(g);
         seen.add(g.id);
       }
-      return pool;
+      // Never empty: with no pool, each assessment would draw an instrument of its own, and two generated ones
+      // could share an id with different definitions (a chart the check rightly refuses).
+      return pool.length > 0 ? pool : [PHQ9_INSTRUMENT];
     });
 }
 

@@ -5,8 +5,9 @@
  * `home` uses. The `arbInvalid…` arbitraries, {@link INVALID_CODES}, {@link INVALID_POSITIVE_INTS},
  * {@link CHART_BREAKERS} and {@link DOCUMENT_BREAKERS} build deliberately invalid input for validator tests.
  *
- * `mappable` ({@link ChartOptions}, {@link RecordOptions}; default false) only leaves out the one valid
- * input a builder rejects by design: an undated procedure in an encounter without start (HL7 PR1-5).
+ * `mappable` ({@link ChartOptions}, {@link RecordOptions}; default false) only leaves out the two kinds of
+ * valid input a builder rejects by design: an undated procedure in an encounter without start (HL7 PR1-5) and
+ * a number NM's 16 characters cannot hold (HL7 OBX-5).
  *
  * Import from `../arbitraries/index.js`.
  */

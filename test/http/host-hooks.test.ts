@@ -4,7 +4,7 @@
  * fail the chart check, and many referenced encounters read a few at a time.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createExportHandler, createFixedWindowRateLimiter, createInMemoryDataSource, type ChartDataSource, type RateLimiter } from '../../src/http/index.js';
+import { createExportHandler, createInMemoryDataSource, type ChartDataSource, type RateLimiter } from '../../src/http/index.js';
 import type { ChartDocument, Encounter } from '../../src/index.js';
 import { CHART_DOCUMENT, KEYS, PATIENT_ID } from './support/fixture.js';
 import { fixtureOptions } from './support/harness.js';
@@ -42,6 +42,21 @@ describe('host hooks and host interfaces', () => {
     const failing: RateLimiter = { consume: () => Promise.reject(new Error('redis down')) };
     const broken = createExportHandler(await fixtureOptions({ rateLimiter: failing, onError: async () => Promise.reject(new Error('x')) }));
     expect((await broken(request(`/exportFhirPatient?patientId=${PATIENT_ID}`, KEYS.both))).status).toBe(500);
+    // Plain-JavaScript hosts can hand in async functions where a value is expected: refused, never unhandled.
+    const reject = async (): Promise<never> => {
+      throw new Error('async hook');
+    };
+    const hooks = createExportHandler(
+      await fixtureOptions({
+        requestId: reject as never,
+        directoryRateLimit: { limit: 100, windowSeconds: 60, clientAddress: reject as never },
+        hl7: { controlId: reject as never },
+      }),
+    );
+    const directory = await hooks(request('/publicFhirDirectory?resourceType=Location'));
+    expect(directory.status).toBe(500);
+    expect(directory.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await hooks(request(`/exportHl7Note?patientId=${PATIENT_ID}&noteId=note-0001`, KEYS.both))).status).toBe(500);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(unhandled).toEqual([]);
   });
@@ -69,7 +84,6 @@ describe('host hooks and host interfaces', () => {
     // A remaining that is not an integer still means a broken limiter.
     const broken = createExportHandler(await fixtureOptions({ rateLimiter: { consume: async (_k, limit) => ({ allowed: true, limit, remaining: 0.5, reset: 1, retryAfter: 0 }) } }));
     expect((await broken(request(`/exportFhirPatient?patientId=${PATIENT_ID}`, KEYS.both))).status).toBe(500);
-    expect(createFixedWindowRateLimiter).toBeTypeOf('function');
   });
 
   /** The fixture's first patient with `count` old encounters, each referenced by a note, and one new one. */
@@ -134,5 +148,21 @@ describe('host hooks and host interfaces', () => {
     expect(byEncounter.get('old-1')).toBeUndefined();
     expect(byEncounter.has('old-1')).toBe(true);
     expect(typeof byEncounter.get('old-0')).toBe('string');
+  });
+
+  it('should take a referenced encounter only from the answer to its own id', async () => {
+    const doc = manyReferences(3);
+    const inner = createInMemoryDataSource(doc);
+    // A broken source that answers every encounter read with old-0.
+    const source: ChartDataSource = { ...inner, getEncounter: (patientId) => inner.getEncounter(patientId, 'old-0') };
+    for (const m of ['getPatient', 'listEncounters', 'listNotes', 'listAssessments', 'listMedicalHistory'] as const) {
+      (source as unknown as Record<string, unknown>)[m] = (inner[m] as (...a: unknown[]) => unknown).bind(inner);
+    }
+    const handler = createExportHandler(await fixtureOptions({ dataSource: source }));
+    const res = await handler(request(`/exportFhirPatientBundle?patientId=${PATIENT_ID}&encounterLimit=1&noteLimit=3&assessmentLimit=0&medicalHistoryLimit=0`, KEYS.both));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { entry: { resource: { resourceType: string; encounter?: { identifier?: { value: string }; display?: string } } }[] };
+    const displays = body.entry.filter((e) => e.resource.resourceType === 'Composition').map((e) => [e.resource.encounter?.identifier?.value, typeof e.resource.encounter?.display]);
+    expect(displays).toEqual(expect.arrayContaining([['old-0', 'string'], ['old-1', 'undefined'], ['old-2', 'undefined']]));
   });
 });

@@ -1,7 +1,9 @@
 /**
  * Builders of HL7 v2.5.1 composite data types (CE, CX, HD, XPN, XAD, XTN, XCN) from chart values. Every
- * text value is escaped with the standard delimiters; every result fits its field's maximum length (free
- * text shortened, identifiers and codes never: they raise a MappingError naming the field).
+ * text value is escaped with the standard delimiters; every result fits its field's maximum length and free
+ * text its component's (shortened). Identifiers and codes are never cut: a chart id that does not fit is
+ * derived, a business identifier or code longer than its component is sent whole (a documented deviation),
+ * and one that cannot fit the field at all is a MappingError naming the field.
  */
 import { MappingError, type IssuePath } from '../../errors.js';
 import { CODE_SYSTEMS, type Address, type Coding, type HumanName, type Identifier, type Telecom } from '../../model/common.js';
@@ -43,6 +45,13 @@ export const HD1_MAX = 20;
 export const COMPOSITE_MAX = 250;
 
 /**
+ * Whether a text part has a character that is not white space (JavaScript `\s`): blank parts are skipped, as
+ * the FHIR mappers skip them (`hasText`), so both formats carry the same name and address parts.
+ */
+const HAS_TEXT_RE = /\S/;
+const hasText = (value: string | undefined): value is string => value !== undefined && HAS_TEXT_RE.test(value);
+
+/**
  * The v2.5.1 maximum lengths (chapter 2A data type tables) of the components the builders fill, after
  * escaping. Free text is shortened to them; codes and identifiers never are (see each builder).
  */
@@ -77,14 +86,15 @@ export const COMPONENT_MAX = {
 
 /**
  * Escape free text and shorten it to a component's maximum length (never splitting an escape sequence or a
- * surrogate pair).
+ * surrogate pair); blank text (white space only) gives an empty component.
  * @param value - chart text
  * @param max - the component's maximum length after escaping
  * @returns the escaped, possibly shortened text
  * @example textComponent('Okafor & Sons', 50) // 'Okafor \\T\\ Sons'
  */
 export function textComponent(value: string, max: number): string {
-  return truncateEscaped(esc(value), max);
+  // Blank text carries nothing and FHIR leaves it out: an empty component, not spaces.
+  return hasText(value) ? truncateEscaped(esc(value), max) : '';
 }
 
 /**
@@ -158,12 +168,6 @@ export function cxFromIdentifier(identifier: Identifier, path: IssuePath, target
   return fitCompositeOrThrow([esc(identifier.value), '', '', authority, identifier.type ?? ''], [], COMPOSITE_MAX, path, target);
 }
 
-/**
- * Whether a text part has a character that is not white space (JavaScript `\s`): blank parts are skipped, as
- * the FHIR mappers skip them (`hasText`), so both formats carry the same name and address parts.
- */
-const HAS_TEXT_RE = /\S/;
-const hasText = (value: string | undefined): value is string => value !== undefined && HAS_TEXT_RE.test(value);
 
 /** The index of the first value with text, or the length when there is none. */
 function firstNonEmpty(values: readonly string[] | undefined): number {
@@ -258,6 +262,8 @@ export function xadFromAddress(address: Address, path: IssuePath, target: string
     truncateEscaped(other, COMPONENT_MAX.place),
     textComponent(part(address.district), COMPONENT_MAX.county),
   ];
+  // An address with no text at all (only a use or type) carries nothing: left out, as FHIR leaves it out.
+  if (parts.every((p, k) => k === 6 || p === '')) return '';
   return fitCompositeOrThrow(parts, [0, 1, 2, 3, 7, 8], COMPOSITE_MAX, path, target);
 }
 

@@ -5,7 +5,7 @@
  * - Free text (names, descriptions, titles) is truncated at a character boundary that splits neither an
  *   escape sequence nor a surrogate pair.
  * - Identifiers and codes are never truncated: a chart id that does not fit becomes a derived id
- *   ({@link fitId}); a business identifier or code that does not fit is a MappingError.
+ *   ({@link fitId}); a business identifier or code that does not fit its field is a MappingError.
  */
 import { MappingError, type IssuePath } from '../../errors.js';
 import { esc, noteDropped } from './escape.js';

@@ -220,7 +220,7 @@ function pushAssessment(segments: string[], a: Assessment, firstSetId: number, d
     segments.push(score);
     setId++;
     const interpretation = a.score?.interpretation;
-    if (interpretation !== undefined && interpretation !== '') segments.push(buildInterpretationObx(setId++, interpretation, a, dir, path, subId, method));
+    if (interpretation !== undefined && /\S/.test(interpretation)) segments.push(buildInterpretationObx(setId++, interpretation, a, dir, path, subId, method));
   }
   return setId;
 }

@@ -37,7 +37,7 @@ export function assessmentObservations(assessment: Assessment, firstSetId: numbe
   if (score !== '') {
     out.push(score);
     const interpretation = assessment.score?.interpretation;
-    if (interpretation !== undefined && interpretation !== '') out.push(buildNte(1, interpretation));
+    if (interpretation !== undefined && /\S/.test(interpretation)) out.push(buildNte(1, interpretation));
   }
   return out;
 }

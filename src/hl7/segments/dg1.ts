@@ -5,9 +5,8 @@ import type { IssuePath } from '../../errors.js';
 import type { Diagnosis } from '../../model/encounter.js';
 import type { MedicalHistoryEntry } from '../../model/history.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { esc } from '../internal/escape.js';
-import { ceFromCoding, emptyFields, segment, setIdField } from '../internal/fields.js';
-import { fitId, truncateEscaped } from '../internal/fit.js';
+import { ceFromCoding, emptyFields, segment, setIdField, textComponent } from '../internal/fields.js';
+import { fitId } from '../internal/fit.js';
 import { hl7DiagnosisType, hl7HistoryDiagnosisType } from '../tables.js';
 
 /** DG1-4 maximum length (ST, 40). */
@@ -36,7 +35,7 @@ export function buildDg1(setId: number, diagnosis: Diagnosis, path: IssuePath = 
   const fields = emptyFields(20);
   fields[0] = setIdField(setId, path, 'DG1-1');
   fields[2] = ceFromCoding(diagnosis.code, [...path, 'code'], 'DG1-3');
-  fields[3] = truncateEscaped(esc(diagnosis.code.display ?? ''), DG1_DESCRIPTION_MAX);
+  fields[3] = textComponent(diagnosis.code.display ?? '', DG1_DESCRIPTION_MAX);
   if (diagnosis.onset !== undefined) fields[4] = formatHl7DateTime(diagnosis.onset);
   fields[5] = hl7DiagnosisType(diagnosis.use);
   if (diagnosis.rank !== undefined && diagnosis.rank <= 99) fields[14] = String(diagnosis.rank);
@@ -65,7 +64,7 @@ export function buildHistoryDg1(setId: number, entry: MedicalHistoryEntry, path:
   const fields = emptyFields(21);
   fields[0] = setIdField(setId, path, 'DG1-1');
   fields[2] = ceFromCoding(entry.code, [...path, 'code'], 'DG1-3');
-  fields[3] = truncateEscaped(esc(entry.code.display ?? ''), DG1_DESCRIPTION_MAX);
+  fields[3] = textComponent(entry.code.display ?? '', DG1_DESCRIPTION_MAX);
   if (entry.onset !== undefined) fields[4] = formatHl7DateTime(entry.onset);
   fields[5] = hl7HistoryDiagnosisType(entry.verificationStatus);
   if (entry.recordedDate !== undefined) fields[18] = formatHl7DateTime(entry.recordedDate);

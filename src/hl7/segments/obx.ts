@@ -193,6 +193,8 @@ function answerValue(answer: AssessmentAnswer, valuePath: IssuePath): [string, s
     case 'dateTime':
       return ['TS', formatHl7DateTime(v.value)];
     case 'string': {
+      // A blank answer is no answer, as FHIR leaves the item unanswered: the OBX keeps an empty OBX-5.
+      if (!/\S/.test(v.value)) return ['ST', ''];
       const single = esc(v.value);
       if (!/[\r\n]/.test(v.value) && single.length <= ST_MAX) return ['ST', single];
       const text = escLines(v.value);

@@ -5,9 +5,8 @@ import { MappingError, type IssuePath } from '../../errors.js';
 import type { Encounter, Procedure } from '../../model/encounter.js';
 import { isoSortKey, parseIsoDateTime } from '../../internal/iso.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { esc } from '../internal/escape.js';
-import { ceFromCoding, emptyFields, segment, setIdField, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
-import { fitId, truncateEscaped } from '../internal/fit.js';
+import { ceFromCoding, emptyFields, segment, setIdField, textComponent, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
+import { fitId } from '../internal/fit.js';
 
 /** PR1-4 maximum length (ST, 40). */
 export const PR1_DESCRIPTION_MAX = 40;
@@ -71,7 +70,7 @@ export function buildPr1(setId: number, procedure: Procedure, encounter: Encount
   const fields = emptyFields(20);
   fields[0] = setIdField(setId, path, 'PR1-1');
   fields[2] = ceFromCoding(procedure.code, [...path, 'code'], 'PR1-3');
-  fields[3] = truncateEscaped(esc(procedure.code.display ?? ''), PR1_DESCRIPTION_MAX);
+  fields[3] = textComponent(procedure.code.display ?? '', PR1_DESCRIPTION_MAX);
   fields[4] = procedureDateTime(procedure, encounter, path);
   fields[6] = procedureMinutes(procedure);
   if (procedure.performerId !== undefined) fields[11] = xcnForPractitioner(procedure.performerId, dir, [...path, 'performerId'], 'PR1-12');
