@@ -3,6 +3,7 @@
  * input first and nothing invalid is emitted. Problems are reported with their path
  * (`encounters[3].diagnoses[0].code`) and a message that names the rule, never the value.
  */
+import { hasText } from '../internal/text.js';
 import { ChartValidationError, type ChartIssue, type ChartIssueCode, type IssuePath } from '../errors.js';
 import {
   ADDRESS_TYPES,
@@ -41,8 +42,6 @@ type Obj = Record<string, unknown>;
 /** Control characters FHIR strings forbid (all C0 but tab, LF, CR) and lone surrogates. */
 // eslint-disable-next-line no-control-regex
 const FORBIDDEN_TEXT_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-/** A character that is not white space (JavaScript `\s`, as the mappers' `hasText`). */
-const HAS_TEXT_RE = /\S/;
 // eslint-disable-next-line no-control-regex
 const MAYBE_FORBIDDEN_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF]/;
 /** White space at either end of a code, or two in a row. */
@@ -146,7 +145,7 @@ class Checker {
    */
   nonBlank(value: unknown, path: Path): value is string {
     if (!this.text(value, path, true)) return false;
-    if (!HAS_TEXT_RE.test(value)) {
+    if (!hasText(value)) {
       this.add(path, 'required', 'must not be white space only');
       return false;
     }
@@ -283,7 +282,7 @@ class Checker {
     this.textArray(value['prefix'], at(path, 'prefix'));
     this.textArray(value['suffix'], at(path, 'suffix'));
     this.text(value['text'], at(path, 'text'), false);
-    const nonBlank = (v: unknown): boolean => typeof v === 'string' && HAS_TEXT_RE.test(v);
+    const nonBlank = (v: unknown): boolean => typeof v === 'string' && hasText(v);
     const given = value['given'];
     if (!nonBlank(value['family']) && !nonBlank(value['text']) && !(Array.isArray(given) && given.some(nonBlank))) {
       this.add(path, 'required', 'must have a family, given or text that is not empty or white space only');

@@ -8,6 +8,7 @@
 import { MappingError, type IssuePath } from '../../errors.js';
 import { CODE_SYSTEMS, type Address, type Coding, type HumanName, type Identifier, type Telecom } from '../../model/common.js';
 import type { Directory, DirectoryPractitioner } from '../../model/directory.js';
+import { hasText } from '../../internal/text.js';
 import { esc, noteDropped } from './escape.js';
 import { HL7_NAME_TYPE, hl7AddressType, hl7TelecomCodes } from '../tables.js';
 import { fitCompositeOrThrow, fitId, joinTrimmed, truncateEscaped } from './fit.js';
@@ -44,12 +45,6 @@ export const HD1_MAX = 20;
 /** Maximum length of one repetition of a CE, CX, XPN, XAD, XTN or XCN field in the segments we emit. */
 export const COMPOSITE_MAX = 250;
 
-/**
- * Whether a text part has a character that is not white space (JavaScript `\s`): blank parts are skipped, as
- * the FHIR mappers skip them (`hasText`), so both formats carry the same name and address parts.
- */
-const HAS_TEXT_RE = /\S/;
-const hasText = (value: string | undefined): value is string => value !== undefined && HAS_TEXT_RE.test(value);
 
 /**
  * The v2.5.1 maximum lengths (chapter 2A data type tables) of the components the builders fill, after

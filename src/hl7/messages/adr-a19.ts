@@ -8,6 +8,7 @@ import type { Encounter } from '../../model/encounter.js';
 import type { MedicalHistoryEntry } from '../../model/history.js';
 import type { ClinicalNote } from '../../model/note.js';
 import { isoSortKey } from '../../internal/iso.js';
+import { hasText } from '../../internal/text.js';
 import { esc } from '../internal/escape.js';
 import { SI_MAX, type DirectoryIndex } from '../internal/fields.js';
 import { fitId } from '../internal/fit.js';
@@ -220,7 +221,7 @@ function pushAssessment(segments: string[], a: Assessment, firstSetId: number, d
     segments.push(score);
     setId++;
     const interpretation = a.score?.interpretation;
-    if (interpretation !== undefined && /\S/.test(interpretation)) segments.push(buildInterpretationObx(setId++, interpretation, a, dir, path, subId, method));
+    if (hasText(interpretation)) segments.push(buildInterpretationObx(setId++, interpretation, a, dir, path, subId, method));
   }
   return setId;
 }

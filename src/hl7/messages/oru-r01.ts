@@ -2,6 +2,7 @@
  * ORU^R01 (unsolicited observation result), structure ORU_R01: one assessment.
  */
 import { requireIdArgument } from '../../internal/args.js';
+import { hasText } from '../../internal/text.js';
 import { ChartNotFoundError, type IssuePath } from '../../errors.js';
 import type { Assessment } from '../../model/assessment.js';
 import type { PatientChart } from '../../model/chart.js';
@@ -37,7 +38,7 @@ export function assessmentObservations(assessment: Assessment, firstSetId: numbe
   if (score !== '') {
     out.push(score);
     const interpretation = assessment.score?.interpretation;
-    if (interpretation !== undefined && /\S/.test(interpretation)) out.push(buildNte(1, interpretation));
+    if (hasText(interpretation)) out.push(buildNte(1, interpretation));
   }
   return out;
 }

@@ -2,6 +2,7 @@
  * IN1, insurance (HL7 v2.5.1 chapter 6, 6.5.6), from a patient coverage.
  */
 import type { IssuePath } from '../../errors.js';
+import { hasText } from '../../internal/text.js';
 import type { Coverage } from '../../model/patient.js';
 import { formatHl7DateTime } from '../datetime.js';
 import { esc } from '../internal/escape.js';
@@ -70,7 +71,7 @@ export function buildIn1(setId: number, coverage: Coverage, path: IssuePath = []
   fields[16] = `${relCode}^${relText}^HL70063`;
   if (coverage.order !== undefined && coverage.order <= 99) fields[21] = String(coverage.order);
   // A blank member id is left out, as FHIR leaves `subscriberId` out.
-  if (coverage.memberId !== undefined && /\S/.test(coverage.memberId)) {
+  if (hasText(coverage.memberId)) {
     const member = esc(coverage.memberId);
     if (member.length <= POLICY_NUMBER_MAX) fields[35] = member;
     fields[48] = fitCompositeOrThrow([member, '', '', '', 'MB'], [], COMPOSITE_MAX, [...path, 'memberId'], 'IN1-49');

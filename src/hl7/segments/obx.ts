@@ -3,6 +3,7 @@
  * answer (NM, ST, TX, CE, DT, TS) or an assessment score (NM).
  */
 import { MappingError, type IssuePath } from '../../errors.js';
+import { hasText } from '../../internal/text.js';
 import type { Assessment, AssessmentAnswer, AssessmentItemDefinition } from '../../model/assessment.js';
 import { CODE_SYSTEMS, type Coding } from '../../model/common.js';
 import type { ClinicalNote } from '../../model/note.js';
@@ -194,7 +195,7 @@ function answerValue(answer: AssessmentAnswer, valuePath: IssuePath): [string, s
       return ['TS', formatHl7DateTime(v.value)];
     case 'string': {
       // A blank answer is no answer, as FHIR leaves the item unanswered: the OBX keeps an empty OBX-5.
-      if (!/\S/.test(v.value)) return ['ST', ''];
+      if (!hasText(v.value)) return ['ST', ''];
       const single = esc(v.value);
       if (!/[\r\n]/.test(v.value) && single.length <= ST_MAX) return ['ST', single];
       const text = escLines(v.value);

@@ -1,0 +1,18 @@
+/**
+ * Whether chart text carries anything. FHIR forbids empty strings and strict validators reject strings of
+ * white space only, so both output formats leave blank text out; the chart check refuses it where text is
+ * required to identify someone. One definition, so the formats and the check agree on what "blank" is.
+ */
+
+const NON_SPACE_RE = /\S/;
+
+/**
+ * True when `value` is a string with at least one character that is not white space (JavaScript `\s`, as
+ * `trim` reads it).
+ * @param value - the text, or undefined
+ * @returns whether it has text
+ * @example hasText(' \u3000') // false
+ */
+export function hasText(value: string | undefined): value is string {
+  return value !== undefined && NON_SPACE_RE.test(value);
+}
