@@ -6,6 +6,8 @@ import {
   buildMdmT02,
   buildOruR01,
   checkHl7Message,
+  HL7_LENGTH_DEVIATIONS,
+  isHl7LengthDeviation,
   parseHl7Message,
   type Hl7Problem,
 } from '../../src/index.js';
@@ -58,6 +60,23 @@ describe('checkHl7Message', () => {
     const obx = (value: string): string => `OBX|1|NM|x^y^L||${value}||||||F`;
     expect(codes(checkHl7Message(text(msh('MDM^T02^MDM_T02'), 'EVN|T02|2026', PID, PV1OK, TXA, obx('1234567890123456'))))).toEqual([]);
     expect(codes(checkHl7Message(text(msh('MDM^T02^MDM_T02'), 'EVN|T02|2026', PID, PV1OK, TXA, obx('12345678901234567'))))).toEqual(['max-length OBX-5 @5']);
+  });
+
+  it('should tell the builders\' documented length deviations apart from every other problem', () => {
+    // A UUID medical record number and a 25-character local diagnosis code: sent whole, reported, and recognised.
+    const chart = {
+      ...CHART,
+      patient: { ...CHART.patient, identifiers: [{ system: 'urn:oid:1.2.3', value: 'f47ac10b-58cc-4372-a567-0e02b2c3d479', type: 'MR' as const }] },
+      encounters: [{ ...CHART.encounters![0]!, diagnoses: [{ code: { system: 'snomed-ct' as const, code: 'LOCAL-DX-0000000000000001' } }] }],
+    };
+    const problems = checkHl7Message(buildAdtA08(chart, 'enc-0001', { now: '2026-03-01T10:30:00-05:00', directory: DIRECTORY }));
+    expect(codes(problems).sort()).toEqual(['max-length DG1-3.1 @4', 'max-length PID-3.1 @2']);
+    expect(problems.filter((p) => !isHl7LengthDeviation(p))).toEqual([]);
+    // The same lengths elsewhere, or other problems at those positions, are not deviations.
+    const at = (code: string, position: string) => ({ code, position, segmentIndex: 0, message: '' }) as Hl7Problem;
+    expect([at('max-length', 'PID-3(2).1'), at('max-length', 'IN1-9.10'), at('max-length', 'OBX-5(2).1')].every(isHl7LengthDeviation)).toBe(true);
+    expect([at('max-length', 'PID-5.1.1'), at('max-length', 'PID-3.10'), at('max-length', 'IN1-9.1'), at('format', 'PID-3.1')].some(isHl7LengthDeviation)).toBe(false);
+    expect(Object.isFrozen(HL7_LENGTH_DEVIATIONS) && HL7_LENGTH_DEVIATIONS.every(Object.isFrozen)).toBe(true);
   });
 
   it('should report a missing required segment before the segment that needs it', () => {

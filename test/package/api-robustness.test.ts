@@ -22,6 +22,7 @@ import {
   type PatientChart,
   buildAdtA31,
   buildMdmT02,
+  checkHl7Message,
   parseHl7Message,
 } from '../../src/index.js';
 import { arbPatientChart, type ChartWithDirectory } from '../arbitraries/index.js';
@@ -587,6 +588,20 @@ const CALLS: Record<string, CallSpec> = {
     ),
     hostile: arbHl7Text.map((t) => [t]),
     check: (r) => expect(Array.isArray(r)).toBe(true),
+  },
+  'core.isHl7LengthDeviation': {
+    arity: 1,
+    // Every problem checkHl7Message reports for a built message (deviations included), and made-up ones.
+    valid: fc.oneof(
+      fc.constantFrom(...VALID_MESSAGES).chain((m): fc.Arbitrary<unknown[]> => {
+        const problems: unknown[] = checkHl7Message(m);
+        return problems.length > 0 ? fc.constantFrom(...problems).map((p) => [p]) : fc.constant([{ code: 'max-length', position: 'PID-3.1', segmentIndex: 2, message: '' }]);
+      }),
+      fc
+        .record({ code: fc.constantFrom('max-length', 'format'), position: fc.string({ maxLength: 12 }), segmentIndex: fc.nat(), message: fc.string() })
+        .map((p): unknown[] => [p]),
+    ),
+    check: (r) => expect(typeof r).toBe('boolean'),
   },
 
   // --- Utilities
