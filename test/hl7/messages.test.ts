@@ -513,6 +513,26 @@ describe('message options', () => {
     expect([val(in1, 36), val(in1, 49)]).toEqual(['', '']);
   });
 
+  it('should refuse, naming the field, a contact value or an identifier system longer than its 199 characters (never cut)', () => {
+    const mappingError = (chart: PatientChart): unknown => {
+      try {
+        buildAdtA31(chart, HEADER);
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    };
+    const long = `${'x'.repeat(196)}|||`; // 199 characters, 205 once each `|` is escaped as three
+    expect(buildAdtA31({ ...CHART, patient: { ...CHART.patient, telecoms: [{ system: 'email', value: 'x'.repeat(199) }] } }, HEADER)).toContain('x'.repeat(199));
+    expect(mappingError({ ...CHART, patient: { ...CHART.patient, telecoms: [{ system: 'email', value: long }] } })).toMatchObject({ target: 'PID-13', path: ['patient', 'telecoms', 0] });
+    const system = `urn:${'y'.repeat(200)}`;
+    expect(mappingError({ ...CHART, patient: { ...CHART.patient, identifiers: [{ system, value: 'MRN-1', type: 'MR' }] } })).toMatchObject({
+      target: 'PID-3',
+      path: ['patient', 'identifiers', 0, 'system'],
+    });
+    expect(mappingError({ ...CHART, patient: { ...CHART.patient, identifiers: [{ system: `urn:${'y'.repeat(195)}`, value: 'MRN-1', type: 'MR' }] } })).toBeUndefined();
+  });
+
   it('should put a name given only as text in QRD-8 as PID-5 does', () => {
     const chart: PatientChart = { ...CHART, patient: { ...CHART.patient, names: [{ text: "Mary O'Brien" }] } };
     const m = parseHl7Message(buildAdrA19(chart, { ...HEADER, controlId: 'ADR0001' }));

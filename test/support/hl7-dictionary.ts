@@ -8,7 +8,13 @@
  * Lengths are compared with the encoded text (escape sequences counted as sent), the stricter reading.
  */
 import { createRequire } from 'node:module';
-import { DICTIONARY_DEVIATION_POSITIONS } from './hl7-deviations.js';
+import { HL7_LENGTH_DEVIATIONS } from '../../src/index.js';
+
+/**
+ * The package's documented length deviations (`HL7_LENGTH_DEVIATIONS`) as this check writes positions:
+ * `PID-3.1`, `PID-3[2].1`, in any repetition.
+ */
+const DICTIONARY_DEVIATION_POSITIONS = new RegExp(`^(?:${HL7_LENGTH_DEVIATIONS.map((d) => `${d.field}(?:\\[\\d+\\])?\\.${d.component}`).join('|')})$`);
 
 export interface FieldDefinition {
   readonly datatype: string;

@@ -221,6 +221,9 @@ export function xpnFromName(name: HumanName, path: IssuePath, target: string): s
   return fitCompositeOrThrow([p.family, p.given, p.middle, p.suffix, p.prefix, '', p.type], [0, 1, 2, 3, 4], COMPOSITE_MAX, path, target);
 }
 
+/** The index of XAD-7, the address type (a code, not text), in the parts of an XAD. */
+const XAD_TYPE = 6;
+
 /**
  * XAD from an address: `street^other lines^city^state^postal code^country^type^other^district` (XAD-1 SAD-1 the
  * first line, XAD-2 the further lines joined by `, `, XAD-9 county). Text parts are shortened to their v2.5.1
@@ -258,7 +261,7 @@ export function xadFromAddress(address: Address, path: IssuePath, target: string
     textComponent(part(address.district), COMPONENT_MAX.county),
   ];
   // An address with no text at all (only a use or type) carries nothing: left out, as FHIR leaves it out.
-  if (parts.every((p, k) => k === 6 || p === '')) return '';
+  if (parts.every((p, k) => k === XAD_TYPE || p === '')) return '';
   return fitCompositeOrThrow(parts, [0, 1, 2, 3, 7, 8], COMPOSITE_MAX, path, target);
 }
 
