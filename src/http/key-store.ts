@@ -211,6 +211,8 @@ export function createInMemoryKeyStore(entries: readonly InMemoryKeyEntry[] = []
   const digest = options.digest;
   if (digest !== undefined && typeof digest !== 'function') throw new InvalidArgumentError('options.digest', 'must be a function');
   const encoder = new TextEncoder();
+  // UTF-8 takes at most 3 bytes per UTF-16 code unit of a presented key (at most MAX_API_KEY_LENGTH units).
+  const scratch = new Uint8Array(MAX_API_KEY_LENGTH * 3);
 
   function find(hashed: ArrayBuffer | Uint8Array): ApiKeyRecord | undefined {
     let presented: Uint8Array;
@@ -261,10 +263,11 @@ export function createInMemoryKeyStore(entries: readonly InMemoryKeyEntry[] = []
         return Promise.resolve(undefined);
       }
       try {
-        // A synchronous digest answers without a trip through the microtask queue or the thread pool.
-        const bytes = encoder.encode(presentedKey);
-        if (digest === undefined) return Promise.resolve(find(sha256(bytes)));
-        const hashed = digest(bytes);
+        // A synchronous digest answers without a trip through the microtask queue or the thread pool. The
+        // package's own one reads the bytes at once, so they go to a reused buffer; a host's digest, which may
+        // read them later, gets an array of its own.
+        if (digest === undefined) return Promise.resolve(find(sha256(scratch.subarray(0, encoder.encodeInto(presentedKey, scratch).written))));
+        const hashed = digest(encoder.encode(presentedKey));
         return typeof (hashed as { then?: unknown }).then === 'function'
           ? Promise.resolve(hashed).then(find)
           : Promise.resolve(find(hashed as ArrayBuffer | Uint8Array));

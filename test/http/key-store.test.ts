@@ -64,6 +64,32 @@ describe('createInMemoryKeyStore', () => {
     expect((await store.lookup('live'))?.revoked).toBe(true);
   });
 
+  it('should find each key of any characters and length up to the maximum, whatever was looked up before', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 80 }), fc.string({ unit: 'binary', minLength: 1, maxLength: MAX_API_KEY_LENGTH })), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        async (keys) => {
+          // Arrange: a store of all the keys; lookups alternate long and short ones, so no byte of a longer
+          // key looked up before may take part in hashing a shorter one
+          const store = createInMemoryKeyStore(await Promise.all(keys.map(async (key, i) => ({ keyHash: await hashApiKey(key), keyId: `k${i}`, partnerId: 'p', scopes: [] }))));
+          for (const [i, key] of [...keys.entries(), ...[...keys.entries()].reverse()]) {
+            // Act
+            const found = await store.lookup(key);
+            const truncated = key.slice(0, -1);
+            const other = truncated.length > 0 && !keys.includes(truncated) ? await store.lookup(truncated) : undefined;
+            // Assert
+            expect(found?.keyId).toBe(`k${i}`);
+            expect(other).toBeUndefined();
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('should not hash an oversized presented key', async () => {
     const long = 'k'.repeat(MAX_API_KEY_LENGTH + 1);
     const store = createInMemoryKeyStore([{ keyHash: await hashApiKey(long), partnerId: 'p', scopes: [] }]);

@@ -163,6 +163,23 @@ describe('FHIR Bundle templates', () => {
     for (const [got, expected] of later) expect(got).toBe(expected);
   });
 
+  it('should answer requests at the same time with the builder output for that time, and follow the time when it moves', () => {
+    // Arrange: a proven template; then times that repeat (a busy server's requests within one millisecond),
+    // move on, and come back
+    const cache = createFhirBundleCache();
+    const key = {};
+    let builds = 0;
+    const build = (at: string): fhir.Bundle => (builds++, bundle(at, 4));
+    cache.render('r', key, [key], '2026-03-01T15:00:00.000Z', build);
+    cache.render('r', key, [key], '2026-03-01T15:00:00.001Z', build);
+    builds = 0;
+    const times = ['2026-03-01T15:00:00.005Z', '2026-03-01T15:00:00.005Z', '2026-03-01T15:00:00.006Z', '2026-03-01T15:00:00.005Z', '2026-03-01T15:00:00.005Z'];
+    // Act
+    const got = times.map((at) => cache.render('r', key, [key], at, build));
+    // Assert
+    expect(builds).toBe(0);
+    times.forEach((at, i) => expect(got[i]).toBe(JSON.stringify(bundle(at, 4))));
+  });
   it('should build every time when the Bundle is not a function of its records and the time alone', () => {
     // Arrange: an id other than the default one, and entries that change with the time.
     const cache = createFhirBundleCache();

@@ -31,6 +31,11 @@ interface Template {
   readonly after: string;
   /** `type` and the entries' resource types and ids, with the timestamp to be set per request. */
   readonly idInput: Omit<BundleIdInput, 'timestamp'>;
+  /**
+   * The last export time filled in and its text. The Bundle id hashes every entry's type and id, and a busy
+   * server answers many requests within one millisecond of `timestamp`: those share the same bytes.
+   */
+  last?: { readonly now: string; readonly text: string };
 }
 
 interface Kept {
@@ -50,8 +55,12 @@ const ID_MARK = '\u0001';
 const TIME_MARK = '\u0002';
 
 function fill(template: Template, now: string): string {
+  const last = template.last;
+  if (last !== undefined && last.now === now) return last.text;
   const id = defaultBundleId({ ...template.idInput, timestamp: now });
-  return `${template.before}${id}${template.between}${now}${template.after}`;
+  const text = `${template.before}${id}${template.between}${now}${template.after}`;
+  template.last = { now, text };
+  return text;
 }
 
 /**
