@@ -57,6 +57,8 @@ const LANGUAGE_RE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 /** The longest language tag, as for codes: it fits HL7 CE (PID-15) whole. */
 const LANGUAGE_MAX = 64;
 const ID_MAX = 128;
+/** FHIR strings "SHALL NOT exceed 1MB (1024*1024 characters)"; note text travels as base64 and XHTML instead. */
+const FHIR_STRING_MAX = 1_048_576;
 /** Codes longer than this cannot be carried in HL7 CE (250 characters after escaping). */
 const CODE_MAX = 64;
 /** FHIR `positiveInt` is a 32-bit signed integer. */
@@ -136,8 +138,11 @@ class Checker {
     return true;
   }
 
-  /** Any text. Optional text may be empty; required text must not be. */
-  text(value: unknown, path: Path, required: boolean): value is string {
+  /**
+   * Any text. Optional text may be empty; required text must not be. At most `max` UTF-16 code units: by default
+   * FHIR's limit of a `string` (1 MB, 1 048 576 characters, which the FHIR validator enforces).
+   */
+  text(value: unknown, path: Path, required: boolean, max = FHIR_STRING_MAX): value is string {
     if (value === undefined) {
       if (required) this.add(path, 'required', 'is required');
       return false;
@@ -148,6 +153,10 @@ class Checker {
     }
     if (required && value.length === 0) {
       this.add(path, 'required', 'must not be empty');
+      return false;
+    }
+    if (value.length > max) {
+      this.add(path, 'range', `must be at most ${max} characters (UTF-16 code units; FHIR's string limit)`);
       return false;
     }
     // Fast path: most text has neither control characters nor surrogates at all.
@@ -438,7 +447,8 @@ function checkNote(c: Checker, value: unknown, path: Path): void {
   c.id(value['authorId'], at(path, 'authorId'), false);
   c.id(value['encounterId'], at(path, 'encounterId'), false);
   c.enumValue(value['confidentiality'], CONFIDENTIALITY_CODES, at(path, 'confidentiality'), false);
-  c.text(value['text'], at(path, 'text'), true);
+  // Note text is no FHIR string (base64 attachment data and narrative XHTML): no length limit.
+  c.text(value['text'], at(path, 'text'), true, Number.POSITIVE_INFINITY);
 }
 
 /** Which answer value types fit which item type. */
