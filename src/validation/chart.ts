@@ -47,10 +47,18 @@ const MAYBE_FORBIDDEN_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF
 /** White space at either end of a code, or two in a row. */
 const CODE_SPACE_RE = /^\s|\s$|\s\s/;
 const URI_RE = /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/;
+/** The FHIR `oid` form, `urn:oid:` then an OID (RFC 3001). */
+const URN_OID_RE = /^urn:oid:[0-2](\.(0|[1-9][0-9]*))+$/;
+/** The FHIR `uuid` form, `urn:uuid:` then a lowercase UUID (RFC 4122). */
+const URN_UUID_RE = /^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** `oid:…` and `uuid:…` are no URI schemes: FHIR writes them `urn:oid:…` and `urn:uuid:…`. */
+const BARE_OID_UUID_RE = /^(oid|uuid):/i;
 const LANGUAGE_RE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 /** The longest language tag, as for codes: it fits HL7 CE (PID-15) whole. */
 const LANGUAGE_MAX = 64;
 const ID_MAX = 128;
+/** FHIR strings "SHALL NOT exceed 1MB (1024*1024 characters)"; note text travels as base64 and XHTML instead. */
+const FHIR_STRING_MAX = 1_048_576;
 /** Codes longer than this cannot be carried in HL7 CE (250 characters after escaping). */
 const CODE_MAX = 64;
 /** FHIR `positiveInt` is a 32-bit signed integer. */
@@ -81,6 +89,20 @@ function sameLayout(a: string, b: string): boolean {
   if (a.charCodeAt(n - 1) === 90) return b.charCodeAt(n - 1) === 90; // both 'Z'
   for (let i = n - 6; i < n; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
   return true;
+}
+
+/**
+ * Why `value` is no absolute URI FHIR accepts, or `undefined` when it is one: scheme and rest without white
+ * space; an OID written `urn:oid:` + a valid OID and a UUID `urn:uuid:` + a lowercase UUID (the FHIR `oid` and
+ * `uuid` forms: the FHIR validator refuses a `urn:oid:` or `urn:uuid:` URI that is neither, and the bare
+ * `oid:` and `uuid:` prefixes).
+ */
+function uriProblem(value: string): string | undefined {
+  if (!URI_RE.test(value)) return 'must be an absolute URI (scheme:rest, no white space)';
+  if (BARE_OID_UUID_RE.test(value)) return 'must write an OID as urn:oid:… and a UUID as urn:uuid:…';
+  if (value.startsWith('urn:oid:') && !URN_OID_RE.test(value)) return 'must be urn:oid: followed by a valid OID (numbers without leading zeros, separated by dots)';
+  if (value.startsWith('urn:uuid:') && !URN_UUID_RE.test(value)) return 'must be urn:uuid: followed by a lowercase UUID (8-4-4-4-12 hex digits)';
+  return undefined;
 }
 
 /** Collects issues while walking the input. */
@@ -116,8 +138,11 @@ class Checker {
     return true;
   }
 
-  /** Any text. Optional text may be empty; required text must not be. */
-  text(value: unknown, path: Path, required: boolean): value is string {
+  /**
+   * Any text. Optional text may be empty; required text must not be. At most `max` UTF-16 code units: by default
+   * FHIR's limit of a `string` (1 MB, 1 048 576 characters, which the FHIR validator enforces).
+   */
+  text(value: unknown, path: Path, required: boolean, max = FHIR_STRING_MAX): value is string {
     if (value === undefined) {
       if (required) this.add(path, 'required', 'is required');
       return false;
@@ -128,6 +153,10 @@ class Checker {
     }
     if (required && value.length === 0) {
       this.add(path, 'required', 'must not be empty');
+      return false;
+    }
+    if (value.length > max) {
+      this.add(path, 'range', `must be at most ${max} characters (UTF-16 code units; FHIR's string limit)`);
       return false;
     }
     // Fast path: most text has neither control characters nor surrogates at all.
@@ -256,8 +285,9 @@ class Checker {
   identifier(value: unknown, path: Path): void {
     if (!this.object(value, path, true)) return;
     const system = value['system'];
-    if (this.text(system, at(path, 'system'), true) && !URI_RE.test(system)) {
-      this.add(at(path, 'system'), 'format', 'must be an absolute URI (scheme:rest, no white space)');
+    if (this.text(system, at(path, 'system'), true)) {
+      const problem = uriProblem(system);
+      if (problem !== undefined) this.add(at(path, 'system'), 'format', problem);
     }
     this.nonBlank(value['value'], at(path, 'value'));
     this.enumValue(value['type'], IDENTIFIER_TYPES, at(path, 'type'), false);
@@ -417,7 +447,8 @@ function checkNote(c: Checker, value: unknown, path: Path): void {
   c.id(value['authorId'], at(path, 'authorId'), false);
   c.id(value['encounterId'], at(path, 'encounterId'), false);
   c.enumValue(value['confidentiality'], CONFIDENTIALITY_CODES, at(path, 'confidentiality'), false);
-  c.text(value['text'], at(path, 'text'), true);
+  // Note text is no FHIR string (base64 attachment data and narrative XHTML): no length limit.
+  c.text(value['text'], at(path, 'text'), true, Number.POSITIVE_INFINITY);
 }
 
 /** Which answer value types fit which item type. */
@@ -482,7 +513,12 @@ function checkAssessment(c: Checker, value: unknown, path: Path): void {
     c.text(instrument['title'], at(ip, 'title'), true);
     c.coding(instrument['code'], at(ip, 'code'), false);
     const url = instrument['url'];
-    if (c.text(url, at(ip, 'url'), false) && !URI_RE.test(url)) c.add(at(ip, 'url'), 'format', 'must be an absolute URI');
+    if (c.text(url, at(ip, 'url'), false)) {
+      // The url is the Questionnaire's canonical URL, which a response cites: in a canonical reference `|`
+      // starts a version and `#` a fragment, so a url holding either would cite another Questionnaire.
+      const problem = uriProblem(url) ?? (/[|#]/.test(url) ? 'must not contain | or # (a canonical reference reads them as version and fragment)' : undefined);
+      if (problem !== undefined) c.add(at(ip, 'url'), 'format', problem);
+    }
     const items = instrument['items'];
     let index = 0;
     c.each(items, at(ip, 'items'), false, (v, p) => {

@@ -182,7 +182,9 @@ export const IDENTIFIER_SYSTEMS = [
 /** A hostile but valid identifier system: `scheme:` then no white space, delimiters allowed. */
 const arbHostileSystem: fc.Arbitrary<string> = fc
   .tuple(fc.stringMatching(/^[A-Za-z][A-Za-z0-9+.-]{0,8}$/), fc.string({ unit: fc.constantFrom(...CODE_CHARS), minLength: 1, maxLength: 20 }))
-  .map(([scheme, rest]) => `${scheme}:${rest}`);
+  .map(([scheme, rest]) => `${scheme}:${rest}`)
+  // `oid:` and `uuid:` are no schemes, and `urn:oid:` / `urn:uuid:` must hold a real OID / UUID: not hostile, invalid.
+  .filter((system) => !/^(?:urn:)?(?:oid|uuid):/i.test(system));
 
 /**
  * An identifier: realistic (MRN, SSN-shaped, member id, NPI) or hostile (delimiters in system and value).

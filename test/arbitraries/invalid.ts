@@ -47,7 +47,23 @@ export const INVALID_CODES: readonly string[] = ['', ' F32.1', 'F32.1 ', 'F32  1
 export const INVALID_POSITIVE_INTS: readonly number[] = [0, -1, 2_147_483_648, 4_294_967_296, Number.MAX_SAFE_INTEGER, 1.5, Number.NaN, Number.POSITIVE_INFINITY];
 
 /** Identifier systems that are not absolute URIs. */
-export const INVALID_IDENTIFIER_SYSTEMS: readonly string[] = ['', 'mrn', '1urn:x', 'urn:', 'urn: x', 'http ://x', ':x'];
+export const INVALID_IDENTIFIER_SYSTEMS: readonly string[] = [
+  '',
+  'mrn',
+  '1urn:x',
+  'urn:',
+  'urn: x',
+  'http ://x',
+  ':x',
+  // OIDs and UUIDs in the FHIR forms only (the FHIR validator refuses the others).
+  'oid:2.16.840.1.113883.19.5',
+  'uuid:7b2a4f0c-3c1e-4d7a-9f15-2b8e6a1c0d42',
+  'urn:oid:MRN',
+  'urn:oid:2.16.840.1.113883.19.05',
+  'urn:oid:2.16.',
+  'urn:uuid:not-a-uuid',
+  'urn:uuid:7B2A4F0C-3C1E-4D7A-9F15-2B8E6A1C0D42',
+];
 
 /** An invalid ISO date / date-time string. */
 export const arbInvalidIsoDateTime: fc.Arbitrary<string> = fc.constantFrom(...INVALID_ISO_DATE_TIMES);

@@ -366,7 +366,7 @@ function buildInstrument(opts: AssessmentOptions = {}): fc.Arbitrary<AssessmentI
       id: arbIdFor(idMode),
       title: textFor(mode, true),
       code: opt(arbCoding(['loinc', 'snomed-ct'], mode)),
-      url: opt(fc.constantFrom('http://example.org/Questionnaire/q1', 'urn:uuid:0f3c8a8e-2b5c-4c1e-9a77-0b1d2e3f4a5b', 'https://example.org/q?a=1&b=2|3'), 2),
+      url: opt(fc.constantFrom('http://example.org/Questionnaire/q1', 'urn:uuid:0f3c8a8e-2b5c-4c1e-9a77-0b1d2e3f4a5b', 'https://example.org/q?a=1&b=2%7C3'), 2),
       items: opts.withDefinitions === true ? items : opts.withDefinitions === false ? fc.constant(undefined) : opt(items, 4),
     })
     .map((r): AssessmentInstrument => compact(r));

@@ -533,16 +533,6 @@ describe('message options', () => {
     expect(mappingError({ ...CHART, patient: { ...CHART.patient, identifiers: [{ system: `urn:${'y'.repeat(195)}`, value: 'MRN-1', type: 'MR' }] } })).toBeUndefined();
   });
 
-  it('should send a bare urn:oid: or urn:uuid: system as a URI, never an HD with a type and no universal id', () => {
-    // v2.5.1 HD (2A.2.33): HD-2 and HD-3 are both valued or both empty, so `&&ISO` does not conform.
-    for (const system of ['urn:oid:', 'urn:uuid:']) {
-      const chart: PatientChart = { ...CHART, patient: { ...CHART.patient, identifiers: [{ system, value: 'MRN-1', type: 'MR' }] } };
-      const pid = parseHl7Message(buildAdtA31(chart, { ...HEADER, controlId: 'ADT0001' })).segments[2]!;
-      expect(pid.raw.split('|')[3]).toBe(`MRN-1^^^&${system}&URI^MR`);
-      expect([val(pid, 3, 4, 2), val(pid, 3, 4, 3)]).toEqual([system, 'URI']);
-    }
-  });
-
   it('should put a name given only as text in QRD-8 as PID-5 does', () => {
     const chart: PatientChart = { ...CHART, patient: { ...CHART.patient, names: [{ text: "Mary O'Brien" }] } };
     const m = parseHl7Message(buildAdrA19(chart, { ...HEADER, controlId: 'ADR0001' }));

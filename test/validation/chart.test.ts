@@ -5,7 +5,7 @@ import { isoKind, isoSortKey } from '../../src/internal/iso.js';
 import type { AnswerOption, Assessment, ChartDocument, Coding, PatientChart } from '../../src/model/index.js';
 import { toFhirQuestionnaire } from '../../src/fhir/questionnaire.js';
 import { toFhirQuestionnaireResponse } from '../../src/fhir/questionnaire-response.js';
-import { arbAssessment, arbCoding, arbIsoDateTimeFull } from '../arbitraries/index.js';
+import { arbAssessment, arbCoding, arbIsoDateTimeFull, INVALID_IDENTIFIER_SYSTEMS } from '../arbitraries/index.js';
 import {
   checkChartDocument,
   checkDirectory,
@@ -204,6 +204,45 @@ describe('checkPatientChart', () => {
       'encounters[0].diagnoses[0].code.code',
     ]);
     expect(paths(mutate((c) => (c.encounters[0].diagnoses[0].code.code = 'F32.1 ')))).toEqual(['encounters[0].diagnoses[0].code.code']);
+  });
+
+  it.each(INVALID_IDENTIFIER_SYSTEMS)('should reject the identifier system %j with its path and no value', (bad) => {
+    const issues = checkPatientChart(mutate((c) => (c.patient.identifiers[0].system = bad)));
+    expect(issues.map((i) => formatIssuePath(i.path))).toEqual(['patient.identifiers[0].system']);
+    if (bad !== '') expect(issues[0]?.message).not.toContain(bad);
+  });
+
+  it('should take OIDs and UUIDs only in the FHIR forms urn:oid: and urn:uuid: (the FHIR validator refuses the others)', () => {
+    for (const good of ['urn:oid:2.16.840.1.113883.19.5', 'urn:oid:1.3.6.1.4.1.0', 'urn:uuid:7b2a4f0c-3c1e-4d7a-9f15-2b8e6a1c0d42', 'urn:ietf:rfc:3986', 'http://x.example/oid:1']) {
+      expect(paths(mutate((c) => (c.patient.identifiers[0].system = good))), good).toEqual([]);
+    }
+    // A bare prefix too (its message names the FHIR form, which here is the whole value): in HL7 it would be an
+    // assigning authority with a type and no universal id (`&&ISO`), which v2.5.1 HD does not allow.
+    for (const bare of ['urn:oid:', 'urn:uuid:']) {
+      expect(paths(mutate((c) => (c.patient.identifiers[0].system = bare))), bare).toEqual(['patient.identifiers[0].system']);
+    }
+    // The same rule for the systems of payer and directory identifiers, and for an instrument's url.
+    expect(paths(mutate((c) => (c.patient.coverages = [{ id: 'c', status: 'active', payer: { id: 'p', name: 'P', identifier: { system: 'urn:oid:x', value: '1' } } }])))).toEqual([
+      'patient.coverages[0].payer.identifier.system',
+    ]);
+    expect(checkDirectory({ practitioners: [{ id: 'd', names: [{ text: 'D' }], identifiers: [{ system: 'uuid:7b2a4f0c-3c1e-4d7a-9f15-2b8e6a1c0d42', value: '1' }] }] }).map((i) => formatIssuePath(i.path))).toEqual([
+      'practitioners[0].identifiers[0].system',
+    ]);
+    expect(paths(mutate((c) => (c.assessments[0].instrument.url = 'urn:uuid:0F3C8A8E-2B5C-4C1E-9A77-0B1D2E3F4A5B')))).toEqual(['assessments[0].instrument.url']);
+  });
+
+  it("should refuse | and # in an instrument's url: a response's canonical reference would read them as a version and a fragment", () => {
+    expect(paths(mutate((c) => (c.assessments[0].instrument.url = 'https://example.org/q?a=1&b=2%7C3')))).toEqual([]);
+    expect(paths(mutate((c) => (c.assessments[0].instrument.url = 'http://loinc.org/q/44249-1|2.68')))).toEqual(['assessments[0].instrument.url']);
+    expect(paths(mutate((c) => (c.assessments[0].instrument.url = 'http://example.org/Questionnaire/q1#part')))).toEqual(['assessments[0].instrument.url']);
+  });
+
+  it("should keep text within FHIR's string limit of 1 048 576 characters, except note text (base64 and XHTML in FHIR)", () => {
+    const limit = 1_048_576;
+    expect(paths(mutate((c) => (c.encounters[0].reason = 'r'.repeat(limit))))).toEqual([]);
+    expect(paths(mutate((c) => (c.encounters[0].reason = 'r'.repeat(limit + 1))))).toEqual(['encounters[0].reason']);
+    expect(paths(mutate((c) => (c.assessments[0].instrument.items[0].text = 'q'.repeat(limit + 1))))).toEqual(['assessments[0].instrument.items[0].text']);
+    expect(paths(mutate((c) => (c.notes[0].text = 'n'.repeat(limit + 1))))).toEqual([]);
   });
 
   it('should report duplicate ids with the path of the later one', () => {

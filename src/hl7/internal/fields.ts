@@ -108,9 +108,7 @@ export function codeComponent(code: string): string {
 /**
  * HD (hierarchic designator) for an identifier system, as the subcomponents of a component:
  * `urn:oid:X` → `&X&ISO`, `urn:uuid:X` → `&X&UUID`, any other URI → `&URI&URI` (HD-2 universal id, HD-3 type,
- * table 0301). A bare `urn:oid:` or `urn:uuid:` (nothing after the prefix) is sent whole as a URI
- * (`&urn:oid:&URI`): v2.5.1 HD-2 and HD-3 are both valued or both empty, so `&&ISO` would not conform. The
- * mapping is exact both ways.
+ * table 0301). The mapping is exact both ways.
  * @param system - the identifier system (an absolute URI)
  * @returns the encoded HD, HD-1 empty; undefined when the universal id is longer than HD-2's 199
  *   characters after escaping (callers refuse the identifier or leave the assigning authority out)
@@ -118,10 +116,9 @@ export function codeComponent(code: string): string {
  * @example hdForSystem('urn:oid:2.16.840.1.113883.19.5') // '&2.16.840.1.113883.19.5&ISO'
  */
 export function hdForSystem(system: string): string | undefined {
-  // `length >` and not `startsWith` alone: an empty universal id with a type is not an HD (see above).
-  const [universalId, type] = system.startsWith('urn:oid:') && system.length > 8
+  const [universalId, type] = system.startsWith('urn:oid:')
     ? [esc(system.slice(8)), 'ISO']
-    : system.startsWith('urn:uuid:') && system.length > 9
+    : system.startsWith('urn:uuid:')
       ? [esc(system.slice(9)), 'UUID']
       : [esc(system), 'URI'];
   if (universalId.length <= COMPONENT_MAX.universalId) return `&${universalId}&${type}`;
