@@ -317,8 +317,9 @@ function normaliseBasePath(basePath: string | undefined): string {
   if (typeof basePath !== 'string' || /[?#]/.test(basePath)) {
     throw new InvalidArgumentError('basePath', 'must be a path without query or fragment');
   }
-  // Match what the WHATWG URL parser gives for request paths (percent-encoding, dot segments).
-  const path = new URL(basePath.startsWith('/') ? basePath : `/${basePath}`, 'http://localhost').pathname;
+  // Match what the WHATWG URL parser gives for request paths (percent-encoding, dot segments). Concatenated to
+  // the origin, not resolved against it: `//api/export` must stay a path, not become a host (`api`).
+  const path = new URL(`http://localhost${basePath.startsWith('/') ? basePath : `/${basePath}`}`).pathname;
   return path.endsWith('/') ? path.slice(0, -1) : path;
 }
 

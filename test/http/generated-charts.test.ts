@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { buildFhirPatientBundle, checkChartDocument, type ChartDocument } from '../../src/index.js';
+import { buildAdrA19, buildFhirPatientBundle, checkChartDocument, type ChartDocument } from '../../src/index.js';
 import { createInMemoryDataSource } from '../../src/http/index.js';
 import { arbChartDocument } from '../arbitraries/index.js';
 import { expectFhir, expectHl7 } from './support/bodies.js';
@@ -86,6 +86,63 @@ describeMatrix('the patient Bundle over HTTP and the core builder', (mode: Mode)
                 const expected = buildFhirPatientBundle(chart, { limits, now: new Date(NOW_MS).toISOString(), ...(doc.directory === undefined ? {} : { directory: doc.directory }) });
                 expect(res.body, query).toBe(JSON.stringify(expected));
               }
+            }
+          }
+        },
+      ),
+      { numRuns: mode === 'fetch' ? 40 : 10, endOnFailure: true },
+    );
+  });
+});
+
+/** The fixture's HL7 options, as `fixtureOptions` sets them (its control ids count the HL7 requests: ADR000001, …). */
+const SUMMARY_OPTIONS = {
+  sendingApplication: 'CHART-EXPORT',
+  sendingFacility: 'RIVERSIDE',
+  receivingApplication: 'PARTNER',
+  receivingFacility: 'PARTNER-FAC',
+  processingId: 'T',
+} as const;
+
+describeMatrix('the HL7 summary over HTTP and the core builder', (mode: Mode) => {
+  // The handler reads the newest `limit` of each kind (listMedicalHistory: by recordedDate, then onset) and the
+  // builder keeps the newest `limit` in total: the builder must order history the same way, or an entry it
+  // ranks higher (an onset newer than another entry's recordedDate) is never read.
+  it('should keep the medical-history entries the builder keeps from the whole chart', async () => {
+    const doc: ChartDocument = {
+      patients: [
+        {
+          patient: { id: 'p1', identifiers: [{ system: 'urn:oid:2.16.840.1.113883.19.5', value: 'MRN-1' }], names: [{ family: 'Doe' }] },
+          medicalHistory: [
+            { id: 'hx-recorded', code: { system: 'icd-10-cm', code: 'I10' }, clinicalStatus: 'active', recordedDate: '2020-01-01', onset: '2001-01-01' },
+            { id: 'hx-onset-only', code: { system: 'icd-10-cm', code: 'E11.9' }, clinicalStatus: 'active', onset: '2024-06-01' },
+            { id: 'hx-same-day', code: { system: 'icd-10-cm', code: 'J45.909' }, clinicalStatus: 'active', recordedDate: '2020-01-01', onset: '2015-01-01' },
+          ],
+        },
+      ],
+    };
+    const call = await serve(mode, await fixtureOptions({ dataSource: createInMemoryDataSource(doc) }));
+    for (const limit of [0, 1, 2, 3]) {
+      const res = await call(`/exportHl7PatientSummary?patientId=p1&limit=${limit}`, { headers: BOTH });
+      const options = { ...SUMMARY_OPTIONS, controlId: `ADR00000${limit + 1}`, now: new Date(NOW_MS).toISOString(), limit };
+      expect(res.body, `limit ${limit}`).toBe(buildAdrA19(doc.patients[0]!, options));
+    }
+  });
+
+  it("should send byte for byte the core builder's summary of the whole chart, whatever the limit leaves out", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        arbChartDocument({ mappable: true, maxPatients: 2 }).filter((doc) => checkChartDocument(doc).length === 0),
+        fc.array(fc.nat({ max: 6 }), { minLength: 1, maxLength: 3 }),
+        async (doc, limits) => {
+          const call = await serve(mode, await fixtureOptions({ dataSource: createInMemoryDataSource(doc) }));
+          let sequence = 0;
+          for (const chart of doc.patients) {
+            for (const limit of limits) {
+              const res = await call(`/exportHl7PatientSummary?patientId=${q(chart.patient.id)}&limit=${limit}`, { headers: BOTH });
+              const options = { ...SUMMARY_OPTIONS, controlId: `ADR${String(++sequence).padStart(6, '0')}`, now: new Date(NOW_MS).toISOString(), limit };
+              const expected = buildAdrA19(chart, doc.directory === undefined ? options : { ...options, directory: doc.directory });
+              expect(res.body, `limit ${limit}`).toBe(expected);
             }
           }
         },

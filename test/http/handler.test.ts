@@ -2,6 +2,7 @@
  * The export handler's behaviour, written once and run twice: against the fetch handler and against the
  * Node listener on a real node:http server (test/http/support/harness.ts).
  */
+import { get as httpGet } from 'node:http';
 import util from 'node:util';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ChartNotFoundError, InvalidArgumentError } from '../../src/index.js';
@@ -15,10 +16,11 @@ import {
   type ExportHandlerOptions,
   type ExportObservation,
   type ExportRouteName,
+  toNodeListener,
 } from '../../src/http/index.js';
 import { expectError, expectFhir, expectHl7, expectNoLeak, hl7Segments, type OutcomeBody, type ProblemBody } from './support/bodies.js';
 import { CHART_DOCUMENT, KEYS, ODD_PATIENT_ID, OTHER_PATIENT_ID, PATIENT_ID } from './support/fixture.js';
-import { NOW_MS, describeMatrix, failingDataSource, fixtureKeys, fixtureOptions, serve, type Caller, type Mode } from './support/harness.js';
+import { NOW_MS, describeMatrix, failingDataSource, fixtureKeys, fixtureOptions, listen, serve, type Caller, type Mode } from './support/harness.js';
 import { flipping, revokedProxy, throwingProxy } from './support/hostile.js';
 
 const P = PATIENT_ID;
@@ -149,6 +151,27 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       expectFhir(directory);
       expectError(root, 404, 'problem');
       expectError(glued, 404, 'problem');
+    });
+
+    it('should keep a base path that starts with two slashes as a path, not read its first segment as a host', async () => {
+      // Arrange: targets sent as they are (the harness would resolve `//api` as an authority)
+      const handler = createExportHandler(await fixtureOptions({ basePath: '//api/export' }));
+      const raw = async (target: string): Promise<number> => {
+        if (mode === 'fetch') return (await handler(new Request(`http://127.0.0.1${target}`))).status;
+        const port = await listen(toNodeListener(handler));
+        return new Promise<number>((resolve, reject) => {
+          httpGet({ host: '127.0.0.1', port, path: target, agent: false }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          }).on('error', reject);
+        });
+      };
+      // Act
+      const mounted = await raw('//api/export/publicFhirDirectory?resourceType=Location');
+      const elsewhere = await raw('/export/publicFhirDirectory?resourceType=Location');
+      // Assert
+      expect(mounted).toBe(200);
+      expect(elsewhere).toBe(404);
     });
   });
 

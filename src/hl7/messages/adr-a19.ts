@@ -42,12 +42,14 @@ type SummaryRecord =
   | { kind: 'encounter'; key: number; index: number; value: Encounter }
   | { kind: 'note'; key: number; index: number; value: ClinicalNote }
   | { kind: 'assessment'; key: number; index: number; value: Assessment }
-  | { kind: 'history'; key: number; index: number; value: MedicalHistoryEntry };
+  | { kind: 'history'; key: number; onsetKey: number; index: number; value: MedicalHistoryEntry };
 
 /**
  * Every record of the chart, newest first: encounters by `period.start`, notes and assessments by
- * `authored`, medical-history entries by `recordedDate` then `onset`. Records without a date come last;
- * ties keep the order encounters, notes, assessments, history, each in chart order.
+ * `authored`, medical-history entries by `recordedDate`, then (between entries of the same `recordedDate`)
+ * `onset`, the order of the FHIR Bundle's `medicalHistory` limit and of `ChartDataSource.listMedicalHistory`.
+ * Records without a date come last; ties keep the order encounters, notes, assessments, history, each in
+ * chart order.
  * @param chart - the checked chart
  * @returns the records with their kind, sort key and index in the chart
  * @example summaryRecords(chart).map((r) => r.kind) // ['note', 'assessment', 'encounter', 'history']
@@ -58,11 +60,18 @@ export function summaryRecords(chart: PatientChart): SummaryRecord[] {
     ...(chart.notes ?? []).map((value, index): SummaryRecord => ({ kind: 'note', key: isoSortKey(value.authored), index, value })),
     ...(chart.assessments ?? []).map((value, index): SummaryRecord => ({ kind: 'assessment', key: isoSortKey(value.authored), index, value })),
     ...(chart.medicalHistory ?? []).map(
-      (value, index): SummaryRecord => ({ kind: 'history', key: isoSortKey(value.recordedDate ?? value.onset), index, value }),
+      (value, index): SummaryRecord => ({ kind: 'history', key: isoSortKey(value.recordedDate), onsetKey: isoSortKey(value.onset), index, value }),
     ),
   ];
-  // Array.prototype.sort is stable, so equal keys keep the order above.
-  return all.sort((a, b) => (a.key === b.key ? 0 : a.key > b.key ? -1 : 1));
+  // Array.prototype.sort is stable, so equal keys keep the order above. Among equal keys, history entries
+  // (which come after every other kind) are ordered by onset: each kind then keeps its own newest-first order,
+  // so the newest `limit` overall lie within the newest `limit` of each kind (what the HTTP summary reads).
+  return all.sort((a, b) => {
+    if (a.key !== b.key) return a.key > b.key ? -1 : 1;
+    if (a.kind === 'history' && b.kind === 'history') return a.onsetKey === b.onsetKey ? 0 : a.onsetKey > b.onsetKey ? -1 : 1;
+    // History after the other kinds, as they stand above (a comparator that says so keeps the order consistent).
+    return a.kind === 'history' ? 1 : b.kind === 'history' ? -1 : 0;
+  });
 }
 
 /** One QUERY_RESPONSE group: a visit and what rides with it. */
