@@ -64,20 +64,36 @@ export function hl7Position(segmentId: string, field: number, repetition = 1, co
   return out;
 }
 
+/** A CR or LF left in a segment after splitting on the message's own terminator. */
+const LINE_BREAK_RE = /[\r\n]/;
+/** A line made of line breaks only: a blank line, or the final newline of a file after the last segment. */
+const BLANK_LINE_RE = /^[\r\n]*$/;
+/** How a message's segment terminator is named in errors. */
+const TERMINATOR_NAME: Record<string, string> = { '\r': 'CR', '\n': 'LF', '\r\n': 'CRLF' };
+
 function parseField(
   text: string,
   d: Hl7Delimiters,
   segmentIndex: number,
   segmentId: string,
   fieldNumber: number,
+  terminator: string,
 ): Hl7Field {
   return text.split(d.repetition).map((rep, r) =>
     rep.split(d.component).map((comp, c) =>
       comp.split(d.subcomponent).map((sub, s) => {
+        // The message never repeats the value: it may be patient data.
         if (CONTROL_RE.test(sub)) {
           // A raw control character (other than tab: C0, DEL, C1) is not HL7 text; escaped ones (\X00\) are fine.
-          // The message never repeats the value: it may be patient data.
           throw new Hl7ParseError(segmentIndex, hl7Position(segmentId, fieldNumber, r + 1, c + 1, s + 1), 'raw control character in a value');
+        }
+        if (LINE_BREAK_RE.test(sub)) {
+          // Read as a terminator, it would end the segment inside a value and start a segment made of its text.
+          throw new Hl7ParseError(
+            segmentIndex,
+            hl7Position(segmentId, fieldNumber, r + 1, c + 1, s + 1),
+            `raw line break in a value (this message ends its segments with ${TERMINATOR_NAME[terminator] ?? 'CR'}; a line break in text must be escaped)`,
+          );
         }
         return unescapeHl7(sub, d);
       }),
@@ -90,7 +106,10 @@ function parseField(
  *
  * - Delimiters come from the message: MSH-1 and MSH-2 (4 characters, or 5 with the v2.7 truncation
  *   character, which is accepted and then unescaped from `\P\`).
- * - Segments end with CR, LF or CRLF (any mix); empty lines are skipped. A leading byte-order mark and MLLP
+ * - Segments end with CR, LF or CRLF: whichever ends the MSH segment ends every segment of the message (MSH
+ *   holds no free text, so its terminator is the sender's). A raw CR or LF inside a segment is then part of a
+ *   value, which HL7 text may not hold raw: a typed error naming the value's position, never a segment made of
+ *   the text after it. Blank lines (a file's final newline too) are skipped. A leading byte-order mark and MLLP
  *   framing characters (VT before, FS after) are ignored.
  * - Every value is unescaped with {@link unescapeHl7} (so `\.br\` becomes a line feed and `\X…\` UTF-8 bytes).
  *
@@ -99,7 +118,7 @@ function parseField(
  * @throws Hl7ParseError naming the segment index (0-based) and the position (`MSH-2`, `PID-5.1`) when the
  *   text does not start with MSH, the delimiters are invalid, a segment id is malformed, a second MSH starts
  *   another message, or a value holds a raw control character other than tab (C0, DEL U+007F, C1
- *   U+0080–U+009F; a raw tab is read as data)
+ *   U+0080–U+009F; a raw tab is read as data) or a raw line break other than the message's terminator
  * @see HL7 v2.5.1 chapter 2, 2.5 "Message construction rules"
  * @example parseHl7Message('MSH|^~\\&|A|B|||20260301||ADT^A31^ADT_A05|1|P|2.5.1\rPID|1||42^^^&1.2&ISO\r').segments[1]?.fields[3]?.[0]?.[3] // ['', '1.2', 'ISO']
  */
@@ -132,10 +151,13 @@ export function parseHl7Message(text: string): Hl7Message {
     throw new Hl7ParseError(0, 'MSH-2', 'the field separator and encoding characters must be distinct printable characters other than letters and digits', { cause });
   }
 
-  const lines = body.split(/\r\n|\r|\n/);
+  // The terminator is the one that ends MSH, which holds no free text: only it ends a segment. A raw CR or LF
+  // elsewhere lies inside a value, where splitting on it would turn the rest of the text into a segment.
+  const terminator = lineEnd < 0 ? '\r' : body.startsWith('\r\n', lineEnd) ? '\r\n' : body.charAt(lineEnd);
+  const lines = body.split(terminator);
   const segments: Hl7Segment[] = [];
   for (const line of lines) {
-    if (line === '') continue;
+    if (BLANK_LINE_RE.test(line)) continue;
     const index = segments.length;
     const id = line.slice(0, 3);
     if (!SEGMENT_ID_RE.test(id) || (line.length > 3 && line.charAt(3) !== field)) {
@@ -148,9 +170,9 @@ export function parseHl7Message(text: string): Hl7Message {
       if (id === 'MSH') {
         // MSH-1 is the field separator itself, so the first part after it is MSH-2 and the rest shift by one.
         fields.push([[[field]]], [[[parts[0] ?? '']]]);
-        for (let i = 1; i < parts.length; i++) fields.push(parseField(parts[i] as string, delimiters, index, id, i + 2));
+        for (let i = 1; i < parts.length; i++) fields.push(parseField(parts[i] as string, delimiters, index, id, i + 2, terminator));
       } else {
-        for (let i = 0; i < parts.length; i++) fields.push(parseField(parts[i] as string, delimiters, index, id, i + 1));
+        for (let i = 0; i < parts.length; i++) fields.push(parseField(parts[i] as string, delimiters, index, id, i + 1, terminator));
       }
     }
     segments.push({ id, fields, raw: line });

@@ -44,8 +44,27 @@ describe('parseHl7Message', () => {
       const m = parseHl7Message(`${MSH}${le}EVN|A31|2026${le}PID|1||42${le}${le}`);
       expect(m.segments.map((s) => s.id)).toEqual(['MSH', 'EVN', 'PID']);
     }
-    expect(parseHl7Message(`${MSH}\rEVN|A31\nPID|1\r\n`).segments.map((s) => s.id)).toEqual(['MSH', 'EVN', 'PID']);
+    // A CR-terminated message saved with a final newline.
+    expect(parseHl7Message(`${MSH}\rEVN|A31\rPID|1\r\n`).segments.map((s) => s.id)).toEqual(['MSH', 'EVN', 'PID']);
     expect(parseHl7Message(MSH).segments).toHaveLength(1);
+  });
+
+  it('should end segments only with the terminator that ends MSH, and refuse a raw line break inside a value', () => {
+    // Split on any line break, a raw LF in a CR-terminated message would turn note text into a segment
+    // (`PID|1||999`) or into one made of a word (`HIV`).
+    const injected = parseError(`${MSH}\rNTE|1||Result\nPID|1||999\r`);
+    expect([injected.segmentIndex, injected.position]).toEqual([1, 'NTE-3.1.1']);
+    expect(injected.message).toContain('raw line break');
+    expect(injected.message).not.toContain('Result');
+    expect(parseError(`${MSH}\rNTE|1||Dx:\nHIV\r`).position).toBe('NTE-3.1.1');
+    // A CR is this message's terminator, so a CRLF inside a value ends the segment; the LF left then cannot begin one.
+    expect(parseError(`${MSH}\rOBX|1|TX|||a^b\r\nPID|1||999\r`).segmentIndex).toBe(2);
+    expect(parseError(`${MSH}\nPID|1||4\r2\n`).position).toBe('PID-3.1.1');
+    expect(parseError(`${MSH}\r\nEVN|A31\rPID|1\r\n`).position).toBe('EVN-1.1.1');
+    // The same line breaks escaped are data.
+    const segments = parseHl7Message(`${MSH}\rNTE|1||Result\\X0A\\PID\\F\\1\r`).segments;
+    expect(segments.map((s) => s.id)).toEqual(['MSH', 'NTE']);
+    expect(getHl7Value(segments[1]!, 3)).toBe('Result\nPID|1');
   });
 
   it('should read the delimiters from MSH-1 and MSH-2', () => {
