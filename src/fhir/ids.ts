@@ -33,6 +33,7 @@ export interface BundleIdInput {
   readonly type?: string | undefined;
   /** Required at run time; optional here so that any `fhir.Bundle` type-checks. */
   readonly timestamp?: string | undefined;
+  /** The entries, in order; each needs a resource with a string `resourceType` and `id` at run time. */
   readonly entry?: readonly { readonly resource?: { readonly resourceType: string; readonly id?: string | undefined } | undefined }[] | undefined;
 }
 

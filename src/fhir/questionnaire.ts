@@ -38,7 +38,7 @@ export function optionCoding(option: AnswerOption): fhir.Coding {
 /** The score descriptor a Questionnaire gets when its instrument is scored. */
 export interface QuestionnaireScore {
   /** Code of the total score (e.g. LOINC 44261-6 PHQ-9 total score). */
-  code?: Coding;
+  code?: Coding | undefined;
 }
 
 /** Questionnaire mapping; `score` adds the read-only total-score items. */

@@ -49,7 +49,7 @@ export interface Hl7Delimiters {
    * declares it; never emitted by this library, whose v2.5.1 output has a 4-character MSH-2.
    * @example '#'
    */
-  readonly truncation?: string;
+  readonly truncation?: string | undefined;
 }
 
 /**

@@ -72,7 +72,7 @@ export interface LimitSetting {
  * - `summary`: `limit` of /exportHl7PatientSummary (caps the total number of records);
  * - `directory`: `limit` of /publicFhirDirectory.
  */
-export type ExportLimits = { readonly [K in LimitName]?: LimitSetting };
+export type ExportLimits = { readonly [K in LimitName]?: LimitSetting | undefined };
 
 /** The defaults and maxima used when {@link ExportHandlerOptions.limits} does not set them. */
 export const DEFAULT_LIMITS: { readonly [K in LimitName]: { readonly default: number; readonly max: number } } = Object.freeze({

@@ -1,0 +1,103 @@
+/**
+ * The public declarations as an editor shows them: every export of `chart-export` and `chart-export/http` has
+ * hover docs, and so does every member of an exported interface, class or object type; every optional
+ * property is declared `prop?: T | undefined` (README "API list" → Types), so a consumer with
+ * exactOptionalPropertyTypes may pass a value read from another optional property (`{ code: score.code }`).
+ */
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ENTRIES = [`${ROOT}src/index.ts`, `${ROOT}src/http/index.ts`];
+
+/** Every exported symbol of both entries with its declarations (aliases resolved). */
+function exportedDeclarations(): { checker: ts.TypeChecker; exports: { name: string; symbol: ts.Symbol }[] } {
+  const program = ts.createProgram(ENTRIES, {
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.Preserve,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    types: ['node'],
+  });
+  const checker = program.getTypeChecker();
+  const exports: { name: string; symbol: ts.Symbol }[] = [];
+  for (const entry of ENTRIES) {
+    const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry) as ts.SourceFile) as ts.Symbol;
+    for (const s of checker.getExportsOfModule(moduleSymbol)) {
+      exports.push({ name: s.name, symbol: s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s });
+    }
+  }
+  return { checker, exports };
+}
+
+const { checker, exports } = exportedDeclarations();
+
+/** The type-level declarations (interfaces, type aliases, classes) of the exports. */
+function typeDeclarations(): { name: string; node: ts.Node }[] {
+  const out: { name: string; node: ts.Node }[] = [];
+  for (const { name, symbol } of exports) {
+    for (const d of symbol.declarations ?? []) {
+      if (ts.isInterfaceDeclaration(d) || ts.isTypeAliasDeclaration(d) || ts.isClassDeclaration(d)) out.push({ name, node: d });
+    }
+  }
+  return out;
+}
+
+function hasDoc(node: ts.Node): boolean {
+  return ts.getJSDocCommentsAndTags(node).some((c) => ts.isJSDoc(c) && ts.getTextOfJSDocComment(c.comment)?.trim());
+}
+
+/** Whether a declared property type admits `undefined` (a union with it, or `unknown` / `any`). */
+function admitsUndefined(type: ts.TypeNode | undefined): boolean {
+  if (type === undefined) return true;
+  if (type.kind === ts.SyntaxKind.UnknownKeyword || type.kind === ts.SyntaxKind.AnyKeyword) return true;
+  return ts.isUnionTypeNode(type) && type.types.some((t) => t.kind === ts.SyntaxKind.UndefinedKeyword);
+}
+
+describe('public declarations', () => {
+  it('should find the exports of both entries', () => {
+    expect(exports.length).toBeGreaterThan(150);
+  });
+
+  it('should document every export', () => {
+    const undocumented = exports.filter(({ symbol }) => !ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim());
+    expect(undocumented.map((e) => e.name)).toEqual([]);
+  });
+
+  it('should document every member of an exported interface, class or object type', () => {
+    const undocumented: string[] = [];
+    for (const { name, node } of typeDeclarations()) {
+      const members = ts.isInterfaceDeclaration(node) || ts.isClassDeclaration(node)
+        ? node.members
+        : ts.isTypeAliasDeclaration(node) && ts.isTypeLiteralNode(node.type) ? node.type.members : [];
+      const documented = new Map<string, boolean>();
+      for (const m of members) {
+        if (ts.isConstructorDeclaration(m) || m.name === undefined) continue;
+        // `name` overrides Error.name with the class name, which says all there is.
+        if (ts.isClassDeclaration(node) && m.name.getText() === 'name') continue;
+        // Overloads share the doc of the first one, which the editor shows for each.
+        documented.set(m.name.getText(), (documented.get(m.name.getText()) ?? false) || hasDoc(m));
+      }
+      for (const [member, ok] of documented) if (!ok) undocumented.push(`${name}.${member}`);
+    }
+    expect(undocumented).toEqual([]);
+  });
+
+  it('should declare every optional property of an exported type as `T | undefined`', () => {
+    const strict: string[] = [];
+    for (const { name, node } of typeDeclarations()) {
+      const visit = (n: ts.Node): void => {
+        if ((ts.isPropertySignature(n) || ts.isPropertyDeclaration(n)) && n.questionToken !== undefined && !admitsUndefined(n.type)) {
+          strict.push(`${name}.${n.name.getText()}`);
+        }
+        if (ts.isMappedTypeNode(n) && n.questionToken !== undefined && !admitsUndefined(n.type)) strict.push(`${name}[${n.typeParameter.name.text}]`);
+        ts.forEachChild(n, visit);
+      };
+      visit(node);
+    }
+    expect(strict).toEqual([]);
+  });
+});
