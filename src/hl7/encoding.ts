@@ -70,6 +70,7 @@ interface CompiledDelimiters {
   readonly replacement: readonly (string | undefined)[];
   /** Finds the next character that needs escaping, from `lastIndex` (global). */
   readonly specialGlobal: RegExp;
+  /** A frozen copy of the checked delimiters: the object passed in may be changed after it was compiled. */
   readonly d: Hl7Delimiters;
 }
 
@@ -93,9 +94,21 @@ function checkDelimiter(name: string, value: unknown): string {
   return value;
 }
 
+/** Whether a compiled delimiter set still matches the object it was compiled from (which may have been changed). */
+function sameDelimiters(a: Hl7Delimiters, b: Hl7Delimiters): boolean {
+  return (
+    a.field === b.field &&
+    a.component === b.component &&
+    a.repetition === b.repetition &&
+    a.escape === b.escape &&
+    a.subcomponent === b.subcomponent &&
+    a.truncation === b.truncation
+  );
+}
+
 function compile(delimiters: Hl7Delimiters): CompiledDelimiters {
   const cached = compiledCache.get(delimiters);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined && sameDelimiters(cached.d, delimiters)) return cached;
   if (delimiters === null || typeof delimiters !== 'object') {
     throw new InvalidArgumentError('delimiters', 'must be an object with field, component, repetition, escape and subcomponent');
   }
@@ -123,7 +136,7 @@ function compile(delimiters: Hl7Delimiters): CompiledDelimiters {
   const compiled: CompiledDelimiters = {
     replacement,
     specialGlobal: new RegExp(cls, 'g'),
-    d: delimiters,
+    d: Object.freeze({ field, component, repetition, escape, subcomponent, ...(truncation === undefined ? {} : { truncation }) }),
   };
   compiledCache.set(delimiters, compiled);
   return compiled;

@@ -74,6 +74,23 @@ describe('escapeHl7', () => {
     expect(() => escapeHl7('x', { ...DEFAULT_HL7_DELIMITERS, repetition: '\n' })).toThrow(InvalidArgumentError);
   });
 
+  it('should follow a delimiter object changed after an earlier call, and check it again', () => {
+    // Plain JavaScript (or a cast) can change the object; the set compiled for its old characters must not be reused.
+    const d = { ...DEFAULT_HL7_DELIMITERS };
+    expect(escapeHl7('a|b#c', d)).toBe('a\\F\\b#c');
+    d.field = '#';
+    expect(escapeHl7('a|b#c', d)).toBe('a|b\\F\\c');
+    expect(unescapeHl7('a\\F\\b', d)).toBe('a#b');
+    const t: { -readonly [K in keyof Hl7Delimiters]: Hl7Delimiters[K] } = { ...DEFAULT_HL7_DELIMITERS };
+    expect(unescapeHl7('a\\P\\b', t)).toBe('a\\P\\b');
+    t.truncation = '#';
+    expect(escapeHl7('a#b', t)).toBe('a\\P\\b');
+    expect(unescapeHl7('a\\P\\b', t)).toBe('a#b');
+    d.escape = 'E';
+    expect(() => escapeHl7('x', d)).toThrow(InvalidArgumentError);
+    expect(() => unescapeHl7('x', d)).toThrow(InvalidArgumentError);
+  });
+
   it('should leave no raw delimiter and no control character in its output (property)', () => {
     fc.assert(
       fc.property(arbAnyString, (s) => {
