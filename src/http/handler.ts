@@ -35,7 +35,7 @@ import { isDataSourceUnavailable } from './errors.js';
 import { acceptsFormat } from './internal/accept.js';
 import { createFhirBundleCache, type FhirBundleCache } from './internal/fhir-template.js';
 import { isFrozenSource } from './internal/frozen-source.js';
-import { instantOf } from './internal/newest.js';
+import { orderKeyOf } from './internal/newest.js';
 import { createHl7TemplateCache, type Hl7TemplateCache } from './internal/hl7-template.js';
 import { checkParameters, parseQuery, type ResolvedLimit, type RouteParameters } from './internal/query.js';
 import {
@@ -847,7 +847,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
     }
     if (wanted.size === 0) return [];
     let oldest = Number.POSITIVE_INFINITY;
-    for (const e of encounters) oldest = Math.min(oldest, instantOf(e.period?.start));
+    for (const e of encounters) oldest = Math.min(oldest, orderKeyOf(e.period?.start));
     // A few reads at a time: a Bundle may refer to up to noteLimit + assessmentLimit encounters, and a
     // database-backed source should not get them all at once.
     const ids = [...wanted];
@@ -858,7 +858,7 @@ export function createExportCore(options: ExportHandlerOptions): ExportCore {
         typeof e === 'object' &&
         // The encounter asked for, and each once: a source that answers another id is not trusted with it.
         e.id === ids[i] &&
-        instantOf(e.period?.start) <= oldest &&
+        orderKeyOf(e.period?.start) <= oldest &&
         // Only for a display: an encounter that fails the chart check is left out (its references keep no
         // display) rather than failing the whole Bundle.
         checkPatientChart({ patient: listed.patient, encounters: [e] }).every((issue) => issue.path[0] !== 'encounters'),

@@ -97,8 +97,10 @@ export function isIsoDateTime(value: string): boolean {
 }
 
 /**
- * A sort key for newest-first ordering: the instant in milliseconds since the epoch, taking the offset into
- * account; a date sorts as its first instant in UTC. Returns `-Infinity` for `undefined`.
+ * The instant in milliseconds since the epoch, taking the offset into account; a date counts as its first
+ * instant in UTC. Fraction digits beyond the millisecond are ignored and a leap second counts as second 59,
+ * so this is for durations (PR1-7 minutes); order records with {@link isoOrderKey}, which is exact.
+ * Returns `-Infinity` for `undefined`.
  * @param value - a valid ISO date or date-time, or undefined
  */
 export function isoSortKey(value: string | undefined): number {
@@ -120,6 +122,68 @@ export function isoSortKey(value: string | undefined): number {
   const sign = p.offset[0] === '-' ? -1 : 1;
   const offMin = Number(p.offset.slice(1, 3)) * 60 + Number(p.offset.slice(3, 5));
   return instant - sign * offMin * 60_000;
+}
+
+/** Order-key steps per second: one per 10 000th of a second, the finest fraction of the profile. */
+const ORDER_STEPS_PER_SECOND = 10_000;
+/** Order-key steps per minute: 61 seconds, so that a leap second (`:60`) lies after `:59` and before the next minute. */
+const ORDER_STEPS_PER_MINUTE = 61 * ORDER_STEPS_PER_SECOND;
+
+/**
+ * The exact order key of an instant given by its parts (see {@link isoOrderKey}): every step of 1/10 000 s
+ * and the leap second count, and the key stays a safe integer for years 0001–9999.
+ * @param year - full year
+ * @param month - 1–12
+ * @param day - 1–31
+ * @param hour - 0–23
+ * @param minute - 0–59
+ * @param second - 0–60
+ * @param tenThousandths - the fraction in 1/10 000 s (0–9999)
+ * @param offsetMinutes - the offset in minutes east of UTC
+ */
+export function orderKeyOfParts(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  tenThousandths: number,
+  offsetMinutes: number,
+): number {
+  const ms = Date.UTC(year, month - 1, day);
+  // Date.UTC maps years 0–99 to 1900–1999; correct that so year 0050 sorts before year 1950.
+  const dayMs = year < 100 ? new Date(ms).setUTCFullYear(year) : ms;
+  const minutes = dayMs / 60_000 + hour * 60 + minute - offsetMinutes;
+  return minutes * ORDER_STEPS_PER_MINUTE + second * ORDER_STEPS_PER_SECOND + tenThousandths;
+}
+
+/**
+ * The key that orders dates and date-times newest first, and periods: instants compare exactly, offsets
+ * applied, with all four fraction digits and a leap second (`23:59:60.5` after `23:59:59.9`, before the
+ * next minute); a date counts as its first instant in UTC. Not milliseconds (see {@link isoSortKey}): only
+ * its order means something. Returns `-Infinity` for `undefined` or a value outside the profile.
+ * @param value - a valid ISO date or date-time, or undefined
+ */
+export function isoOrderKey(value: string | undefined): number {
+  if (value === undefined) return Number.NEGATIVE_INFINITY;
+  const p = parseIsoDateTime(value);
+  if (p === undefined) return Number.NEGATIVE_INFINITY;
+  let offsetMinutes = 0;
+  if (p.offset !== undefined) {
+    const minutes = Number(p.offset.slice(1, 3)) * 60 + Number(p.offset.slice(3, 5));
+    offsetMinutes = p.offset[0] === '-' ? -minutes : minutes;
+  }
+  return orderKeyOfParts(
+    Number(p.year),
+    p.month === undefined ? 1 : Number(p.month),
+    p.day === undefined ? 1 : Number(p.day),
+    p.hour === undefined ? 0 : Number(p.hour),
+    p.minute === undefined ? 0 : Number(p.minute),
+    p.second === undefined ? 0 : Number(p.second),
+    p.fraction === undefined ? 0 : Number(p.fraction.padEnd(4, '0')),
+    offsetMinutes,
+  );
 }
 
 /** Two ASCII digits at `i` as a number, or -1. */

@@ -22,7 +22,7 @@ import { CLINICAL_STATUSES, VERIFICATION_STATUSES } from '../model/history.js';
 import { CONFIDENTIALITY_CODES, NOTE_STATUSES, NOTE_TYPES } from '../model/note.js';
 import { COVERAGE_STATUSES, GENDERS, MARITAL_STATUSES, SUBSCRIBER_RELATIONSHIPS } from '../model/patient.js';
 import { ASSESSMENT_ITEM_TYPES, ASSESSMENT_STATUSES } from '../model/assessment.js';
-import { isoKind, isoSortKey } from '../internal/iso.js';
+import { isoKind, isoOrderKey } from '../internal/iso.js';
 import { isCheckedFrozen } from './memo.js';
 
 /** A path built lazily as a linked list: turned into an array only when an issue is reported. */
@@ -73,19 +73,19 @@ const CODE_SYSTEM_KEYS = Object.keys(CODE_SYSTEMS);
  * is a date (no time, so no zone), only the calendar parts both have are compared.
  */
 function isBefore(a: string, b: string): boolean {
-  if (a.length > 10 && b.length > 10) return sameLayout(a, b) ? a < b : isoSortKey(a) < isoSortKey(b);
+  if (a.length > 10 && b.length > 10) return sameLayout(a, b) ? a < b : isoOrderKey(a) < isoOrderKey(b);
   const n = Math.min(a.length, b.length, 10);
   return a.slice(0, n) < b.slice(0, n);
 }
 
 /**
  * Whether two checked date-times can be compared as text: the same length and the same written offset
- * (so the same number of fraction digits, and the same zone), and no leap second (which the instant
- * comparison folds into second 59). Most periods qualify, and skip two parses.
+ * (so the same number of fraction digits, and the same zone; a leap second `60` then sorts after `59` as
+ * text too). Most periods qualify, and skip two parses.
  */
 function sameLayout(a: string, b: string): boolean {
   const n = a.length;
-  if (n !== b.length || a.charCodeAt(17) === 54 || b.charCodeAt(17) === 54) return false; // '6' of second 60
+  if (n !== b.length) return false;
   if (a.charCodeAt(n - 1) === 90) return b.charCodeAt(n - 1) === 90; // both 'Z'
   for (let i = n - 6; i < n; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
   return true;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatIssuePath, type ChartIssue } from '../../src/errors.js';
-import { isoSortKey, parseIsoDateTime } from '../../src/internal/iso.js';
+import { isoOrderKey, parseIsoDateTime } from '../../src/internal/iso.js';
 import { checkChartDocument, checkDirectory, checkPatientChart } from '../../src/validation/chart.js';
 import { MappingError, buildAdrA19, buildAdtA08, buildAdtA31, buildFhirPatientExport, buildMdmT02, buildOruR01 } from '../../src/index.js';
 import type { PatientChart } from '../../src/model/index.js';
@@ -196,13 +196,13 @@ describe('arbPeriod', () => {
       fc.property(fc.oneof(arbPeriod(), arbPeriod({ dateOnly: true })), (p) => {
         if (p.start !== undefined) expect(parseIsoDateTime(p.start)).toBeDefined();
         if (p.end !== undefined) expect(parseIsoDateTime(p.end)).toBeDefined();
-        if (p.start !== undefined && p.end !== undefined) expect(isoSortKey(p.end)).toBeGreaterThanOrEqual(isoSortKey(p.start));
+        if (p.start !== undefined && p.end !== undefined) expect(isoOrderKey(p.end)).toBeGreaterThanOrEqual(isoOrderKey(p.start));
       }),
       { numRuns: 2000 },
     );
     fc.assert(
       fc.property(arbOrderedPair(), ([a, b]) => {
-        expect(isoSortKey(b)).toBeGreaterThanOrEqual(isoSortKey(a));
+        expect(isoOrderKey(b)).toBeGreaterThanOrEqual(isoOrderKey(a));
       }),
       { numRuns: 500 },
     );

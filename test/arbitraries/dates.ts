@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { memo } from './util.js';
-import { daysInMonth, isoSortKey, parseIsoDateTime } from '../../src/internal/iso.js';
+import { daysInMonth, isoOrderKey, isoSortKey, parseIsoDateTime } from '../../src/internal/iso.js';
 import type { Period } from '../../src/model/index.js';
 
 /** Which years to draw from. */
@@ -224,7 +224,7 @@ function precisionOf(value: string): DatePrecision | 'second' {
 type EndShape = { kind: 'same' } | { kind: 'date'; precision: DatePrecision; k: number } | { kind: 'dateTime'; seconds: number; offset: string; fraction: string | undefined };
 
 /**
- * Make an end that is not before `start` under any reasonable reading (`isoSortKey` included): same
+ * Make an end that is not before `start` under any reasonable reading (`isoOrderKey` included): same
  * precision dates are compared as calendar values; a date-time after a date-time by instant; mixed
  * precisions leave a gap wide enough for every offset. Falls back to `start` itself beyond year 9999.
  */
@@ -248,7 +248,7 @@ function makeEnd(start: string, shape: EndShape): string {
     out = `${formatDay(local, 'day')}T${pad(local.h)}:${pad(local.mi)}:${pad(local.s)}${shape.fraction === undefined ? '' : `.${shape.fraction}`}${shape.offset}`;
   }
   const parsed = parseIsoDateTime(out);
-  if (parsed === undefined || Number(parsed.year) > 9999 || isoSortKey(out) < isoSortKey(start)) return start;
+  if (parsed === undefined || Number(parsed.year) > 9999 || isoOrderKey(out) < isoOrderKey(start)) return start;
   return out;
 }
 
@@ -278,7 +278,7 @@ export interface PeriodOptions extends DateOptions {
 }
 
 /**
- * A period whose `start` is never after its `end` (by `isoSortKey`, and under any offset reading for
+ * A period whose `start` is never after its `end` (by `isoOrderKey`, and under any offset reading for
  * mixed precisions). Either end may be missing unless `openEnds: false`.
  * @param opts - dates only, year range, open ends
  */
@@ -302,7 +302,7 @@ function buildPeriod(opts: PeriodOptions = {}): fc.Arbitrary<Period> {
 }
 
 /**
- * A pair `[earlier, later]` of ISO values with `isoSortKey(earlier) <= isoSortKey(later)` (onset and
+ * A pair `[earlier, later]` of ISO values with `isoOrderKey(earlier) <= isoOrderKey(later)` (onset and
  * abatement, for example).
  */
 export function arbOrderedPair(opts: DateOptions = {}): fc.Arbitrary<[string, string]> {

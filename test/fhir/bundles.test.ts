@@ -20,7 +20,7 @@ import {
   type Directory,
   type PatientChart,
 } from '../../src/index.js';
-import { isoSortKey } from '../../src/internal/iso.js';
+import { isoOrderKey } from '../../src/internal/iso.js';
 import { arbPatientChart } from '../arbitraries/index.js';
 import { parseXhtml } from '../support/fhir-validator.js';
 
@@ -136,7 +136,7 @@ describe('buildFhirPatientBundle limits', () => {
         const expectNewest = <T extends { id: string }>(records: T[] | undefined, limit: number | undefined, keys: (r: T) => (string | undefined)[], got: string[]): void => {
           const list = records ?? [];
           const sorted = list
-            .map((r, i) => ({ r, i, k: keys(r).map(isoSortKey) }))
+            .map((r, i) => ({ r, i, k: keys(r).map(isoOrderKey) }))
             .sort((a, b) => {
               for (let j = 0; j < a.k.length; j++) if (a.k[j] !== b.k[j]) return (b.k[j] as number) > (a.k[j] as number) ? 1 : -1;
               return a.i - b.i;
@@ -159,6 +159,20 @@ describe('buildFhirPatientBundle limits', () => {
       }),
       { numRuns: 80 },
     );
+  });
+
+  it('should keep the newest note when instants differ only in the fourth fraction digit or by a leap second', () => {
+    const note = (id: string, authored: string): NonNullable<PatientChart['notes']>[number] => ({ id, type: 'progress-note', title: 'T', status: 'final', authored, text: 'x' });
+    const newest = (authored: readonly string[]): string[] => {
+      const chart: PatientChart = {
+        patient: { id: 'p', identifiers: [{ system: 'urn:oid:1.2', value: '1' }], names: [{ family: 'A' }] },
+        notes: authored.map((a, i) => note(`n${i}`, a)),
+      };
+      return resources(buildFhirPatientBundle(chart, { now: NOW, limits: { notes: 1 } })).filter((r) => r.resourceType === 'Composition').map((r) => r.id as string);
+    };
+    expect(newest(['2026-01-01T10:00:00.1234Z', '2026-01-01T10:00:00.1235+00:00'])).toEqual(['n1']);
+    expect(newest(['2016-12-31T23:59:59.9Z', '2016-12-31T23:59:60.1Z'])).toEqual(['n1']);
+    expect(newest(['2016-12-31T23:59:59Z', '2016-12-31T18:59:60-05:00'])).toEqual(['n1']);
   });
 
   it('should cap the directory searchset at the limit and mark every entry a match', () => {

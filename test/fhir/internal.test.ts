@@ -6,7 +6,7 @@ import { base64Internals, utf8Base64 } from '../../src/fhir/internal/base64.js';
 import { createContentHash, hexToUuidV8, sha256Hex, sha256Hex128 } from '../../src/fhir/internal/hash.js';
 import { sortKey } from '../../src/fhir/internal/sort-key.js';
 import { escapeXhtmlText, narrativeDiv, textNarrative } from '../../src/fhir/internal/xhtml.js';
-import { isoSortKey } from '../../src/internal/iso.js';
+import { isoOrderKey } from '../../src/internal/iso.js';
 import { arbIsoDate, arbIsoDateTime } from '../arbitraries/index.js';
 import { parseXhtml } from '../support/fhir-validator.js';
 
@@ -121,15 +121,15 @@ describe('textNarrative', () => {
 });
 
 describe('sortKey', () => {
-  it('should equal isoSortKey for every checked date and date-time', () => {
+  it('should equal isoOrderKey for every checked date and date-time', () => {
     fc.assert(
       fc.property(fc.oneof(arbIsoDate(), arbIsoDateTime()), (value) => {
-        expect(sortKey(value)).toBe(isoSortKey(value));
+        expect(sortKey(value)).toBe(isoOrderKey(value));
       }),
       { numRuns: 1000 },
     );
-    for (const v of ['0050-01-01', '0001', '2026-03-01T09:30:00.5-05:00', '2016-12-31T23:59:60Z', '2026-03-01T00:00:00.1234+14:00']) {
-      expect(sortKey(v)).toBe(isoSortKey(v));
+    for (const v of ['0050-01-01', '0001', '2026-03-01T09:30:00.5-05:00', '2016-12-31T23:59:60Z', '2016-12-31T23:59:60.25-05:45', '2026-03-01T00:00:00.1234+14:00', '9999-12-31T23:59:60.9999-12:00']) {
+      expect(sortKey(v)).toBe(isoOrderKey(v));
     }
     expect(sortKey(undefined)).toBe(Number.NEGATIVE_INFINITY);
   });

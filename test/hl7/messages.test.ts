@@ -442,6 +442,23 @@ describe('buildAdrA19', () => {
     );
   });
 
+  it('should take the newest records by exact instant: the fourth fraction digit and a leap second count', () => {
+    const notes = (authored: readonly string[]): PatientChart => ({
+      ...CHART,
+      notes: authored.map((a, i) => ({ ...CHART.notes![0]!, id: `note-${i}`, authored: a, encounterId: undefined })),
+      assessments: [],
+      encounters: [],
+      medicalHistory: [],
+    });
+    const sent = (authored: readonly string[]): string[] =>
+      parseHl7Message(buildAdrA19(notes(authored), { ...HEADER, limit: 1 }))
+        .segments.filter((s) => s.id === 'OBX')
+        .map((s) => val(s, 4));
+    expect(sent(['2026-01-01T10:00:00.1234Z', '2026-01-01T10:00:00.1235+00:00'])).toEqual(['note-1']);
+    expect(sent(['2016-12-31T23:59:59.9Z', '2016-12-31T23:59:60.1Z'])).toEqual(['note-1']);
+    expect(sent(['2016-12-31T23:59:59Z', '2016-12-31T18:59:60-05:00'])).toEqual(['note-1']);
+  });
+
   it('should send one group with PID and PV1 N when no record is included', () => {
     const text = buildAdrA19(CHART, { ...HEADER, limit: 0 });
     expect(parseHl7Message(text).segments.map((s) => s.id)).toEqual(['MSH', 'MSA', 'QRD', 'PID', 'PV1', 'IN1']);

@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChartValidationError, checkChartDocument, type ChartDocument } from '../../src/index.js';
 import { createInMemoryDataSource, loadChartDocument } from '../../src/http/index.js';
-import { instantOf, newestFirst } from '../../src/http/internal/newest.js';
-import { arbChartDocument } from '../arbitraries/index.js';
+import { newestFirst, orderKeyOf } from '../../src/http/internal/newest.js';
+import { isoOrderKey } from '../../src/internal/iso.js';
+import { arbChartDocument, arbIsoDate, arbIsoDateTime } from '../arbitraries/index.js';
 import { CHART_DOCUMENT, OTHER_PATIENT_ID, PATIENT_ID } from './support/fixture.js';
 
 function issuesOf(fn: () => unknown): ChartValidationError {
@@ -121,10 +122,10 @@ describe('createInMemoryDataSource', () => {
           for (const n of chart.notes ?? []) expect((await source.getNote(pid, n.id))?.id).toBe(n.id);
           const notes = await source.listNotes(pid, 1000);
           expect(notes).toHaveLength(chart.notes?.length ?? 0);
-          for (let i = 1; i < notes.length; i++) expect(instantOf(notes[i - 1]!.authored)).toBeGreaterThanOrEqual(instantOf(notes[i]!.authored));
+          for (let i = 1; i < notes.length; i++) expect(orderKeyOf(notes[i - 1]!.authored)).toBeGreaterThanOrEqual(orderKeyOf(notes[i]!.authored));
           const encounters = await source.listEncounters(pid, 1000);
           for (let i = 1; i < encounters.length; i++) {
-            expect(instantOf(encounters[i - 1]!.period?.start)).toBeGreaterThanOrEqual(instantOf(encounters[i]!.period?.start));
+            expect(orderKeyOf(encounters[i - 1]!.period?.start)).toBeGreaterThanOrEqual(orderKeyOf(encounters[i]!.period?.start));
           }
         }
       }),
@@ -133,17 +134,29 @@ describe('createInMemoryDataSource', () => {
   });
 });
 
-describe('instantOf', () => {
+describe('orderKeyOf', () => {
   it('should order by the instant, honouring offsets, with dates at their first UTC instant and unknowns last', () => {
-    expect(instantOf('2026-03-01T09:30:00-05:00')).toBe(Date.UTC(2026, 2, 1, 14, 30));
-    expect(instantOf('2026-03-01T09:30:00.5+01:00')).toBe(Date.UTC(2026, 2, 1, 8, 30, 0, 500));
-    expect(instantOf('2026')).toBe(Date.UTC(2026, 0, 1));
-    expect(instantOf('2026-02')).toBe(Date.UTC(2026, 1, 1));
-    expect(instantOf('0050-01-01')).toBeLessThan(instantOf('1950-01-01'));
-    expect(instantOf('2016-12-31T23:59:60Z')).toBe(Date.UTC(2016, 11, 31, 23, 59, 59));
-    expect(instantOf(undefined)).toBe(Number.NEGATIVE_INFINITY);
-    expect(instantOf('yesterday')).toBe(Number.NEGATIVE_INFINITY);
+    expect(orderKeyOf('2026-03-01T09:30:00-05:00')).toBe(orderKeyOf('2026-03-01T14:30:00Z'));
+    expect(orderKeyOf('2026-03-01T09:30:00.5+01:00')).toBe(orderKeyOf('2026-03-01T08:30:00.5000Z'));
+    expect(orderKeyOf('2026')).toBe(orderKeyOf('2026-01-01T00:00:00Z'));
+    expect(orderKeyOf('2026-02')).toBe(orderKeyOf('2026-02-01'));
+    expect(orderKeyOf('0050-01-01')).toBeLessThan(orderKeyOf('1950-01-01'));
+    expect(orderKeyOf(undefined)).toBe(Number.NEGATIVE_INFINITY);
+    expect(orderKeyOf('yesterday')).toBe(Number.NEGATIVE_INFINITY);
     const sorted = newestFirst(['2020', undefined, '2026-01-01T00:00:00+14:00', '2025-12-31T23:00:00Z'], (x) => [x]);
     expect(sorted).toEqual(['2025-12-31T23:00:00Z', '2026-01-01T00:00:00+14:00', '2020', undefined]);
+  });
+
+  it('should tell apart the fourth fraction digit and a leap second, as the core does', () => {
+    expect(newestFirst(['2026-01-01T10:00:00.1234Z', '2026-01-01T10:00:00.1235+00:00'], (x) => [x])[0]).toBe('2026-01-01T10:00:00.1235+00:00');
+    expect(newestFirst(['2016-12-31T23:59:59.9Z', '2016-12-31T23:59:60.1Z'], (x) => [x])[0]).toBe('2016-12-31T23:59:60.1Z');
+    expect(orderKeyOf('2016-12-31T23:59:60.9999Z')).toBeLessThan(orderKeyOf('2017-01-01T00:00:00Z'));
+    fc.assert(
+      fc.property(fc.oneof(arbIsoDate(), arbIsoDateTime()), fc.oneof(arbIsoDate(), arbIsoDateTime()), (a, b) => {
+        expect(orderKeyOf(a)).toBe(isoOrderKey(a));
+        expect(Math.sign(orderKeyOf(a) - orderKeyOf(b))).toBe(Math.sign(isoOrderKey(a) - isoOrderKey(b)));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

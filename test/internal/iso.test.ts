@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { daysInMonth, isIsoDate, isIsoDateTime, isoKind, isoSortKey, parseIsoDateTime } from '../../src/internal/iso.js';
+import { daysInMonth, isIsoDate, isIsoDateTime, isoKind, isoOrderKey, isoSortKey, parseIsoDateTime } from '../../src/internal/iso.js';
 
 const two = (n: number): string => String(n).padStart(2, '0');
 
@@ -82,6 +82,57 @@ describe('isoSortKey', () => {
     expect(isoSortKey(undefined)).toBe(Number.NEGATIVE_INFINITY);
     expect(isoSortKey('2026-03-01')).toBeLessThan(isoSortKey('2026-03-01T00:00:01Z'));
     expect(isoSortKey('0050-01-01')).toBeLessThan(isoSortKey('1950-01-01'));
+  });
+});
+
+describe('isoOrderKey', () => {
+  /** Reference order of two date-times: UTC minute (Date.UTC, offset applied), then second (60 included), then fraction. */
+  const reference = (a: string, b: string): number => {
+    const parts = (v: string): number[] => {
+      const p = parseIsoDateTime(v)!;
+      const off = p.offset === undefined ? 0 : (p.offset[0] === '-' ? -1 : 1) * (Number(p.offset.slice(1, 3)) * 60 + Number(p.offset.slice(3, 5)));
+      const day = new Date(0);
+      day.setUTCFullYear(Number(p.year), Number(p.month ?? 1) - 1, Number(p.day ?? 1));
+      const minute = day.getTime() / 60_000 + Number(p.hour ?? 0) * 60 + Number(p.minute ?? 0) - off;
+      return [minute, Number(p.second ?? 0), Number((p.fraction ?? '').padEnd(4, '0'))];
+    };
+    const x = parts(a);
+    const y = parts(b);
+    for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (x[i] as number) < (y[i] as number) ? -1 : 1;
+    return 0;
+  };
+  const arbLeap = arbDateTime.map((d) => (d.second === 59 ? d.text.slice(0, 17) + '60' + d.text.slice(19) : d.text));
+
+  it('should order date-times exactly as instants: all four fraction digits, leap seconds, any offset', () => {
+    fc.assert(
+      fc.property(fc.oneof(arbDateTime.map((d) => d.text), arbLeap), fc.oneof(arbDateTime.map((d) => d.text), arbLeap), (a, b) => {
+        expect(Math.sign(isoOrderKey(a) - isoOrderKey(b))).toBe(reference(a, b));
+        expect(Number.isSafeInteger(isoOrderKey(a))).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+    // Same minute, seconds and offsets apart: an exact tie and close neighbours.
+    fc.assert(
+      fc.property(arbDateTime, fc.constantFrom('59', '60'), fc.stringMatching(/^\d{1,4}$/), fc.stringMatching(/^\d{1,4}$/), (d, s, f1, f2) => {
+        const a = `${d.text.slice(0, 17)}${s}.${f1}Z`;
+        const b = `${d.text.slice(0, 17)}60.${f2}+00:00`;
+        expect(Math.sign(isoOrderKey(a) - isoOrderKey(b))).toBe(reference(a, b));
+      }),
+    );
+  });
+
+  it('should tell apart what the millisecond key folds together', () => {
+    expect(isoOrderKey('2026-01-01T10:00:00.1234Z')).toBeLessThan(isoOrderKey('2026-01-01T10:00:00.1235+00:00'));
+    expect(isoOrderKey('2016-12-31T23:59:59Z')).toBeLessThan(isoOrderKey('2016-12-31T23:59:60Z'));
+    expect(isoOrderKey('2016-12-31T23:59:59.9Z')).toBeLessThan(isoOrderKey('2016-12-31T23:59:60.1Z'));
+    expect(isoOrderKey('2016-12-31T23:59:60.9999Z')).toBeLessThan(isoOrderKey('2017-01-01T00:00:00Z'));
+    expect(isoOrderKey('2016-12-31T18:59:60.5-05:00')).toBe(isoOrderKey('2016-12-31T23:59:60.5Z'));
+    expect(isoOrderKey('2026-03-01T09:30:00+05:45')).toBeLessThan(isoOrderKey('2026-03-01T09:30:00+05:30'));
+    expect(isoOrderKey('2026-03-01')).toBe(isoOrderKey('2026-03-01T00:00:00Z'));
+    expect(isoOrderKey('0050-01-01')).toBeLessThan(isoOrderKey('1950-01-01'));
+    expect(isoOrderKey(undefined)).toBe(Number.NEGATIVE_INFINITY);
+    expect(Number.isSafeInteger(isoOrderKey('9999-12-31T23:59:60.9999-12:00'))).toBe(true);
+    expect(Number.isSafeInteger(isoOrderKey('0001-01-01T00:00:00+14:00'))).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChartValidationError, formatIssuePath } from '../../src/errors.js';
-import { isoKind, isoSortKey } from '../../src/internal/iso.js';
+import { isoKind, isoOrderKey } from '../../src/internal/iso.js';
 import type { AnswerOption, Assessment, ChartDocument, Coding, PatientChart } from '../../src/model/index.js';
 import { toFhirQuestionnaire } from '../../src/fhir/questionnaire.js';
 import { toFhirQuestionnaireResponse } from '../../src/fhir/questionnaire-response.js';
@@ -134,13 +134,20 @@ describe('checkPatientChart', () => {
     fc.assert(
       fc.property(fc.oneof(sameLayoutPair, fc.tuple(arbIsoDateTimeFull(), arbIsoDateTimeFull())), ([start, end]) => {
         const issues = paths(mutate((c) => (c.encounters[0].period = { start, end })));
-        expect(issues).toEqual(isoSortKey(end) < isoSortKey(start) ? ['encounters[0].period.end'] : []);
+        expect(issues).toEqual(isoOrderKey(end) < isoOrderKey(start) ? ['encounters[0].period.end'] : []);
       }),
       { numRuns: 500 },
     );
-    // A leap second counts as second 59 of its minute (see isoSortKey): not after 59, in either layout.
-    expect(paths(mutate((c) => (c.encounters[0].period = { start: '2016-12-31T23:59:60Z', end: '2016-12-31T23:59:59Z' })))).toEqual([]);
-    expect(paths(mutate((c) => (c.encounters[0].period = { start: '2016-12-31T23:59:60.5Z', end: '2016-12-31T23:59:59.1Z' })))).toEqual(['encounters[0].period.end']);
+    // A leap second comes after second 59 of its minute, in either layout.
+    const period = (start: string, end: string): string[] => paths(mutate((c) => (c.encounters[0].period = { start, end })));
+    expect(period('2016-12-31T23:59:60Z', '2016-12-31T23:59:59Z')).toEqual(['encounters[0].period.end']);
+    expect(period('2016-12-31T23:59:60Z', '2016-12-31T23:59:59+00:00')).toEqual(['encounters[0].period.end']);
+    expect(period('2016-12-31T23:59:60.5Z', '2016-12-31T23:59:59.1Z')).toEqual(['encounters[0].period.end']);
+    expect(period('2016-12-31T23:59:59.9Z', '2016-12-31T23:59:60.1Z')).toEqual([]);
+    expect(period('2016-12-31T23:59:59.9Z', '2016-12-31T18:59:60.1-05:00')).toEqual([]);
+    // The fourth fraction digit counts, in either layout.
+    expect(period('2026-01-01T10:00:00.1235Z', '2026-01-01T10:00:00.1234+00:00')).toEqual(['encounters[0].period.end']);
+    expect(period('2026-01-01T10:00:00.1234Z', '2026-01-01T10:00:00.1235+00:00')).toEqual([]);
   });
 
   it('should compare a date with a date-time on the calendar parts only', () => {

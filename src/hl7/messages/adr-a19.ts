@@ -7,7 +7,7 @@ import type { PatientChart } from '../../model/chart.js';
 import type { Encounter } from '../../model/encounter.js';
 import type { MedicalHistoryEntry } from '../../model/history.js';
 import type { ClinicalNote } from '../../model/note.js';
-import { isoSortKey } from '../../internal/iso.js';
+import { isoOrderKey } from '../../internal/iso.js';
 import { hasText } from '../../internal/text.js';
 import { esc } from '../internal/escape.js';
 import { SI_MAX, type DirectoryIndex } from '../internal/fields.js';
@@ -56,11 +56,11 @@ type SummaryRecord =
  */
 export function summaryRecords(chart: PatientChart): SummaryRecord[] {
   const all: SummaryRecord[] = [
-    ...(chart.encounters ?? []).map((value, index): SummaryRecord => ({ kind: 'encounter', key: isoSortKey(value.period?.start), index, value })),
-    ...(chart.notes ?? []).map((value, index): SummaryRecord => ({ kind: 'note', key: isoSortKey(value.authored), index, value })),
-    ...(chart.assessments ?? []).map((value, index): SummaryRecord => ({ kind: 'assessment', key: isoSortKey(value.authored), index, value })),
+    ...(chart.encounters ?? []).map((value, index): SummaryRecord => ({ kind: 'encounter', key: isoOrderKey(value.period?.start), index, value })),
+    ...(chart.notes ?? []).map((value, index): SummaryRecord => ({ kind: 'note', key: isoOrderKey(value.authored), index, value })),
+    ...(chart.assessments ?? []).map((value, index): SummaryRecord => ({ kind: 'assessment', key: isoOrderKey(value.authored), index, value })),
     ...(chart.medicalHistory ?? []).map(
-      (value, index): SummaryRecord => ({ kind: 'history', key: isoSortKey(value.recordedDate), onsetKey: isoSortKey(value.onset), index, value }),
+      (value, index): SummaryRecord => ({ kind: 'history', key: isoOrderKey(value.recordedDate), onsetKey: isoOrderKey(value.onset), index, value }),
     ),
   ];
   // Array.prototype.sort is stable, so equal keys keep the order above. Among equal keys, history entries
