@@ -2,8 +2,8 @@
  * The HL7 v2.5.1 structure check: a message's segment sequence against its abstract message structure
  * (required, optional and repeating segments and groups, order), plus required fields, repetition, maximum
  * lengths of fields, components and sub-components, components a data type does not have, date-time and
- * number formats (OBX-5 by its value type in OBX-2 too) and closed-table codes of the segments this library
- * emits.
+ * number formats (OBX-5 by its value type in OBX-2 too), the conditional and required components of the
+ * composite data types (HD, EI, XCN, CX, TS, FN) and closed-table codes of the segments this library emits.
  *
  * The structure is compiled into a Glushkov automaton (one state per segment position in the grammar), so
  * groups, optional parts and repeats are matched exactly, ambiguity included (the two `[{ROL}]` of ADT_A01,
@@ -32,8 +32,17 @@ export const HL7_PROBLEM_CODES = [
   'format',
   'table-value',
   'value',
+  'conditional',
 ] as const;
-/** One of {@link HL7_PROBLEM_CODES}. */
+/**
+ * One of {@link HL7_PROBLEM_CODES}: `parse` (not readable as HL7), `message-type` (MSH-9.3 against the event
+ * map), `unsupported-structure`, `missing-segment`, `unexpected-segment`, `segment-order`, `required-field` (a
+ * required field, or a required component of a valued composite: CX-1, TS-1, FN-1), `max-length`,
+ * `repetition`, `unknown-field` (a field, component or sub-component v2.5.1 does not define), `format`,
+ * `table-value`, `value` (MSH-12), and `conditional`: a component that a v2.5.1 data type's conditional rule
+ * requires given its siblings is empty (HD-2 / HD-3 valued one without the other, likewise EI-3 / EI-4; XCN-1
+ * valued without XCN-8 or XCN-9), reported at the empty component.
+ */
 export type Hl7ProblemCode = (typeof HL7_PROBLEM_CODES)[number];
 
 /** One problem found by {@link checkHl7Message}. Messages name positions and rules, never values. */
@@ -394,6 +403,87 @@ function notInType(ctx: ComponentContext, owner: string, count: number, componen
   ctx.problems.push({ code: 'unknown-field', segmentIndex: ctx.index, position: at, message: `${at} does not exist in v2.5.1: ${owner} ${has}` });
 }
 
+/** Short names of the components the rules below name, by `TYPE-n`. */
+const COMPONENT_NAMES: Readonly<Record<string, string>> = {
+  'CX-1': 'ID number',
+  'TS-1': 'time',
+  'FN-1': 'surname',
+  'HD-2': 'universal ID',
+  'HD-3': 'universal ID type',
+  'EI-3': 'universal ID',
+  'EI-4': 'universal ID type',
+  'XCN-1': 'ID number',
+  'XCN-8': 'source table',
+  'XCN-9': 'assigning authority',
+};
+
+/**
+ * Required components of composite types (OPT `R` in the v2.5.1 chapter 2A tables): required whenever the
+ * composite is valued. CX-1 ID number (CX), TS-1 time (TS), FN-1 surname (FN).
+ */
+const REQUIRED_COMPONENTS: Readonly<Record<string, readonly number[]>> = { CX: [1], TS: [1], FN: [1] };
+
+/**
+ * Components that are both valued or both empty (OPT `C` in chapter 2A). HD (2.A.33): "The second and third
+ * components must either both be valued (both non-null), or both be not valued (both null)". EI: components
+ * 2 to 4 are the assigning authority, an HD (EI-1: "defined by a hierarchic designator, represented by
+ * components 2 through 4"), so EI-3 / EI-4 follow the same rule.
+ */
+const PAIRED_COMPONENTS: Readonly<Record<string, readonly (readonly [number, number])[]>> = { HD: [[2, 3]], EI: [[3, 4]] };
+
+/**
+ * A valued component that needs one of others valued (chapter 2A). XCN-1 ID number: "If the first component
+ * is present, either the source table or the assigning authority must be valued" (XCN-8 / XCN-9).
+ */
+const COMPONENT_NEEDS_ONE_OF: Readonly<Record<string, readonly (readonly [number, readonly number[]])[]>> = { XCN: [[1, [8, 9]]] };
+
+/** `HD-2, universal ID`: a component named by type and number, for messages. */
+function componentName(type: string, k: number): string {
+  const name = COMPONENT_NAMES[`${type}-${k}`];
+  return name === undefined ? `${type}-${k}` : `${type}-${k}, ${name}`;
+}
+
+/**
+ * The conditional and required components of one value of composite type `type` (a field repetition, or a
+ * component whose sub-components are its components): `valued[k - 1]` tells whether its component `k` has a
+ * value, `at(k)` gives that component's position. Only valued composites are checked.
+ */
+function checkComponentRules(ctx: ComponentContext, type: string, valued: readonly boolean[], at: (k: number) => string): void {
+  if (!valued.some(Boolean)) return;
+  const has = (k: number): boolean => valued[k - 1] === true;
+  const whole = at(0).replace(/\.0$/, '');
+  for (const k of Object.hasOwn(REQUIRED_COMPONENTS, type) ? (REQUIRED_COMPONENTS[type] ?? []) : []) {
+    if (has(k)) continue;
+    const position = at(k);
+    ctx.problems.push({ code: 'required-field', segmentIndex: ctx.index, position, message: `${position} (${componentName(type, k)}) is required when ${whole} (${type}) is valued` });
+  }
+  for (const [a, b] of Object.hasOwn(PAIRED_COMPONENTS, type) ? (PAIRED_COMPONENTS[type] ?? []) : []) {
+    if (has(a) === has(b)) continue;
+    const [missing, present] = has(a) ? [b, a] : [a, b];
+    const position = at(missing);
+    ctx.problems.push({
+      code: 'conditional',
+      segmentIndex: ctx.index,
+      position,
+      message: `${position} (${componentName(type, missing)}) must be valued when ${at(present)} (${componentName(type, present)}) is: v2.5.1 ${type}-${a} and ${type}-${b} are both valued or both empty`,
+    });
+  }
+  for (const [k, others] of Object.hasOwn(COMPONENT_NEEDS_ONE_OF, type) ? (COMPONENT_NEEDS_ONE_OF[type] ?? []) : []) {
+    if (!has(k) || others.some(has)) continue;
+    const last = others[others.length - 1] as number;
+    const position = at(last);
+    const names = others.map((o) => `${at(o)} (${componentName(type, o)})`).join(' or ');
+    ctx.problems.push({ code: 'conditional', segmentIndex: ctx.index, position, message: `${names} must be valued when ${at(k)} (${componentName(type, k)}) is (v2.5.1 ${type})` });
+  }
+}
+
+/** Whether a component, as sent, holds a value in any of its sub-components. */
+function isValued(text: string, subcomponent: string): boolean {
+  if (text === '') return false;
+  if (!text.includes(subcomponent)) return true;
+  return text.split(subcomponent).some((s) => s !== '');
+}
+
 /**
  * The sub-components of component `c` (1-based), of type `def.type`, as sent: each no longer than its
  * v2.5.1 maximum, none beyond the type's. A sub-component's own components cannot be told apart (HL7 has
@@ -417,6 +507,9 @@ function checkSubcomponents(ctx: ComponentContext, text: string, def: ComponentD
     const sub = subs[s];
     if (sub === undefined) notInType(ctx, def.type, subs.length, c, s + 1);
     else if (part.length > sub.maxLength && part !== '""') tooLong(ctx, def.type, s + 1, sub, c, s + 1);
+  }
+  if (ctx.countExtra) {
+    checkComponentRules(ctx, def.type, parts.map((p) => p !== ''), (k) => hl7Position(ctx.segment.id, ctx.field, ctx.repetition, c, k));
   }
 }
 
@@ -453,6 +546,9 @@ function checkComponents(ctx: ComponentContext, rep: string, type: string): void
     if (part === '""') continue;
     if (part.length > def.maxLength) tooLong(ctx, type, c + 1, def, c + 1);
     checkSubcomponents(ctx, part, def, c + 1);
+  }
+  if (ctx.countExtra) {
+    checkComponentRules(ctx, type, parts.map((p) => isValued(p, d.subcomponent)), (k) => hl7Position(ctx.segment.id, ctx.field, ctx.repetition, k === 0 ? undefined : k));
   }
 }
 
@@ -559,7 +655,9 @@ function assertMessageShape(message: unknown): Hl7Message {
  * sub-components (measured as sent, escaped; positions such as `PID-5.1.1`, `PID-5(2).3`; the null `""` is
  * no length), components and sub-components a data type does not have (`unknown-field`), the formats of TS /
  * DT / SI / NM fields, OBX-5 against its value type in OBX-2 (components and lengths by that type; formats of
- * NM, DT, TM, TS, DTM, SN) and closed-table codes. Also MSH-9 (three components, consistent with the event
+ * NM, DT, TM, TS, DTM, SN), closed-table codes, and the conditional rules of the composite types wherever
+ * they occur (`conditional` at the empty component: HD-2 / HD-3 and EI-3 / EI-4 both valued or both empty, a
+ * valued XCN-1 with XCN-8 or XCN-9; `required-field`: CX-1, TS-1, FN-1 of a valued CX, TS, FN). Also MSH-9 (three components, consistent with the event
  * map) and MSH-12 (`2.5.1`). Other segments are checked for position only; so are the components of `varies`
  * fields other than OBX-5 and of the withdrawn value types CK, CN, PN and TN.
  *

@@ -214,9 +214,14 @@ describe('buildAdtA08', () => {
     // PV1-19 CX-1: the encounter id, derived, assigned by the sending application (CX-4).
     expect(val(pv1, 19)).toMatch(/^[0-9a-f]{15}$/);
     expect(val(pv1, 19, 4)).toBe('CHART-EXPORT');
-    // Without MSH-3 there is no authority to name.
-    const bare = segmentsOf(parseHl7Message(buildAdtA08(chart, encounterId, { now: NOW, directory })), 'PV1')[0]!;
-    expect([val(bare, 8, 9), val(bare, 9, 9), val(bare, 19, 4)]).toEqual(['', '', '']);
+    // Without MSH-3 the chart ids still name an assigning authority (v2.5.1: a valued XCN-1 needs XCN-8 or XCN-9):
+    // the default, CHART-EXPORT.
+    const bareText = buildAdtA08(chart, encounterId, { now: NOW, directory });
+    const bareMessage = parseHl7Message(bareText);
+    expect(val(segmentsOf(bareMessage, 'MSH')[0]!, 3)).toBe('');
+    const bare = segmentsOf(bareMessage, 'PV1')[0]!;
+    expect([val(bare, 8, 9), val(bare, 9, 9), val(bare, 19, 4)]).toEqual(['CHART-EXPORT', 'CHART-EXPORT', 'CHART-EXPORT']);
+    expect(checkHl7Message(bareText)).toEqual([]);
     expect(buildAdtA08(chart, encounterId, { ...HEADER, directory, controlId: 'ADT0009' })).toBe(text);
     expect(checkHl7Message(text)).toEqual([]);
   });

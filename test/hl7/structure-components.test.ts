@@ -255,3 +255,101 @@ describe('checkHl7Message and hl7-dictionary on component lengths', () => {
     expect(deviations).toBeGreaterThan(0);
   });
 });
+
+describe('checkHl7Message on the conditional rules of composite types', () => {
+  /** Segment text with the given fields (1-based) valued. */
+  const seg = (id: string, fields: Record<number, string>): string => {
+    const n = Math.max(...Object.keys(fields).map(Number));
+    return [id, ...Array.from({ length: n }, (_, i) => fields[i + 1] ?? '')].join('|');
+  };
+  const pv1 = (fields: Record<number, string>): string => text(msh('ADT^A31^ADT_A05'), 'EVN|A31|2026', 'PID|1||MRN-1||Smith', seg('PV1', { 1: '1', 2: 'N', ...fields }));
+  const rules = (problems: Hl7Problem[]): string[] => codes(problems.filter((p) => p.code === 'conditional' || (p.code === 'required-field' && p.position?.includes('.') === true)));
+
+  it('should report an HD with HD-2 or HD-3 alone, as a component (sub-components) and as a field, at the empty one', () => {
+    expect(checkHl7Message(adt('PID|1||MRN-1^^^&&ISO^MR||Smith'))).toEqual([expect.objectContaining({ code: 'conditional', position: 'PID-3.4.2', segmentIndex: 2 })]);
+    expect(codes(checkHl7Message(adt('PID|1||MRN-1^^^&1.2.3^MR~MRN-2^^^APP&&URI^MR||Smith')))).toEqual(['conditional PID-3.4.3 @2', 'conditional PID-3(2).4.2 @2']);
+    // MSH-4 is an HD field: its components are HD-1…3.
+    expect(codes(checkHl7Message(text('MSH|^~\\&|APP|FAC^^ISO|||20260301103000-0500||ADT^A31^ADT_A05|C1|P|2.5.1', 'EVN|A31|2026', 'PID|1||MRN-1||Smith', 'PV1|1|N')))).toEqual([
+      'conditional MSH-4.2 @0',
+    ]);
+    expect(codes(checkHl7Message(adt('PID|1||MRN-1||Smith').replace('EVN|A31|2026', 'EVN|A31|2026|||||^1.2.3')))).toEqual(['conditional EVN-7.3 @1']);
+    // HD in other composites: PL-4 facility, XCN-9 assigning authority, CX-6 assigning facility.
+    expect(rules(checkHl7Message(pv1({ 3: '^^^&1.2.3', 7: '123^Smith^^^^^^^&&ISO', 19: 'V1^^^APP^VN^&&UUID' })))).toEqual([
+      'conditional PV1-3.4.3 @3',
+      'conditional PV1-7.9.2 @3',
+      'conditional PV1-19.6.2 @3',
+    ]);
+  });
+
+  it('should accept an HD with HD-1 only, HD-2 and HD-3 only, or all three', () => {
+    expect(checkHl7Message(adt('PID|1||MRN-1^^^APP^MR~MRN-2^^^&1.2.3&ISO^MR~MRN-3^^^APP&1.2.3&ISO^MR||Smith'))).toEqual([]);
+    expect(checkHl7Message(text('MSH|^~\\&|APP^1.2.3^ISO|^1.2.4^ISO|||20260301103000-0500||ADT^A31^ADT_A05|C1|P|2.5.1', 'EVN|A31|2026', 'PID|1||MRN-1||Smith', 'PV1|1|N'))).toEqual([]);
+  });
+
+  it('should report an EI with EI-3 or EI-4 alone (its assigning authority is an HD), as a field and as a component', () => {
+    const dg1 = (ei: string): string => adt('PID|1||MRN-1||Smith', seg('DG1', { 1: '1', 3: 'F32.1^^I10', 6: 'A', 20: ei }));
+    expect(checkHl7Message(dg1('D1^APP^1.2.3^ISO'))).toEqual([]);
+    expect(codes(checkHl7Message(dg1('D1^^^ISO')))).toEqual(['conditional DG1-20.3 @4']);
+    expect(codes(checkHl7Message(dg1('D1^^1.2.3')))).toEqual(['conditional DG1-20.4 @4']);
+    // PL-10 comprehensive location identifier: an EI in sub-components.
+    expect(rules(checkHl7Message(pv1({ 3: '^^^^^^^^Ward 4B^LOC-1&&&ISO' })))).toEqual(['conditional PV1-3.10.3 @3']);
+  });
+
+  it('should report a valued XCN-1 without XCN-8 source table or XCN-9 assigning authority', () => {
+    expect(rules(checkHl7Message(pv1({ 7: '123^Smith', 8: '124^^^^^^^SRC', 9: '125^^^^^^^^APP', 17: '^Jones' })))).toEqual(['conditional PV1-7.9 @3']);
+    expect(rules(checkHl7Message(pv1({ 52: '^Jones~126^Lee' })))).toEqual(['conditional PV1-52(2).9 @3']);
+  });
+
+  it('should report a valued CX without CX-1, a TS without TS-1 and an FN without FN-1 as required', () => {
+    expect(codes(checkHl7Message(adt('PID|1||MRN-1^^^APP^MR~^^^APP^MR||Smith')))).toEqual(['required-field PID-3(2).1 @2']);
+    expect(codes(checkHl7Message(adt('PID|1||MRN-1||&van^Ann')))).toEqual(['required-field PID-5.1.1 @2']);
+    expect(codes(checkHl7Message(adt('PID|1||MRN-1||Smith').replace('EVN|A31|2026', 'EVN|A31|^S')))).toEqual(['required-field EVN-2.1 @1']);
+    // A composite with no value at all (only separators) has no component to require.
+    expect(codes(checkHl7Message(adt('PID|1||MRN-1||Smith').replace('EVN|A31|2026', 'EVN|A31|2026|^')))).toEqual([]);
+  });
+
+  it('should apply the rules to OBX-5 by the type OBX-2 names', () => {
+    // A component's own rules are reported as it is read, before those of the value it is part of.
+    expect(codes(checkHl7Message(oru('OBX|1|CX|x^y^L||^^^&&ISO||||||F')))).toEqual(['conditional OBX-5.4.2 @3', 'required-field OBX-5.1 @3']);
+    // (OBX-2 is ID 2 in v2.5.1: `XCN` is also over its length.)
+    expect(rules(checkHl7Message(oru('OBX|1|XCN|x^y^L||42^Smith||||||F')))).toEqual(['conditional OBX-5.9 @3']);
+  });
+
+  it('should name positions and rules, never values', () => {
+    const problems = checkHl7Message(pv1({ 3: '^^^&SECRET-OID', 7: 'SECRET-ID^Smith', 19: '^^^SECRET-APP^VN' }));
+    expect(problems.map((p) => p.code)).toEqual(['conditional', 'conditional', 'required-field']);
+    for (const p of problems) expect(p.message).not.toContain('SECRET');
+  });
+
+  it('should find none of these problems in messages built from generated charts, with or without MSH-3', () => {
+    const NOW = '2026-03-01T10:30:00-05:00';
+    const build = (chart: PatientChart, directory: Directory, sendingApplication: string | undefined): string[] => {
+      const o = { now: NOW, directory, sendingApplication };
+      const attempts: (() => string)[] = [
+        () => buildAdtA31(chart, o),
+        () => buildAdrA19(chart, { ...o, queryId: 'Q1' }),
+        ...(chart.encounters ?? []).map((e) => () => buildAdtA08(chart, e.id, o)),
+        ...(chart.notes ?? []).map((n) => () => buildMdmT02(chart, n.id, o)),
+        ...(chart.assessments ?? []).map((a) => () => buildOruR01(chart, a.id, o)),
+      ];
+      return attempts.flatMap((make) => {
+        try {
+          return [make()];
+        } catch (e) {
+          if (e instanceof MappingError || e instanceof ChartValidationError) return [];
+          throw e;
+        }
+      });
+    };
+    fc.assert(
+      fc.property(
+        arbPatientChart({ text: 'hostile', danglingReferences: true, maxEncounters: 2, maxNotes: 2 }),
+        fc.constantFrom(undefined, 'CHART', 'A&B'),
+        ({ chart, directory }, app) => {
+          for (const message of build(chart, directory, app)) expect(rules(checkHl7Message(message))).toEqual([]);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});

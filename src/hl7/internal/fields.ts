@@ -319,8 +319,8 @@ export function lookupById<T extends { readonly id: string }>(list: readonly T[]
 export interface DirectoryIndex {
   /**
    * The assigning authority (HD, encoded: HD-1 only) of chart ids sent as identifiers — a practitioner's chart id
-   * in XCN-1, an encounter's in PV1-19 CX-1: the sending application (MSH-3), whose ids they are. '' when MSH-3 is
-   * empty.
+   * in XCN-1, an encounter's in PV1-19 CX-1: the sending application (MSH-3), whose ids they are; `CHART-EXPORT`
+   * when MSH-3 is empty (a valued XCN-1 needs an assigning authority or a source table).
    */
   readonly localAuthority: string;
   readonly practitioners: IdLookup<DirectoryPractitioner>;
@@ -333,7 +333,7 @@ export interface DirectoryIndex {
 /**
  * Index a directory (or nothing) for look-ups by id.
  * @param directory - the directory, already checked, or undefined
- * @param localAuthority - the encoded HD-1 of the sending application (MSH-3), '' for none
+ * @param localAuthority - the encoded HD-1 of chart ids' assigning authority (MSH-3, else `CHART-EXPORT`)
  * @returns look-ups of practitioners, locations and organizations by id
  * @example indexDirectory(undefined).practitioners.get('prac-001') // undefined
  */
@@ -355,7 +355,7 @@ export function indexDirectory(directory: Directory | undefined, localAuthority 
  * given names 30, suffix and prefix 20). When the directory lacks the practitioner: only the chart id, in XCN-1
  * (the reference stays resolvable by id, as the contract says for references to records not present). A chart
  * id in XCN-1 has the sending application (MSH-3) as XCN-9 assigning authority, as v2.5.1 requires a valued
- * XCN-1 to have one (none when MSH-3 is empty). A chart id longer than 15 characters after escaping is sent
+ * XCN-1 to have one (`CHART-EXPORT` when MSH-3 is empty, see `DirectoryIndex.localAuthority`). A chart id longer than 15 characters after escaping is sent
  * in its derived form (the first 15 hex digits of its FNV-1a 64-bit hash, see `fitId`): an identifier is
  * never cut.
  * @param practitionerId - the chart id of the practitioner

@@ -137,6 +137,12 @@ export interface PreparedMessage {
 const HD1_MAX = 20;
 /** MSH-10 maximum length (ST, 20). */
 const CONTROL_ID_MAX = 20;
+/**
+ * The assigning authority (HD-1) of chart ids (a practitioner's in XCN-1, an encounter's in PV1-19 CX-1) when
+ * MSH-3 is empty: v2.5.1 XCN-1 "If the first component is present, either the source table or the assigning
+ * authority must be valued", and the ids are the exporter's.
+ */
+const DEFAULT_ID_AUTHORITY = 'CHART-EXPORT';
 
 function hdOption(options: Hl7MessageOptions, key: 'sendingApplication' | 'sendingFacility' | 'receivingApplication' | 'receivingFacility'): string {
   const value: unknown = options[key];
@@ -190,7 +196,7 @@ export function prepareMessage(chart: unknown, options: Hl7MessageOptions | unde
   const sendingApplication = hdOption(o, 'sendingApplication');
   return {
     chart: checked,
-    dir: indexDirectory(directory, sendingApplication),
+    dir: indexDirectory(directory, sendingApplication === '' ? DEFAULT_ID_AUTHORITY : sendingApplication),
     now,
     controlId,
     lineEnding,

@@ -76,7 +76,7 @@ function location(locationId: string, dir: DirectoryIndex): string {
  * - PV1-7 attending (ATND), PV1-8 referring (REF), PV1-9 consulting (CON), PV1-17 admitting (ADM),
  *   PV1-52 other providers (PPRF, SPRF, PART; the role itself is lost): XCN per participant.
  * - PV1-19 visit number: the encounter id (CX-1) with CX-4 assigning authority the sending application
- *   (MSH-3, whose id it is) and CX-5 `VN`.
+ *   (MSH-3, whose id it is; `CHART-EXPORT` when MSH-3 is empty) and CX-5 `VN`.
  * - PV1-44 admit date/time = period.start, PV1-45 discharge date/time = period.end (precision kept).
  * - Not carried (no v2.5.1 PV1 field): encounter status (a valued PV1-45 implies finished), type (PV1-4 is
  *   table 0007 admission type, not a visit type code) and reason for visit.
