@@ -168,21 +168,24 @@ function payersApartFrom(patient: PatientChart['patient'], directory: Directory)
 }
 
 /**
- * A decimal HL7 NM can carry (16 characters with the sign, at least one significant digit): the value itself,
- * or a stand-in that can (0 for a tiny one, ±9e14 for a huge one; integers stay integers).
+ * A number HL7 NM carries exactly (16 characters with the sign): the value itself when its shortest form fits;
+ * else the value NM sends for it (rounded to the digits that fit, `9.5e-15` → `1e-14`), so that a test may
+ * expect the value read back to be the chart's; else, for a number NM cannot hold at all, a stand-in that it
+ * can (0 for a tiny one, ±9e14 for a huge one; integers stay integers).
  */
 function fitNumber(x: number): number {
+  let sent: string;
   try {
-    fitNm(x, [], 'OBX-5');
-    return x;
+    sent = fitNm(x, [], 'OBX-5');
   } catch {
     return Math.abs(x) < 1 ? 0 : Math.sign(x) * 9e14;
   }
+  return Number(sent);
 }
 
 /**
- * A copy of the chart that every HL7 builder can send: every number answer and score fits NM (see
- * {@link fitNumber}). Objects keep their prototypes (`__proto__: null` records stay so).
+ * A copy of the chart that every HL7 builder can send and read back exactly: every number answer and score is
+ * one NM carries as it is (see {@link fitNumber}). Objects keep their prototypes (`__proto__: null` records stay so).
  */
 export function fitForHl7<T>(value: T, key?: string): T {
   if (Array.isArray(value)) return value.map((v: unknown) => fitForHl7(v)) as T;
