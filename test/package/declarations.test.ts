@@ -7,21 +7,14 @@
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { strictProgram } from '../support/typescript.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRIES = [`${ROOT}src/index.ts`, `${ROOT}src/http/index.ts`];
 
 /** Every exported symbol of both entries with its declarations (aliases resolved). */
 function exportedDeclarations(): { checker: ts.TypeChecker; exports: { name: string; symbol: ts.Symbol }[] } {
-  const program = ts.createProgram(ENTRIES, {
-    strict: true,
-    exactOptionalPropertyTypes: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.Preserve,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    types: ['node'],
-  });
+  const program = strictProgram(ENTRIES, ['node']);
   const checker = program.getTypeChecker();
   const exports: { name: string; symbol: ts.Symbol }[] = [];
   for (const entry of ENTRIES) {

@@ -27,6 +27,7 @@ import {
   type Directory,
   type PatientChart,
 } from '../../src/index.js';
+import { strictProgram } from '../support/typescript.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DEMO = JSON.parse(readFileSync(`${ROOT}examples/data/demo-chart.json`, 'utf8')) as ChartDocument;
@@ -34,15 +35,7 @@ const DEMO = JSON.parse(readFileSync(`${ROOT}examples/data/demo-chart.json`, 'ut
 /** The model's declared types, read by the TypeScript checker. */
 function modelChecker(): { checker: ts.TypeChecker; typeNamed(name: string): ts.Type } {
   const entry = `${ROOT}src/model/index.ts`;
-  const program = ts.createProgram([entry], {
-    strict: true,
-    exactOptionalPropertyTypes: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.Preserve,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    types: [],
-  });
+  const program = strictProgram([entry], []);
   const checker = program.getTypeChecker();
   const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry) as ts.SourceFile) as ts.Symbol;
   const exported = checker.getExportsOfModule(moduleSymbol);
