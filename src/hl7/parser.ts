@@ -79,26 +79,26 @@ function parseField(
   fieldNumber: number,
   terminator: string,
 ): Hl7Field {
-  return text.split(d.repetition).map((rep, r) =>
-    rep.split(d.component).map((comp, c) =>
-      comp.split(d.subcomponent).map((sub, s) => {
-        // The message never repeats the value: it may be patient data.
-        if (CONTROL_RE.test(sub)) {
-          // A raw control character (other than tab: C0, DEL, C1) is not HL7 text; escaped ones (\X00\) are fine.
-          throw new Hl7ParseError(segmentIndex, hl7Position(segmentId, fieldNumber, r + 1, c + 1, s + 1), 'raw control character in a value');
-        }
-        if (LINE_BREAK_RE.test(sub)) {
-          // Read as a terminator, it would end the segment inside a value and start a segment made of its text.
-          throw new Hl7ParseError(
-            segmentIndex,
-            hl7Position(segmentId, fieldNumber, r + 1, c + 1, s + 1),
-            `raw line break in a value (this message ends its segments with ${TERMINATOR_NAME[terminator] ?? 'CR'}; a line break in text must be escaped)`,
-          );
-        }
-        return unescapeHl7(sub, d);
-      }),
-    ),
-  );
+  const value = (sub: string, r: number, c: number, s: number): string => {
+    // The message never repeats the value: it may be patient data.
+    if (CONTROL_RE.test(sub)) {
+      // A raw control character (other than tab: C0, DEL, C1) is not HL7 text; escaped ones (\X00\) are fine.
+      throw new Hl7ParseError(segmentIndex, hl7Position(segmentId, fieldNumber, r + 1, c + 1, s + 1), 'raw control character in a value');
+    }
+    if (LINE_BREAK_RE.test(sub)) {
+      // Read as a terminator, it would end the segment inside a value and start a segment made of its text.
+      throw new Hl7ParseError(
+        segmentIndex,
+        hl7Position(segmentId, fieldNumber, r + 1, c + 1, s + 1),
+        `raw line break in a value (this message ends its segments with ${TERMINATOR_NAME[terminator] ?? 'CR'}; a line break in text must be escaped)`,
+      );
+    }
+    return unescapeHl7(sub, d);
+  };
+  // Most fields are empty or one plain value: three arrays, without the splits' and maps' intermediate ones
+  // (a message of many small fields spent most of its time collecting them).
+  if (!text.includes(d.repetition) && !text.includes(d.component) && !text.includes(d.subcomponent)) return [[[value(text, 0, 0, 0)]]];
+  return text.split(d.repetition).map((rep, r) => rep.split(d.component).map((comp, c) => comp.split(d.subcomponent).map((sub, s) => value(sub, r, c, s))));
 }
 
 /**

@@ -60,6 +60,7 @@ describe('parseHl7Message', () => {
     // A CR is this message's terminator, so a CRLF inside a value ends the segment; the LF left then cannot begin one.
     expect(parseError(`${MSH}\rOBX|1|TX|||a^b\r\nPID|1||999\r`).segmentIndex).toBe(2);
     expect(parseError(`${MSH}\nPID|1||4\r2\n`).position).toBe('PID-3.1.1');
+    expect(parseError(`${MSH}\rOBX|1|TX|||a~b^c\nd\r`).position).toBe('OBX-5(2).2.1');
     expect(parseError(`${MSH}\r\nEVN|A31\rPID|1\r\n`).position).toBe('EVN-1.1.1');
     // The same line breaks escaped are data.
     const segments = parseHl7Message(`${MSH}\rNTE|1||Result\\X0A\\PID\\F\\1\r`).segments;
