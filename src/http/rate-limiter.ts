@@ -66,7 +66,8 @@ const SWEEP_INTERVAL_MS = 60_000;
 
 /**
  * Create an in-memory fixed-window rate limiter. Windows are aligned to the epoch (a 60-second window
- * resets at every whole minute), so every process using the same clock agrees on `reset`.
+ * resets at every whole minute), so every process using the same clock agrees on `reset`. A key whose window
+ * length changes (its limit may change freely) starts a new window of the new length, counted from zero.
  *
  * It is exact under concurrency: the count is read and written synchronously inside `consume`, before any
  * `await`, so JavaScript's run-to-completion makes each call atomic.
@@ -106,7 +107,9 @@ export function createFixedWindowRateLimiter(options: FixedWindowRateLimiterOpti
     const windowMs = windowSeconds * 1000;
     const start = Math.floor(at / windowMs) * windowMs;
     let w = windows.get(key);
-    if (w === undefined || w.start !== start) {
+    // A window is its start and its length: when a key's window length changes at run time (say 60 s to an
+    // hour, both starting at 12:00), the old window is not reused, or its end would be reported as the reset.
+    if (w === undefined || w.start !== start || w.end !== start + windowMs) {
       w = { start, end: start + windowMs, count: 0 };
       windows.set(key, w);
     }

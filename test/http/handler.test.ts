@@ -1000,6 +1000,32 @@ describeMatrix('createExportHandler', (mode: Mode) => {
     });
   });
 
+  describe('rate limit changed at run time', () => {
+    it('should report the real reset when a key\'s window length changes mid-window', async () => {
+      // Arrange: a store whose record's rate limit changes from 2 per minute to 2 per hour at 12:01:01.
+      const noon = Date.UTC(2026, 2, 2, 12, 0, 0);
+      let now = noon + 59_000;
+      const record = { keyId: 'changing', partnerId: 'p', scopes: ['fhir:export'], rateLimit: { limit: 2, windowSeconds: 60 }, revoked: false };
+      const changing = await serve(
+        mode,
+        await fixtureOptions({ keyStore: { lookup: () => Promise.resolve(record as never) }, now: () => now, rateLimiter: createFixedWindowRateLimiter({ now: () => now }) }),
+      );
+      const get = (): ReturnType<Caller> => changing(`/exportFhirPatient?patientId=${P}`, { headers: key('any') });
+      expectFhir(await get());
+      now = noon + 61_000;
+      record.rateLimit = { limit: 2, windowSeconds: 3600 };
+      // Act
+      const results = [await get(), await get(), await get()];
+      // Assert: the hour's window ends at 13:00; before the fix the reset named 12:01:00 (past) with Retry-After 1.
+      expect(results.map((r) => [r.status, r.headers['x-ratelimit-remaining'], r.headers['x-ratelimit-reset']])).toEqual([
+        [200, '1', String(noon / 1000 + 3600)],
+        [200, '0', String(noon / 1000 + 3600)],
+        [429, '0', String(noon / 1000 + 3600)],
+      ]);
+      expect(results[2]?.headers['retry-after']).toBe('3539');
+    });
+  });
+
   describe('concurrency', () => {
     it('should let exactly L of N simultaneous requests through a limit of L', async () => {
       // Arrange: 40 requests at once against a key allowed 7 per window.
