@@ -820,6 +820,7 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       ['retryAfter negative on a denial', () => ({ allowed: false, retryAfter: -3 })],
       ['retryAfter Infinity on a denial', () => ({ allowed: false, retryAfter: Number.POSITIVE_INFINITY })],
       ['retryAfter as text on a denial', () => ({ allowed: false, retryAfter: '5' })],
+      ['retryAfter 1e21 on a denial (String() gives an exponent)', () => ({ allowed: false, retryAfter: 1e21 })],
       ['a getter that throws', () => ({ get remaining(): never { throw new Error('getter failed') } })],
       ['a throwing Proxy', () => throwingProxy()],
       ['a revoked Proxy', () => revokedProxy()],
