@@ -39,6 +39,22 @@ describe('createFixedWindowRateLimiter', () => {
     expect(await limiter.consume('k', 2, 60)).toEqual({ allowed: true, limit: 2, remaining: 1, reset: noon / 1000 + 120, retryAfter: 0 });
   });
 
+  it('should keep counting in the later window when the clock steps back into an earlier one', async () => {
+    // Arrange: 1 request per 60 s, used at 12:00:00.100; the clock then steps back 300 ms (NTP) and forward again.
+    const noon = Date.UTC(2026, 2, 2, 12, 0, 0);
+    let now = noon + 100;
+    const limiter = createFixedWindowRateLimiter({ now: () => now });
+    expect((await limiter.consume('k', 1, 60)).allowed).toBe(true);
+    // Act
+    now = noon - 200;
+    const stepped = await limiter.consume('k', 1, 60);
+    now = noon + 400;
+    const after = await limiter.consume('k', 1, 60);
+    // Assert: the 12:00 window's count is kept: no second request in it, and the reset is its end.
+    expect(stepped).toEqual({ allowed: false, limit: 1, remaining: 0, reset: noon / 1000 + 60, retryAfter: 61 });
+    expect(after).toEqual({ allowed: false, limit: 1, remaining: 0, reset: noon / 1000 + 60, retryAfter: 60 });
+  });
+
   it('should count keys separately and reset on demand', async () => {
     const limiter = createFixedWindowRateLimiter({ now: () => 0 });
     await limiter.consume('a', 1, 1);
