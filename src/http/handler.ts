@@ -104,7 +104,10 @@ export interface ExportObservation {
 export interface ClientInfo {
   /** The peer address, when the runtime knows it (the Node listener does; a fetch runtime does not). */
   readonly remoteAddress: string | undefined;
-  /** A request header by lowercase name (e.g. `x-forwarded-for` behind a trusted proxy). */
+  /**
+   * A request header by lowercase name (e.g. the address a trusted proxy sets: the last `x-forwarded-for`
+   * entry it appended, not the whole value, whose first entries the client chooses).
+   */
   header(name: string): string | undefined;
 }
 
