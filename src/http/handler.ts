@@ -104,7 +104,10 @@ export interface ExportObservation {
 export interface ClientInfo {
   /** The peer address, when the runtime knows it (the Node listener does; a fetch runtime does not). */
   readonly remoteAddress: string | undefined;
-  /** A request header by lowercase name (e.g. `x-forwarded-for` behind a trusted proxy). */
+  /**
+   * A request header by lowercase name (e.g. the address a trusted proxy sets: the last `x-forwarded-for`
+   * entry it appended, not the whole value, whose first entries the client chooses).
+   */
   header(name: string): string | undefined;
 }
 
@@ -415,7 +418,7 @@ function isNonNegativeInteger(value: unknown): value is number {
  * A rate limiter's answer, each field read once and checked before any of it reaches a header: `allowed` a
  * boolean; `limit` and `reset` non-negative integers; `remaining` an integer, a negative one read as 0 (a
  * counter limiter computing `limit - count` goes below 0 once a key is over its limit); on a denial,
- * `retryAfter` a non-negative finite number of seconds. Anything else means the host's limiter is broken: a 500.
+ * `retryAfter` a non-negative number of seconds up to `Number.MAX_SAFE_INTEGER`. Anything else means the host's limiter is broken: a 500.
  * @throws {InvalidArgumentError} naming the malformed field (for `onError`; never sent to the client)
  */
 function readDecision(value: unknown): RateLimitDecision {
@@ -429,8 +432,9 @@ function readDecision(value: unknown): RateLimitDecision {
   let retryAfter = 0;
   if (!allowed) {
     const given = value['retryAfter'];
-    if (typeof given !== 'number' || !Number.isFinite(given) || given < 0) {
-      throw new InvalidArgumentError(`${name}.retryAfter`, 'must be a non-negative number of seconds on a denial');
+    // At most the largest safe integer: beyond it (1e21) String() writes an exponent, which is not delta-seconds.
+    if (typeof given !== 'number' || !Number.isFinite(given) || given < 0 || given > Number.MAX_SAFE_INTEGER) {
+      throw new InvalidArgumentError(`${name}.retryAfter`, 'must be a non-negative number of seconds on a denial, at most 2^53 - 1');
     }
     retryAfter = given;
   }

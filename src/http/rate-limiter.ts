@@ -66,7 +66,8 @@ const SWEEP_INTERVAL_MS = 60_000;
 
 /**
  * Create an in-memory fixed-window rate limiter. Windows are aligned to the epoch (a 60-second window
- * resets at every whole minute), so every process using the same clock agrees on `reset`.
+ * resets at every whole minute), so every process using the same clock agrees on `reset`. A key whose window
+ * length changes (its limit may change freely) starts a new window of the new length, counted from zero.
  *
  * It is exact under concurrency: the count is read and written synchronously inside `consume`, before any
  * `await`, so JavaScript's run-to-completion makes each call atomic.
@@ -106,11 +107,16 @@ export function createFixedWindowRateLimiter(options: FixedWindowRateLimiterOpti
     const windowMs = windowSeconds * 1000;
     const start = Math.floor(at / windowMs) * windowMs;
     let w = windows.get(key);
-    if (w === undefined || w.start !== start) {
+    // A window is its start and its length: when a key's window length changes at run time (say 60 s to an
+    // hour, both starting at 12:00), the old window is not reused, or its end would be reported as the reset.
+    // A clock stepped back (NTP) into an earlier window keeps counting in the later one: replacing it would
+    // forget its count, and the key would get its limit again once the clock is past the step.
+    if (w === undefined || w.end !== w.start + windowMs || w.start < start) {
       w = { start, end: start + windowMs, count: 0 };
       windows.set(key, w);
     }
-    // The reset is reported in whole seconds; windows are whole seconds long and epoch-aligned, so exact.
+    // The reset is reported in whole seconds; windows are whole seconds long and epoch-aligned, so exact. After
+    // a clock step back it is the later window's end, and Retry-After the time until then on this clock.
     const reset = w.end / 1000;
     if (w.count >= limit) {
       return { allowed: false, limit, remaining: 0, reset, retryAfter: Math.max(1, Math.ceil((w.end - at) / 1000)) };

@@ -820,6 +820,7 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       ['retryAfter negative on a denial', () => ({ allowed: false, retryAfter: -3 })],
       ['retryAfter Infinity on a denial', () => ({ allowed: false, retryAfter: Number.POSITIVE_INFINITY })],
       ['retryAfter as text on a denial', () => ({ allowed: false, retryAfter: '5' })],
+      ['retryAfter 1e21 on a denial (String() gives an exponent)', () => ({ allowed: false, retryAfter: 1e21 })],
       ['a getter that throws', () => ({ get remaining(): never { throw new Error('getter failed') } })],
       ['a throwing Proxy', () => throwingProxy()],
       ['a revoked Proxy', () => revokedProxy()],
@@ -997,6 +998,32 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       const b1 = await perForwarded('/publicFhirDirectory?resourceType=Location', { headers: { 'x-forwarded-for': '203.0.113.2' } });
       const a2 = await perForwarded('/publicFhirDirectory?resourceType=Location', { headers: { 'x-forwarded-for': '203.0.113.1' } });
       expect([a1.status, b1.status, a2.status]).toEqual([200, 200, 429]);
+    });
+  });
+
+  describe('rate limit changed at run time', () => {
+    it('should report the real reset when a key\'s window length changes mid-window', async () => {
+      // Arrange: a store whose record's rate limit changes from 2 per minute to 2 per hour at 12:01:01.
+      const noon = Date.UTC(2026, 2, 2, 12, 0, 0);
+      let now = noon + 59_000;
+      const record = { keyId: 'changing', partnerId: 'p', scopes: ['fhir:export'], rateLimit: { limit: 2, windowSeconds: 60 }, revoked: false };
+      const changing = await serve(
+        mode,
+        await fixtureOptions({ keyStore: { lookup: () => Promise.resolve(record as never) }, now: () => now, rateLimiter: createFixedWindowRateLimiter({ now: () => now }) }),
+      );
+      const get = (): ReturnType<Caller> => changing(`/exportFhirPatient?patientId=${P}`, { headers: key('any') });
+      expectFhir(await get());
+      now = noon + 61_000;
+      record.rateLimit = { limit: 2, windowSeconds: 3600 };
+      // Act
+      const results = [await get(), await get(), await get()];
+      // Assert: the hour's window ends at 13:00; before the fix the reset named 12:01:00 (past) with Retry-After 1.
+      expect(results.map((r) => [r.status, r.headers['x-ratelimit-remaining'], r.headers['x-ratelimit-reset']])).toEqual([
+        [200, '1', String(noon / 1000 + 3600)],
+        [200, '0', String(noon / 1000 + 3600)],
+        [429, '0', String(noon / 1000 + 3600)],
+      ]);
+      expect(results[2]?.headers['retry-after']).toBe('3539');
     });
   });
 

@@ -19,6 +19,42 @@ describe('createFixedWindowRateLimiter', () => {
     expect(await limiter.consume('k', 2, 60)).toEqual({ allowed: true, limit: 2, remaining: 1, reset: reset + 60, retryAfter: 0 });
   });
 
+  it('should start a new window when a key\'s window length changes, so reset and Retry-After name its real end', async () => {
+    // Arrange: 12:00:59 in a 60-second window; the key then gets an hour-long window at 12:01:01. Both windows
+    // start at 12:00, and the sweep (once a minute) has not run yet.
+    const noon = Date.UTC(2026, 2, 2, 12, 0, 0);
+    let now = noon + 59_000;
+    const limiter = createFixedWindowRateLimiter({ now: () => now });
+    await limiter.consume('k', 2, 60);
+    now = noon + 61_000;
+    // Act
+    const longer = [await limiter.consume('k', 2, 3600), await limiter.consume('k', 2, 3600), await limiter.consume('k', 2, 3600)];
+    // Assert: the hour's window ends at 13:00, not at 12:01:00 (already past).
+    expect(longer.map((d) => [d.allowed, d.remaining, d.reset, d.retryAfter])).toEqual([
+      [true, 1, noon / 1000 + 3600, 0],
+      [true, 0, noon / 1000 + 3600, 0],
+      [false, 0, noon / 1000 + 3600, 3539],
+    ]);
+    // And back: an hour's window shortened to 60 seconds ends at 12:02:00, not 13:00.
+    expect(await limiter.consume('k', 2, 60)).toEqual({ allowed: true, limit: 2, remaining: 1, reset: noon / 1000 + 120, retryAfter: 0 });
+  });
+
+  it('should keep counting in the later window when the clock steps back into an earlier one', async () => {
+    // Arrange: 1 request per 60 s, used at 12:00:00.100; the clock then steps back 300 ms (NTP) and forward again.
+    const noon = Date.UTC(2026, 2, 2, 12, 0, 0);
+    let now = noon + 100;
+    const limiter = createFixedWindowRateLimiter({ now: () => now });
+    expect((await limiter.consume('k', 1, 60)).allowed).toBe(true);
+    // Act
+    now = noon - 200;
+    const stepped = await limiter.consume('k', 1, 60);
+    now = noon + 400;
+    const after = await limiter.consume('k', 1, 60);
+    // Assert: the 12:00 window's count is kept: no second request in it, and the reset is its end.
+    expect(stepped).toEqual({ allowed: false, limit: 1, remaining: 0, reset: noon / 1000 + 60, retryAfter: 61 });
+    expect(after).toEqual({ allowed: false, limit: 1, remaining: 0, reset: noon / 1000 + 60, retryAfter: 60 });
+  });
+
   it('should count keys separately and reset on demand', async () => {
     const limiter = createFixedWindowRateLimiter({ now: () => 0 });
     await limiter.consume('a', 1, 1);
