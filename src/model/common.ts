@@ -1,7 +1,9 @@
 /**
  * Shared building blocks of the chart-domain model. The model holds plain JSON-compatible data:
  * strings, numbers, booleans, arrays and objects. Dates are ISO 8601 strings that keep the precision and
- * offset they were given; `Date` objects are never used, because they lose both.
+ * offset they were given; `Date` objects are never used, because they lose both. An optional field is left
+ * out or `undefined`: `null` (as JSON or a database may give it) is no absence, and the chart check reports
+ * it like any other value of the wrong type.
  */
 
 /**
@@ -56,7 +58,10 @@ export type CodeSystem = keyof typeof CODE_SYSTEMS;
 export interface Coding {
   /** The code system, by short key. */
   system: CodeSystem;
-  /** The code itself: no leading or trailing white space, no control characters. @example 'F32.1' */
+  /**
+   * The code itself: 1–64 characters, no leading, trailing or repeated white space, no control characters
+   * (tab, CR, LF, DEL and C1 included). @example 'F32.1'
+   */
   code: string;
   /** Human-readable meaning of the code. @example 'Major depressive disorder, single episode, moderate' */
   display?: string | undefined;
@@ -69,7 +74,7 @@ export interface Coding {
 export interface Identifier {
   /** The namespace of the value: an absolute URI (`http…`, `urn:oid:…`, `urn:uuid:…`). */
   system: string;
-  /** The identifier value. @example 'MRN-000123' */
+  /** The identifier value; not white space only. @example 'MRN-000123' */
   value: string;
   /**
    * The identifier type, from HL7 table 0203: `MR` medical record number, `SS` social security number,
@@ -158,7 +163,7 @@ export type TelecomUse = (typeof TELECOM_USES)[number];
 export interface Telecom {
   /** The kind of contact point. */
   system: TelecomSystem;
-  /** The number or address as written. @example '+1 217 555 0142' */
+  /** The number or address as written; not white space only. @example '+1 217 555 0142' */
   value: string;
   /** How the contact point is used. */
   use?: TelecomUse | undefined;

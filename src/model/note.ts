@@ -52,6 +52,10 @@ export interface ClinicalNote {
   encounterId?: string | undefined;
   /** Confidentiality, default `N`. */
   confidentiality?: Confidentiality | undefined;
-  /** The note text: any Unicode, lines separated by LF or CRLF; tab allowed, other control characters are not. */
+  /**
+   * The note text: any Unicode, lines separated by LF or CRLF; tab allowed. The C0 control characters other
+   * than tab, CR and LF and lone surrogates are refused (DEL and the C1 controls are allowed, as in all text).
+   * No length limit.
+   */
   text: string;
 }

@@ -30,7 +30,10 @@ export type SubscriberRelationship = (typeof SUBSCRIBER_RELATIONSHIPS)[number];
  * @example { id: 'payer-acme', name: 'Acme Health Plan', identifier: { system: 'urn:oid:2.16.840.1.113883.3.221.5', value: '60054' } }
  */
 export interface Payer {
-  /** Chart id of the payer organization. Used for the FHIR Organization id. @example 'payer-acme' */
+  /**
+   * Chart id of the payer organization. Used for the FHIR Organization id, one per payer id: coverages of a
+   * patient whose payers share an id must give the same `name` and `identifier`. @example 'payer-acme'
+   */
   id: string;
   /** Payer name. @example 'Acme Health Plan' */
   name: string;

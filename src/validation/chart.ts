@@ -362,7 +362,9 @@ function checkPatient(c: Checker, value: unknown, path: Path): void {
   c.date(value['birthDate'], at(path, 'birthDate'), false, true);
   c.enumValue(value['gender'], GENDERS, at(path, 'gender'), false);
   const deceased = value['deceased'];
-  if (typeof deceased !== 'boolean') c.date(deceased, at(path, 'deceased'), false, false);
+  // A boolean or a date-time: a value of another type (JSON `null`, a number) is told both.
+  if (deceased !== undefined && typeof deceased !== 'boolean' && typeof deceased !== 'string') c.add(at(path, 'deceased'), 'type', 'must be a boolean or an ISO 8601 string');
+  else if (typeof deceased === 'string') c.date(deceased, at(path, 'deceased'), false, false);
   c.each(value['addresses'], at(path, 'addresses'), false, (v, p) => c.address(v, p));
   c.each(value['telecoms'], at(path, 'telecoms'), false, (v, p) => c.telecom(v, p));
   c.enumValue(value['maritalStatus'], MARITAL_STATUSES, at(path, 'maritalStatus'), false);
@@ -373,6 +375,46 @@ function checkPatient(c: Checker, value: unknown, path: Path): void {
   const coverages = value['coverages'];
   c.each(coverages, at(path, 'coverages'), false, (v, p) => checkCoverage(c, v, p));
   c.unique(coverages, 'id', at(path, 'coverages'), 'coverage');
+  checkPayers(c, coverages, at(path, 'coverages'));
+}
+
+/** Two optional payer identifiers are the same: system, value and type. */
+function sameIdentifier(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  const x = a as Obj;
+  const y = b as Obj;
+  return x['system'] === y['system'] && x['value'] === y['value'] && x['type'] === y['type'];
+}
+
+/**
+ * One payer id names one payer across the patient's coverages: FHIR exports one Organization per payer id
+ * (each payer once), which every Coverage with that id cites, while HL7 sends each coverage's own payer in
+ * its IN1. Coverages sharing a payer id must therefore give it the same `name` and `identifier`, or the
+ * FHIR export would silently drop the later payer's.
+ */
+function checkPayers(c: Checker, list: unknown, path: Path): void {
+  if (!Array.isArray(list) || list.length < 2) return;
+  const first = new Map<string, Obj>();
+  list.forEach((coverage: unknown, i) => {
+    if (coverage === null || typeof coverage !== 'object') return;
+    const payer = (coverage as Obj)['payer'];
+    if (payer === null || typeof payer !== 'object' || Array.isArray(payer)) return;
+    const p = payer as Obj;
+    const id = p['id'];
+    if (typeof id !== 'string') return;
+    const earlier = first.get(id);
+    if (earlier === undefined) {
+      first.set(id, p);
+      return;
+    }
+    if (earlier === p) return;
+    const pp = at(at(path, i), 'payer');
+    if (earlier['name'] !== p['name']) c.add(at(pp, 'name'), 'duplicate', "differs from the name of an earlier coverage's payer with the same id");
+    if (!sameIdentifier(earlier['identifier'], p['identifier'])) {
+      c.add(at(pp, 'identifier'), 'duplicate', "differs from the identifier of an earlier coverage's payer with the same id");
+    }
+  });
 }
 
 function checkCoverage(c: Checker, value: unknown, path: Path): void {

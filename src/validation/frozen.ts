@@ -20,23 +20,28 @@ import { isCheckedFrozen, rememberChecked } from './memo.js';
 /** Nesting deeper than this is no chart (the model nests about ten levels); it is reported, not followed. */
 const MAX_DEPTH = 64;
 
-function fail(path: (string | number)[], message: string): never {
-  throw new ChartValidationError([{ path: [...path] as IssuePath, code: 'type', message }]);
+/** A cycle or nesting too deep, found while copying: reported with the check's issues, never alone. */
+function structural(issues: ChartIssue[], path: (string | number)[], message: string): undefined {
+  issues.push({ path: [...path] as IssuePath, code: 'type', message });
+  return undefined;
 }
 
-/** Copy `value` into frozen plain data (arrays and objects of own enumerable properties). */
-function frozenCopy(value: unknown, path: (string | number)[], ancestors: Set<object>): unknown {
+/**
+ * Copy `value` into frozen plain data (arrays and objects of own enumerable properties). A cycle or nesting
+ * deeper than {@link MAX_DEPTH} is added to `issues` and left out of the copy, and the copy goes on.
+ */
+function frozenCopy(value: unknown, path: (string | number)[], ancestors: Set<object>, issues: ChartIssue[]): unknown {
   if (typeof value === 'function') return undefined;
   if (typeof value !== 'object' || value === null) return value;
-  if (ancestors.has(value)) fail(path, 'must not contain itself (a cycle)');
-  if (path.length >= MAX_DEPTH) fail(path, `nests deeper than ${MAX_DEPTH} levels`);
+  if (ancestors.has(value)) return structural(issues, path, 'must not contain itself (a cycle)');
+  if (path.length >= MAX_DEPTH) return structural(issues, path, `nests deeper than ${MAX_DEPTH} levels`);
   ancestors.add(value);
   let out: unknown[] | Record<string, unknown>;
   if (Array.isArray(value)) {
     const list: unknown[] = new Array<unknown>(value.length);
     for (let i = 0; i < value.length; i++) {
       path.push(i);
-      list[i] = frozenCopy(value[i], path, ancestors);
+      list[i] = frozenCopy(value[i], path, ancestors, issues);
       path.pop();
     }
     out = list;
@@ -44,7 +49,7 @@ function frozenCopy(value: unknown, path: (string | number)[], ancestors: Set<ob
     const object: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
       path.push(key);
-      const v = frozenCopy((value as Record<string, unknown>)[key], path, ancestors);
+      const v = frozenCopy((value as Record<string, unknown>)[key], path, ancestors, issues);
       path.pop();
       if (v === undefined) continue;
       // `__proto__` from JSON is an own data property; plain assignment would set the prototype instead.
@@ -57,14 +62,17 @@ function frozenCopy(value: unknown, path: (string | number)[], ancestors: Set<ob
   return Object.freeze(out);
 }
 
-function copyOf(value: unknown): unknown {
-  return frozenCopy(value, [], new Set());
-}
-
-/** Copy, check the copy (throwing every issue), remember it: the common path of the three functions below. */
+/**
+ * Copy, check the copy (throwing every issue), remember it: the common path of the three functions below.
+ * Cycles and nesting too deep are reported together with every issue of the check, which then runs on the
+ * input itself (it walks the model's fixed shape only, so neither can make it loop), so that the first
+ * problem never hides the others.
+ */
 function freezeChecked<T>(value: unknown, check: (copy: unknown) => ChartIssue[], rememberCopy: (copy: T) => void): T {
   if (isCheckedFrozen(value)) return value as T;
-  const copy = copyOf(value);
+  const structuralIssues: ChartIssue[] = [];
+  const copy = frozenCopy(value, [], new Set(), structuralIssues);
+  if (structuralIssues.length > 0) throw new ChartValidationError([...structuralIssues, ...check(value)]);
   const issues = check(copy);
   if (issues.length > 0) throw new ChartValidationError(issues);
   rememberCopy(copy as T);

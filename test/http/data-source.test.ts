@@ -47,6 +47,22 @@ describe('loadChartDocument', () => {
     expect(error.message).not.toMatch(/Quintero|Zyxwvut/);
   });
 
+  it('should report nesting too deep together with every other problem, not only the first', () => {
+    // Arrange: JSON text with two unknown properties nested 70 levels deep and one field error.
+    const doc = structuredClone(CHART_DOCUMENT) as unknown as { patients: { patient: { gender: string }; extra?: unknown; more?: unknown }[] };
+    let deep: unknown = 'Quintero-deep';
+    for (let i = 0; i < 70; i++) deep = { a: deep };
+    doc.patients[0]!.extra = deep;
+    doc.patients[1]!.more = deep;
+    doc.patients[0]!.patient.gender = 'Quintero-gender';
+    // Act
+    const error = issuesOf(() => loadChartDocument(JSON.stringify(doc)));
+    // Assert
+    expect(error.issues.map((i) => `${i.path.slice(0, 3).join('.')} ${i.code}`)).toEqual(['patients.0.extra type', 'patients.1.more type', 'patients.0.patient enum']);
+    expect(error.issues[2]?.path).toEqual(['patients', 0, 'patient', 'gender']);
+    expect(error.message).not.toContain('Quintero');
+  });
+
   it('should refuse text that is not JSON or not UTF-8 without quoting it', () => {
     const json = issuesOf(() => loadChartDocument('{"patients": [ {"patient": Quintero-Secret } ]}'));
     expect(json.issues).toHaveLength(1);

@@ -360,6 +360,29 @@ describe('checkPatientChart', () => {
     );
   });
 
+  it("should hold one payer per payer id across the patient's coverages: FHIR exports each payer id once", () => {
+    const payer = { id: 'payer-acme', name: 'Acme Health Plan', identifier: { system: 'urn:oid:2.16.840.1.113883.6.300', value: '60054' } };
+    const withPayers = (second: object): unknown =>
+      mutate((c) => {
+        c.patient.coverages = [
+          { id: 'cov-1', status: 'active', payer: { ...payer } },
+          { id: 'cov-2', status: 'active', payer: second },
+        ];
+      });
+    // The same payer, as two equal objects (JSON) or one shared object: fine.
+    expect(checkPatientChart(withPayers({ ...payer, identifier: { ...payer.identifier } }))).toEqual([]);
+    // Another name or identifier under the same id: the FHIR export would drop it (one Organization per id).
+    const issues = checkPatientChart(withPayers({ id: 'payer-acme', name: SECRET_NAME }));
+    expect(issues.map((i) => [formatIssuePath(i.path), i.code])).toEqual([
+      ['patient.coverages[1].payer.name', 'duplicate'],
+      ['patient.coverages[1].payer.identifier', 'duplicate'],
+    ]);
+    for (const issue of issues) expect(issue.message).not.toContain(SECRET_NAME);
+    expect(paths(withPayers({ ...payer, identifier: { ...payer.identifier, type: 'XX' } }))).toEqual(['patient.coverages[1].payer.identifier']);
+    // Another id is another payer.
+    expect(checkPatientChart(withPayers({ id: 'payer-other', name: SECRET_NAME }))).toEqual([]);
+  });
+
   it('should report an instrument that is not an object once', () => {
     for (const instrument of [null, 5, [], 'phq-2']) {
       const issues = checkPatientChart(mutate((c) => (c.assessments[0].instrument = instrument)));
@@ -370,6 +393,14 @@ describe('checkPatientChart', () => {
   it('should require at least one identifier and one usable name', () => {
     expect(paths(mutate((c) => (c.patient.identifiers = [])))).toEqual(['patient.identifiers']);
     expect(paths(mutate((c) => (c.patient.names = [{ family: '', given: [''] }])))).toEqual(['patient.names[0]']);
+  });
+
+  it('should tell a deceased value of the wrong type that it may be a boolean or a date-time', () => {
+    for (const deceased of [null, 0, {}]) {
+      const issues = checkPatientChart(mutate((c) => (c.patient.deceased = deceased)));
+      expect(issues.map((i) => [formatIssuePath(i.path), i.code, i.message])).toEqual([['patient.deceased', 'type', 'must be a boolean or an ISO 8601 string']]);
+    }
+    expect(checkPatientChart(mutate((c) => (c.patient.deceased = true)))).toEqual([]);
   });
 
   it('should reject wrong JSON types without crashing', () => {

@@ -114,6 +114,16 @@ describe('freezePatientChart', () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 200; i++) deep = { deep };
     expect(() => freezePatientChart({ ...chart, deep })).toThrow(ChartValidationError);
+    // Every cycle is reported, and the check's own issues with it: the first problem hides none.
+    const both = { ...cyclic, patient: { ...(cyclic['patient'] as object), gender: 'neither' }, deep };
+    (both.patient as Record<string, unknown>)['self'] = both.patient;
+    try {
+      freezePatientChart(both);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ChartValidationError);
+      expect((error as ChartValidationError).issues.map((i) => `${formatIssuePath(i.path.slice(0, 2))} ${i.code}`)).toEqual(['patient.self type', 'deep.deep type', 'patient.gender enum']);
+    }
     // A record shared twice (not a cycle) is fine.
     const shared = { system: 'urn:oid:1.2.3', value: 'A' };
     expect(freezePatientChart({ ...chart, patient: { ...chart.patient, identifiers: [shared, shared] } }).patient.identifiers).toHaveLength(2);
