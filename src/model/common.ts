@@ -56,7 +56,7 @@ export type CodeSystem = keyof typeof CODE_SYSTEMS;
  * @example { system: 'icd-10-cm', code: 'F32.1', display: 'Major depressive disorder, single episode, moderate' }
  */
 export interface Coding {
-  /** The code system, by short key. */
+  /** The code system, by short key: one of {@link CODE_SYSTEMS} (some fields allow fewer). @example 'icd-10-cm' */
   system: CodeSystem;
   /**
    * The code itself: 1–64 characters, no leading, trailing or repeated white space, no control characters
@@ -72,14 +72,17 @@ export interface Coding {
  * @example { system: 'urn:oid:2.16.840.1.113883.19.5', value: 'MRN-000123', type: 'MR' }
  */
 export interface Identifier {
-  /** The namespace of the value: an absolute URI (`http…`, `urn:oid:…`, `urn:uuid:…`). */
+  /**
+   * The namespace of the value: an absolute URI in FHIR form (`http…`, `urn:oid:` + an OID, `urn:uuid:` + a
+   * lowercase UUID; not `oid:…`). @example 'urn:oid:2.16.840.1.113883.19.5'
+   */
   system: string;
   /** The identifier value; not white space only. @example 'MRN-000123' */
   value: string;
   /**
    * The identifier type, from HL7 table 0203: `MR` medical record number, `SS` social security number,
    * `DL` driver's licence, `PI` patient internal, `AN` account number, `MB` member number, `NPI` national
-   * provider identifier, `PRN` provider number, `TAX` tax id, `XX` organization identifier.
+   * provider identifier, `PRN` provider number, `TAX` tax id, `XX` organization identifier. @example 'MR'
    */
   type?: IdentifierType | undefined;
 }
@@ -99,7 +102,7 @@ export type NameUse = (typeof NAME_USES)[number];
  * @example { use: 'official', family: "O'Brien", given: ['Mary', 'Anne'], prefix: ['Dr.'] }
  */
 export interface HumanName {
-  /** How the name is used. */
+  /** How the name is used: a code of {@link NAME_USES}. @example 'official' */
   use?: NameUse | undefined;
   /** Family name (surname). @example "O'Brien" */
   family?: string | undefined;
@@ -109,7 +112,7 @@ export interface HumanName {
   prefix?: string[] | undefined;
   /** Suffixes such as `Jr.` or degrees. @example ['Jr.'] */
   suffix?: string[] | undefined;
-  /** The full name as written, when the parts are unknown. @example 'Mary Anne O'Brien' */
+  /** The full name as written, when the parts are unknown. @example "Mary Anne O'Brien" */
   text?: string | undefined;
 }
 
@@ -128,9 +131,9 @@ export type AddressType = (typeof ADDRESS_TYPES)[number];
  * @example { use: 'home', lines: ['12 Elm St', 'Apt 4'], city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' }
  */
 export interface Address {
-  /** How the address is used. */
+  /** How the address is used: a code of {@link ADDRESS_USES}. @example 'home' */
   use?: AddressUse | undefined;
-  /** Postal, physical or both. */
+  /** Postal, physical or both: a code of {@link ADDRESS_TYPES}. @example 'both' */
   type?: AddressType | undefined;
   /** Street lines, first line first. @example ['12 Elm St', 'Apt 4'] */
   lines?: string[] | undefined;
@@ -161,10 +164,10 @@ export type TelecomUse = (typeof TELECOM_USES)[number];
  * @example { system: 'phone', value: '+1 217 555 0142', use: 'mobile' }
  */
 export interface Telecom {
-  /** The kind of contact point. */
+  /** The kind of contact point: a code of {@link TELECOM_SYSTEMS}. @example 'phone' */
   system: TelecomSystem;
   /** The number or address as written; not white space only. @example '+1 217 555 0142' */
   value: string;
-  /** How the contact point is used. */
+  /** How the contact point is used: a code of {@link TELECOM_USES}. @example 'mobile' */
   use?: TelecomUse | undefined;
 }

@@ -9,15 +9,24 @@ export interface DirectoryOrganization {
   id: string;
   /** Name. @example 'Riverside Behavioral Health' */
   name: string;
-  /** Whether the record is in active use. Default true. */
+  /** Whether the record is in active use. Default true. @example true */
   active?: boolean | undefined;
-  /** Identifiers (NPI, tax id). */
+  /**
+   * Identifiers (NPI, tax id).
+   * @example [{ system: 'http://hl7.org/fhir/sid/us-npi', value: '1540000019', type: 'NPI' }, { system: 'urn:oid:2.16.840.1.113883.4.4', value: '36-4000001', type: 'TAX' }]
+   */
   identifiers?: Identifier[] | undefined;
-  /** Phones, e-mail addresses, web sites. */
+  /**
+   * Phones, e-mail addresses, web sites; `use` never `home`.
+   * @example [{ system: 'phone', value: '+1 312 555 0100', use: 'work' }, { system: 'url', value: 'https://riverside-health.example.org', use: 'work' }]
+   */
   telecoms?: Telecom[] | undefined;
-  /** Addresses. */
+  /**
+   * Addresses; `use` never `home`.
+   * @example [{ use: 'work', type: 'both', lines: ['1200 W Harrison St'], city: 'Chicago', state: 'IL', postalCode: '60607', country: 'US' }]
+   */
   addresses?: Address[] | undefined;
-  /** Id of the parent organization, when this one is part of another. */
+  /** Id of the parent {@link DirectoryOrganization} in the directory, when this one is part of another. @example 'org-001' */
   partOfId?: string | undefined;
 }
 
@@ -28,16 +37,32 @@ export interface DirectoryOrganization {
 export interface DirectoryPractitioner {
   /** Chart id, unique among practitioners. @example 'prac-001' */
   id: string;
-  /** Names; at least one. */
+  /** Names; at least one. @example [{ use: 'official', family: 'Okafor', given: ['Adaeze'], prefix: ['Dr.'], suffix: ['MD'] }] */
   names: HumanName[];
-  /** Whether the record is in active use. Default true. */
+  /** Whether the record is in active use. Default true. @example true */
   active?: boolean | undefined;
-  /** Identifiers (NPI). The first becomes XCN-1 in HL7. */
+  /**
+   * Identifiers (NPI). In HL7, XCN-1 carries the first one that fits its 15 characters (else the chart id).
+   * @example [{ system: 'http://hl7.org/fhir/sid/us-npi', value: '1200079196', type: 'NPI' }]
+   */
   identifiers?: Identifier[] | undefined;
-  /** Work contact points. */
+  /**
+   * Work contact points.
+   * @example [{ system: 'phone', value: '+1 312 555 0150', use: 'work' }, { system: 'email', value: 'adaeze.okafor@riverside-health.example.org', use: 'work' }]
+   */
   telecoms?: Telecom[] | undefined;
-  /** Qualifications, as codes (e.g. SNOMED CT or a degree). */
-  qualifications?: { code: Coding; display?: string | undefined }[] | undefined;
+  /**
+   * Qualifications, as codes (e.g. SNOMED CT or a degree).
+   * @example [{ code: { system: 'snomed-ct', code: '80546007', display: 'Psychiatrist' }, display: 'MD, Psychiatry' }]
+   */
+  qualifications?:
+    | {
+        /** The qualification as a code (any supported system). @example { system: 'snomed-ct', code: '80546007', display: 'Psychiatrist' } */
+        code: Coding;
+        /** The qualification as written, free text. @example 'MD, Psychiatry' */
+        display?: string | undefined;
+      }[]
+    | undefined;
 }
 
 /** Location status (FHIR `LocationStatus`). */
@@ -52,27 +77,30 @@ export type LocationStatus = (typeof LOCATION_STATUSES)[number];
 export interface DirectoryLocation {
   /** Chart id, unique among locations. @example 'loc-001' */
   id: string;
-  /** Name. Becomes HL7 PL-1 (point of care) in PV1-3. @example 'Riverside Clinic, Suite 200' */
+  /** Name, free text; not empty. Becomes HL7 PL-9 (location description) in PV1-3. @example 'Riverside Clinic, Suite 200' */
   name: string;
-  /** Status. */
+  /** Status: a code of {@link LOCATION_STATUSES}. @example 'active' */
   status?: LocationStatus | undefined;
-  /** Free-text description. */
+  /** Free-text description. @example 'Outpatient psychiatry & psychotherapy' */
   description?: string | undefined;
-  /** Address. */
+  /**
+   * Address.
+   * @example { use: 'work', lines: ['2150 N Lincoln Ave', 'Suite 200'], city: 'Chicago', state: 'IL', postalCode: '60614', country: 'US' }
+   */
   address?: Address | undefined;
-  /** Contact points. */
+  /** Contact points. @example [{ system: 'phone', value: '+1 312 555 0110', use: 'work' }] */
   telecoms?: Telecom[] | undefined;
-  /** Id of the managing {@link DirectoryOrganization}. */
+  /** Id of the managing {@link DirectoryOrganization} in the directory. @example 'org-002' */
   organizationId?: string | undefined;
 }
 
 /** The public directory: organizations, practitioners and locations that chart records refer to by id. */
 export interface Directory {
-  /** Organizations. */
+  /** Organizations. Ids unique. @example [{ id: 'org-001', name: 'Riverside Health System', active: true }] */
   organizations?: DirectoryOrganization[] | undefined;
-  /** Practitioners. */
+  /** Practitioners. Ids unique. @example [{ id: 'prac-001', names: [{ use: 'official', family: 'Okafor', given: ['Adaeze'], prefix: ['Dr.'], suffix: ['MD'] }] }] */
   practitioners?: DirectoryPractitioner[] | undefined;
-  /** Locations. */
+  /** Locations. Ids unique. @example [{ id: 'loc-001', name: 'Riverside Behavioral Health, Suite 200', status: 'active', organizationId: 'org-002' }] */
   locations?: DirectoryLocation[] | undefined;
 }
 

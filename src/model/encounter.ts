@@ -61,9 +61,9 @@ export type ProcedureStatus = (typeof PROCEDURE_STATUSES)[number];
  * @example { role: 'ATND', practitionerId: 'prac-001' }
  */
 export interface EncounterParticipant {
-  /** The participant's role. */
+  /** The participant's role: a code of {@link PARTICIPANT_ROLES}. @example 'ATND' */
   role: ParticipantRole;
-  /** Id of a {@link DirectoryPractitioner} in the chart's directory. */
+  /** Id of a {@link DirectoryPractitioner} in the chart's directory. @example 'prac-001' */
   practitionerId: string;
 }
 
@@ -75,15 +75,18 @@ export interface EncounterParticipant {
 export interface Diagnosis {
   /** Chart id, unique within the encounter. When absent, an id is derived from the encounter id and position. @example 'dx-1' */
   id?: string | undefined;
-  /** The diagnosis code (ICD-10-CM or SNOMED CT). */
+  /**
+   * The diagnosis code; system `icd-10-cm` or `snomed-ct` only.
+   * @example { system: 'icd-10-cm', code: 'F33.1', display: 'Major depressive disorder, recurrent, moderate' }
+   */
   code: Coding;
-  /** Rank in the encounter, 1 = principal. Positive integer. */
+  /** Rank in the encounter, 1 = principal. Positive integer. @example 1 */
   rank?: number | undefined;
-  /** How the diagnosis is used in the encounter. */
+  /** How the diagnosis is used in the encounter: a code of {@link DIAGNOSIS_USES}. @example 'billing' */
   use?: DiagnosisUse | undefined;
-  /** When the condition began (date or date-time). */
+  /** When the condition began: a date or date-time (see {@link IsoDateTime}). @example '2023-09' */
   onset?: IsoDateTime | undefined;
-  /** When it was recorded (date or date-time). */
+  /** When it was recorded: a date or date-time (see {@link IsoDateTime}). @example '2023-10-06' */
   recordedDate?: IsoDateTime | undefined;
 }
 
@@ -94,16 +97,21 @@ export interface Diagnosis {
 export interface Procedure {
   /** Chart id, unique within the encounter. When absent, an id is derived from the encounter id and position. @example 'proc-1' */
   id?: string | undefined;
-  /** The procedure code (CPT, SNOMED CT or ICD-10-PCS). */
+  /**
+   * The procedure code; system `cpt`, `snomed-ct` or `icd-10-pcs` only.
+   * @example { system: 'cpt', code: '90791', display: 'Psychiatric diagnostic evaluation' }
+   */
   code: Coding;
-  /** Procedure status. */
+  /** Procedure status: a code of {@link PROCEDURE_STATUSES}. @example 'completed' */
   status: ProcedureStatus;
   /**
-   * When it was performed: a date-time, or a period. HL7 PR1-5 (required) falls back to the encounter's
-   * `period.start` when this is absent.
+   * When it was performed: a date or date-time (see {@link IsoDateTime}), or a period. HL7 PR1-5 (required)
+   * falls back to the encounter's `period.start` when this is absent.
+   * @example '2024-03-27T08:30:00-05:00'
+   * @example { start: '2024-11-12T16:31:00-06:00', end: '2024-11-12T17:01:00-06:00' }
    */
   performed?: IsoDateTime | Period | undefined;
-  /** Id of the performing {@link DirectoryPractitioner} in the directory. */
+  /** Id of the performing {@link DirectoryPractitioner} in the directory. @example 'prac-001' */
   performerId?: string | undefined;
 }
 
@@ -114,22 +122,31 @@ export interface Procedure {
 export interface Encounter {
   /** Chart id, unique in the patient's chart. @example 'enc-0001' */
   id: string;
-  /** Encounter status. */
+  /** Encounter status: a code of {@link ENCOUNTER_STATUSES}. @example 'finished' */
   status: EncounterStatus;
-  /** Encounter class. */
+  /** Encounter class: a code of {@link ENCOUNTER_CLASSES}. @example 'AMB' */
   class: EncounterClass;
   /** Visit type as a code (SNOMED CT or CPT). @example { system: 'snomed-ct', code: '185349003', display: 'Encounter for check up' } */
   type?: Coding | undefined;
-  /** When the encounter started and ended. Newest-first ordering uses `period.start`. */
+  /**
+   * When the encounter started and ended: dates or date-times (see {@link IsoDateTime}). Newest-first ordering
+   * uses `period.start`. @example { start: '2024-03-27T08:30:00-05:00', end: '2024-03-27T09:00:00-05:00' }
+   */
   period?: Period | undefined;
-  /** Id of the {@link DirectoryLocation} in the directory where the encounter took place. */
+  /** Id of the {@link DirectoryLocation} in the directory where the encounter took place. @example 'loc-001' */
   locationId?: string | undefined;
-  /** Practitioners who took part. */
+  /** Practitioners who took part. @example [{ role: 'ATND', practitionerId: 'prac-001' }] */
   participants?: EncounterParticipant[] | undefined;
   /** Reason for the visit, as free text. @example 'Follow-up for low mood' */
   reason?: string | undefined;
-  /** Diagnoses, principal first. */
+  /**
+   * Diagnoses, principal first. Ids unique within the encounter.
+   * @example [{ id: 'dx-1', code: { system: 'icd-10-cm', code: 'F33.1', display: 'Major depressive disorder, recurrent, moderate' }, rank: 1, use: 'billing' }]
+   */
   diagnoses?: Diagnosis[] | undefined;
-  /** Procedures performed. */
+  /**
+   * Procedures performed. Ids unique within the encounter.
+   * @example [{ id: 'proc-1', code: { system: 'cpt', code: '90791', display: 'Psychiatric diagnostic evaluation' }, status: 'completed', performed: '2024-03-27T08:30:00-05:00', performerId: 'prac-001' }]
+   */
   procedures?: Procedure[] | undefined;
 }

@@ -18,18 +18,27 @@ export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 export interface MedicalHistoryEntry {
   /** Chart id, unique in the patient's chart. @example 'hx-0001' */
   id: string;
-  /** The condition code (ICD-10-CM or SNOMED CT). */
+  /**
+   * The condition code; system `icd-10-cm` or `snomed-ct` only.
+   * @example { system: 'icd-10-cm', code: 'F41.1', display: 'Generalized anxiety disorder' }
+   */
   code: Coding;
-  /** Clinical status. A `resolved`, `inactive` or `remission` entry should have an `abatement`. */
+  /**
+   * Clinical status: a code of {@link CLINICAL_STATUSES}. A `resolved`, `inactive` or `remission` entry should
+   * have an `abatement`. @example 'active'
+   */
   clinicalStatus: ClinicalStatus;
-  /** Verification status. Default `confirmed`. */
+  /** Verification status: a code of {@link VERIFICATION_STATUSES}. Default `confirmed`. @example 'confirmed' */
   verificationStatus?: VerificationStatus | undefined;
-  /** When it began (date or date-time). */
+  /** When it began: a date or date-time (see {@link IsoDateTime}). @example '2018' */
   onset?: IsoDateTime | undefined;
-  /** When it ended (date or date-time). */
+  /** When it ended: a date or date-time (see {@link IsoDateTime}), not before `onset`. @example '2021-02-05' */
   abatement?: IsoDateTime | undefined;
-  /** When it was recorded (date or date-time). Newest-first ordering uses it, then `onset`. */
+  /**
+   * When it was recorded: a date or date-time (see {@link IsoDateTime}). Newest-first ordering uses it, then
+   * `onset`. @example '2018-09-22'
+   */
   recordedDate?: IsoDateTime | undefined;
-  /** Free-text comment. */
+  /** Free-text comment. @example 'In remission on sertraline & CBT; PHQ-9 < 5 twice.' */
   note?: string | undefined;
 }

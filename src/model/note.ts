@@ -35,27 +35,28 @@ export type Confidentiality = (typeof CONFIDENTIALITY_CODES)[number];
 export interface ClinicalNote {
   /** Chart id, unique in the patient's chart. @example 'note-0001' */
   id: string;
-  /** The note type. */
+  /** The note type: a code of {@link NOTE_TYPES}. @example 'progress-note' */
   type: NoteType;
   /** Title as shown to readers. @example 'Progress note' */
   title: string;
-  /** Note status. */
+  /** Note status: a code of {@link NOTE_STATUSES}. @example 'final' */
   status: NoteStatus;
   /**
    * When the note was written: a date (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`) or a date-time with seconds and
-   * offset (see {@link IsoDateTime}). Newest-first ordering uses it.
+   * offset (see {@link IsoDateTime}). Newest-first ordering uses it. @example '2024-03-27T09:51:00-05:00'
    */
   authored: IsoDateTime;
-  /** Id of the authoring {@link DirectoryPractitioner} in the directory. */
+  /** Id of the authoring {@link DirectoryPractitioner} in the directory. @example 'prac-001' */
   authorId?: string | undefined;
-  /** Id of the encounter the note belongs to, in the same patient's chart. */
+  /** Id of the encounter the note belongs to, in the same patient's chart. @example 'enc-0001-01' */
   encounterId?: string | undefined;
-  /** Confidentiality, default `N`. */
+  /** Confidentiality: a code of {@link CONFIDENTIALITY_CODES}, default `N`. @example 'R' */
   confidentiality?: Confidentiality | undefined;
   /**
    * The note text: any Unicode, lines separated by LF or CRLF; tab allowed. The C0 control characters other
    * than tab, CR and LF and lone surrogates are refused (DEL and the C1 controls are allowed, as in all text).
-   * No length limit.
+   * Not empty; no length limit.
+   * @example "Subjective: Mary O'Brien reports low mood most days since the last visit.\nPlan: Sertraline 50 mg to 100 mg daily."
    */
   text: string;
 }

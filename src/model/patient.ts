@@ -37,7 +37,10 @@ export interface Payer {
   id: string;
   /** Payer name. @example 'Acme Health Plan' */
   name: string;
-  /** Payer identifier (e.g. NAIC or payer id). Becomes IN1-3; without it IN1-3 carries `id`. */
+  /**
+   * Payer identifier (e.g. NAIC or payer id). Becomes IN1-3; without it IN1-3 carries `id`.
+   * @example { system: 'https://clearinghouse.example.com/payer-id', value: '00621' }
+   */
   identifier?: Identifier | undefined;
 }
 
@@ -48,21 +51,35 @@ export interface Payer {
 export interface Coverage {
   /** Chart id, unique within the patient. @example 'cov-1' */
   id: string;
-  /** Status of the coverage record. */
+  /** Status of the coverage record: a code of {@link COVERAGE_STATUSES}. @example 'active' */
   status: CoverageStatus;
-  /** Who pays. */
+  /** Who pays. @example { id: 'payer-bcbsil', name: 'Blue Cross and Blue Shield of Illinois' } */
   payer: Payer;
   /** Member / subscriber id on the insurance card. Becomes `Coverage.subscriberId` and IN1-36. @example 'XZ123456' */
   memberId?: string | undefined;
-  /** Plan id and name. Becomes `Coverage.class` (plan) and IN1-2. */
-  plan?: { id: string; name?: string | undefined } | undefined;
-  /** Group number and name. Becomes `Coverage.class` (group) and IN1-8 / IN1-9. */
-  group?: { id: string; name?: string | undefined } | undefined;
-  /** Beneficiary's relationship to the subscriber. Default `self`. */
+  /** Plan id and name. Becomes `Coverage.class` (plan) and IN1-2. @example { id: 'BCBS-HMO-IL', name: 'Blue Precision HMO' } */
+  plan?:
+    | {
+        /** Plan id: 1–128 characters, no control characters, no leading or trailing white space. @example 'BCBS-HMO-IL' */
+        id: string;
+        /** Plan name, free text. @example 'Blue Precision HMO' */
+        name?: string | undefined;
+      }
+    | undefined;
+  /** Group number and name. Becomes `Coverage.class` (group) and IN1-8 / IN1-9. @example { id: 'GRP-118877', name: 'City Colleges | Staff' } */
+  group?:
+    | {
+        /** Group number: 1–128 characters, no control characters, no leading or trailing white space. @example 'GRP-118877' */
+        id: string;
+        /** Group name, free text. @example 'City Colleges | Staff' */
+        name?: string | undefined;
+      }
+    | undefined;
+  /** Beneficiary's relationship to the subscriber: a code of {@link SUBSCRIBER_RELATIONSHIPS}. Default `self`. @example 'self' */
   relationship?: SubscriberRelationship | undefined;
-  /** Validity period (dates). */
+  /** Validity period: dates (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`), no times. @example { start: '2022-01-01' } */
   period?: Period | undefined;
-  /** Coordination-of-benefits order, 1 = primary. Positive integer. */
+  /** Coordination-of-benefits order, 1 = primary. Positive integer. @example 1 */
   order?: number | undefined;
 }
 
@@ -73,24 +90,43 @@ export interface Coverage {
 export interface Patient {
   /** Chart id of the patient, unique in the chart. Becomes the FHIR Patient id (mapped into the FHIR id alphabet if needed). @example 'pat-0001' */
   id: string;
-  /** Business identifiers; the first with type `MR` (or else the first) is the primary one (HL7 PID-3, first repetition). At least one. */
+  /**
+   * Business identifiers; the first with type `MR` (or else the first) is the primary one (HL7 PID-3, first
+   * repetition). At least one. @example [{ system: 'urn:oid:2.16.840.1.113883.19.5', value: 'MRN-104200', type: 'MR' }]
+   */
   identifiers: Identifier[];
-  /** Names, the official or first one first. At least one. */
+  /**
+   * Names, the official or first one first. At least one.
+   * @example [{ use: 'official', family: "O'Brien", given: ['Mary', 'Anne'], prefix: ['Ms.'] }, { use: 'maiden', family: 'Kowalski', given: ['Mary'] }]
+   */
   names: HumanName[];
   /** Date of birth. @example '1984-07-02' */
   birthDate?: IsoDate | undefined;
-  /** Administrative gender. */
+  /** Administrative gender: a code of {@link GENDERS}. @example 'female' */
   gender?: Gender | undefined;
-  /** Date or date-time of death; `true` when deceased at an unknown time. */
+  /**
+   * Date or date-time of death (see {@link IsoDateTime}); `true` when deceased at an unknown time.
+   * @example '2025-05-02T12:15:00-05:00'
+   * @example true
+   */
   deceased?: boolean | IsoDateTime | undefined;
-  /** Postal addresses. */
+  /**
+   * Postal addresses.
+   * @example [{ use: 'home', type: 'both', lines: ['2500 S Halsted St', 'Fl 3 (rear)'], city: 'Gary', district: 'Lake', state: 'IN', postalCode: '46402', country: 'US' }]
+   */
   addresses?: Address[] | undefined;
-  /** Phones, e-mail addresses and other contact points. */
+  /**
+   * Phones, e-mail addresses and other contact points.
+   * @example [{ system: 'phone', value: '+1 312 555 0110', use: 'mobile' }, { system: 'email', value: 'mary.obrien@example.com', use: 'work' }]
+   */
   telecoms?: Telecom[] | undefined;
-  /** Marital status. */
+  /** Marital status: a code of {@link MARITAL_STATUSES}. @example 'M' */
   maritalStatus?: MaritalStatus | undefined;
   /** Preferred language as a BCP 47 tag. @example 'en-US' */
   language?: string | undefined;
-  /** Insurance coverages, primary first. */
+  /**
+   * Insurance coverages, primary first. Ids unique within the patient.
+   * @example [{ id: 'cov-0001-1', status: 'active', payer: { id: 'payer-bcbsil', name: 'Blue Cross and Blue Shield of Illinois' }, memberId: 'XOF296200036', relationship: 'self', order: 1 }]
+   */
   coverages?: Coverage[] | undefined;
 }

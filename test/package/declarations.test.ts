@@ -3,6 +3,8 @@
  * hover docs, and so does every member of an exported interface, class or object type; every optional
  * property is declared `prop?: T | undefined` (README "API list" → Types), so a consumer with
  * exactOptionalPropertyTypes may pass a value read from another optional property (`{ code: score.code }`).
+ * Every property of the chart model (`src/model`) also carries an `@example` (README "The chart model and its
+ * check").
  */
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -11,6 +13,7 @@ import { strictProgram } from '../support/typescript.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRIES = [`${ROOT}src/index.ts`, `${ROOT}src/http/index.ts`];
+const MODEL_ENTRY = `${ROOT}src/model/index.ts`;
 
 /** Every exported symbol of both entries with its declarations (aliases resolved). */
 function exportedDeclarations(): { checker: ts.TypeChecker; exports: { name: string; symbol: ts.Symbol }[] } {
@@ -41,6 +44,44 @@ function typeDeclarations(): { name: string; node: ts.Node }[] {
 
 function hasDoc(node: ts.Node): boolean {
   return ts.getJSDocCommentsAndTags(node).some((c) => ts.isJSDoc(c) && ts.getTextOfJSDocComment(c.comment)?.trim());
+}
+
+/** The text of a node's `@example` tags (empty strings for tags without text). */
+function exampleTexts(node: ts.Node): string[] {
+  return ts.getJSDocTags(node).filter((t) => t.tagName.text === 'example').map((t) => ts.getTextOfJSDocComment(t.comment)?.trim() ?? '');
+}
+
+/**
+ * Every property signature of the interfaces and type aliases exported from `src/model/index.ts`, nested type
+ * literals included (`Coverage.plan.id`, the variants of `AnswerValue`), named by where it is declared.
+ */
+function modelProperties(): { name: string; node: ts.PropertySignature }[] {
+  const program = strictProgram([MODEL_ENTRY], []);
+  const modelChecker = program.getTypeChecker();
+  const moduleSymbol = modelChecker.getSymbolAtLocation(program.getSourceFile(MODEL_ENTRY) as ts.SourceFile) as ts.Symbol;
+  const out: { name: string; node: ts.PropertySignature }[] = [];
+  for (const s of modelChecker.getExportsOfModule(moduleSymbol)) {
+    const symbol = s.flags & ts.SymbolFlags.Alias ? modelChecker.getAliasedSymbol(s) : s;
+    for (const d of symbol.declarations ?? []) {
+      if (!ts.isInterfaceDeclaration(d) && !ts.isTypeAliasDeclaration(d)) continue;
+      const visit = (n: ts.Node, path: string): void => {
+        if (ts.isPropertySignature(n)) {
+          const name = `${path}.${n.name.getText()}`;
+          out.push({ name, node: n });
+          if (n.type !== undefined) ts.forEachChild(n.type, function inner(c: ts.Node): void {
+            if (ts.isTypeLiteralNode(c)) c.members.forEach((m) => visit(m, name));
+            else ts.forEachChild(c, inner);
+          });
+          return;
+        }
+        // The variants of a union of object types are told apart by position: `AnswerValue[0].value`.
+        if (ts.isUnionTypeNode(n)) n.types.forEach((t, i) => visit(t, n.types.some((u) => !ts.isTypeLiteralNode(u)) ? path : `${path}[${i}]`));
+        else ts.forEachChild(n, (c) => visit(c, path));
+      };
+      visit(d, s.name);
+    }
+  }
+  return out;
 }
 
 /** Whether a declared property type admits `undefined` (a union with it, or `unknown` / `any`). */
@@ -92,5 +133,12 @@ describe('public declarations', () => {
       visit(node);
     }
     expect(strict).toEqual([]);
+  });
+
+  it('should give every property of the chart model an `@example` with text', () => {
+    const properties = modelProperties();
+    expect(properties.length).toBeGreaterThan(150);
+    const missing = properties.filter(({ node }) => !exampleTexts(node).some((t) => t !== '')).map((p) => p.name);
+    expect(missing).toEqual([]);
   });
 });
