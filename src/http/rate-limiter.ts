@@ -67,7 +67,8 @@ const SWEEP_INTERVAL_MS = 60_000;
 /**
  * Create an in-memory fixed-window rate limiter. Windows are aligned to the epoch (a 60-second window
  * resets at every whole minute), so every process using the same clock agrees on `reset`. A key whose window
- * length changes (its limit may change freely) starts a new window of the new length, counted from zero.
+ * length changes (its limit may change freely) moves to a window of the new length that keeps the count of
+ * the old one while its requests can lie in it (never less limited for flapping between two lengths).
  *
  * It is exact under concurrency: the count is read and written synchronously inside `consume`, before any
  * `await`, so JavaScript's run-to-completion makes each call atomic.
@@ -107,14 +108,26 @@ export function createFixedWindowRateLimiter(options: FixedWindowRateLimiterOpti
     const windowMs = windowSeconds * 1000;
     const start = Math.floor(at / windowMs) * windowMs;
     let w = windows.get(key);
-    // A window is its start and its length: when a key's window length changes at run time (say 60 s to an
-    // hour, both starting at 12:00), the old window is not reused, or its end would be reported as the reset.
-    // A clock stepped back (NTP) into an earlier window keeps counting in the later one: replacing it would
-    // forget its count, and the key would get its limit again once the clock is past the step.
-    if (w === undefined || w.end !== w.start + windowMs || w.start < start) {
+    if (w === undefined || (w.start < start && w.end - w.start === windowMs)) {
+      // A key's first request, or the first of a new window.
       w = { start, end: start + windowMs, count: 0 };
       windows.set(key, w);
+    } else if (w.end - w.start !== windowMs) {
+      // The key's window length changed at run time (say 60 s to an hour, both starting at 12:00): a window of the
+      // new length, or the old one's end would be reported as the reset. What the old window counted stays
+      // counted while those requests can lie in the new one (the old window still runs, or began inside the new
+      // one), so that a length changing back and forth never lifts the limit; the price is an over-count for a
+      // window made shorter.
+      w = { start, end: start + windowMs, count: at < w.end || w.start >= start ? w.count : 0 };
+      windows.set(key, w);
+    } else if (w.start - start > windowMs) {
+      // The clock stepped back (NTP) by more than a window: count on in the clock's own window, which ends
+      // within one window, rather than hold the key until the clock catches up with the later one.
+      w = { start, end: start + windowMs, count: w.count };
+      windows.set(key, w);
     }
+    // Otherwise the same window, or a clock stepped back into the window just before: the later window keeps
+    // counting, since replacing it would forget its count and give the key its limit again past the step.
     // The reset is reported in whole seconds; windows are whole seconds long and epoch-aligned, so exact. After
     // a clock step back it is the later window's end, and Retry-After the time until then on this clock.
     const reset = w.end / 1000;

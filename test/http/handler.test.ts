@@ -1018,9 +1018,10 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       // Act
       const results = [await get(), await get(), await get()];
       // Assert: the hour's window ends at 13:00; before the fix the reset named 12:01:00 (past) with Retry-After 1.
+      // The request of 12:00:59 lies in the hour and still counts.
       expect(results.map((r) => [r.status, r.headers['x-ratelimit-remaining'], r.headers['x-ratelimit-reset']])).toEqual([
-        [200, '1', String(noon / 1000 + 3600)],
         [200, '0', String(noon / 1000 + 3600)],
+        [429, '0', String(noon / 1000 + 3600)],
         [429, '0', String(noon / 1000 + 3600)],
       ]);
       expect(results[2]?.headers['retry-after']).toBe('3539');

@@ -19,24 +19,55 @@ describe('createFixedWindowRateLimiter', () => {
     expect(await limiter.consume('k', 2, 60)).toEqual({ allowed: true, limit: 2, remaining: 1, reset: reset + 60, retryAfter: 0 });
   });
 
-  it('should start a new window when a key\'s window length changes, so reset and Retry-After name its real end', async () => {
+  it('should move to a window of the new length when a key\'s window length changes, so reset and Retry-After name its real end', async () => {
     // Arrange: 12:00:59 in a 60-second window; the key then gets an hour-long window at 12:01:01. Both windows
     // start at 12:00, and the sweep (once a minute) has not run yet.
     const noon = Date.UTC(2026, 2, 2, 12, 0, 0);
     let now = noon + 59_000;
     const limiter = createFixedWindowRateLimiter({ now: () => now });
-    await limiter.consume('k', 2, 60);
+    await limiter.consume('k', 3, 60);
     now = noon + 61_000;
     // Act
-    const longer = [await limiter.consume('k', 2, 3600), await limiter.consume('k', 2, 3600), await limiter.consume('k', 2, 3600)];
-    // Assert: the hour's window ends at 13:00, not at 12:01:00 (already past).
+    const longer = [await limiter.consume('k', 3, 3600), await limiter.consume('k', 3, 3600), await limiter.consume('k', 3, 3600)];
+    // Assert: the hour's window ends at 13:00, not at 12:01:00 (already past), and the request of 12:00:59,
+    // which lies in it, still counts.
     expect(longer.map((d) => [d.allowed, d.remaining, d.reset, d.retryAfter])).toEqual([
       [true, 1, noon / 1000 + 3600, 0],
       [true, 0, noon / 1000 + 3600, 0],
       [false, 0, noon / 1000 + 3600, 3539],
     ]);
-    // And back: an hour's window shortened to 60 seconds ends at 12:02:00, not 13:00.
-    expect(await limiter.consume('k', 2, 60)).toEqual({ allowed: true, limit: 2, remaining: 1, reset: noon / 1000 + 120, retryAfter: 0 });
+    // And back: an hour's window shortened to 60 seconds ends at 12:02:00, not 13:00; the hour's three requests
+    // may lie in it, so they still count there until it ends (an over-count, never an under-count).
+    expect(await limiter.consume('k', 3, 60)).toEqual({ allowed: false, limit: 3, remaining: 0, reset: noon / 1000 + 120, retryAfter: 59 });
+    now = noon + 120_000;
+    expect(await limiter.consume('k', 3, 60)).toEqual({ allowed: true, limit: 3, remaining: 2, reset: noon / 1000 + 180, retryAfter: 0 });
+  });
+
+  it('should never lift the limit of a key whose window length flaps between two values', async () => {
+    // Arrange: a host key store whose replicas disagree, answering 60 s and an hour in turn.
+    const now = Date.UTC(2026, 2, 2, 12, 30, 10);
+    const limiter = createFixedWindowRateLimiter({ now: () => now });
+    // Act
+    const decisions = [];
+    for (let i = 0; i < 100; i++) decisions.push(await limiter.consume('k', 2, i % 2 === 0 ? 60 : 3600));
+    // Assert
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(2);
+  });
+
+  it('should hold a key at most one window when the clock steps back by more than a window', async () => {
+    // Arrange: 5 requests per minute, all used at 12:00:00.100; then the clock steps back an hour.
+    const noon = Date.UTC(2026, 2, 2, 12, 0, 0);
+    let now = noon + 100;
+    const limiter = createFixedWindowRateLimiter({ now: () => now });
+    for (let i = 0; i < 5; i++) await limiter.consume('k', 5, 60);
+    now = noon - 3_600_000 + 30_000;
+    // Act
+    const stepped = await limiter.consume('k', 5, 60);
+    now += 30_000;
+    const next = await limiter.consume('k', 5, 60);
+    // Assert: the count stays (no extra requests), but in the clock's own window, which ends within a minute.
+    expect(stepped).toEqual({ allowed: false, limit: 5, remaining: 0, reset: (noon - 3_600_000 + 60_000) / 1000, retryAfter: 30 });
+    expect(next).toEqual({ allowed: true, limit: 5, remaining: 4, reset: (noon - 3_600_000 + 120_000) / 1000, retryAfter: 0 });
   });
 
   it('should keep counting in the later window when the clock steps back into an earlier one', async () => {
