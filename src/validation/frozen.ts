@@ -64,16 +64,16 @@ function frozenCopy(value: unknown, path: (string | number)[], ancestors: Set<ob
 
 /**
  * Copy, check the copy (throwing every issue), remember it: the common path of the three functions below.
- * Cycles and nesting too deep are reported together with every issue of the check, which then runs on the
- * input itself (it walks the model's fixed shape only, so neither can make it loop), so that the first
- * problem never hides the others.
+ * Cycles and nesting too deep are left out of the copy and reported together with every issue the check finds
+ * in it, so that the first problem never hides the others.
  */
 function freezeChecked<T>(value: unknown, check: (copy: unknown) => ChartIssue[], rememberCopy: (copy: T) => void): T {
   if (isCheckedFrozen(value)) return value as T;
   const structuralIssues: ChartIssue[] = [];
   const copy = frozenCopy(value, [], new Set(), structuralIssues);
-  if (structuralIssues.length > 0) throw new ChartValidationError([...structuralIssues, ...check(value)]);
-  const issues = check(copy);
+  // The copy leaves the cycles and the too-deep places out, so the check of the copy reports everything else
+  // (and reads no getter of the input a second time).
+  const issues = [...structuralIssues, ...check(copy)];
   if (issues.length > 0) throw new ChartValidationError(issues);
   rememberCopy(copy as T);
   return copy as T;

@@ -124,6 +124,26 @@ describe('freezePatientChart', () => {
       expect(error).toBeInstanceOf(ChartValidationError);
       expect((error as ChartValidationError).issues.map((i) => `${formatIssuePath(i.path.slice(0, 2))} ${i.code}`)).toEqual(['patient.self type', 'deep.deep type', 'patient.gender enum']);
     }
+    // With a cycle too, a getter is read once (the check reads the copy), and a getter's value is what is checked.
+    let reads = 0;
+    const getter = { ...cyclic, patient: { ...(cyclic['patient'] as object) } };
+    (getter.patient as Record<string, unknown>)['self'] = getter.patient;
+    Object.defineProperty(getter.patient, 'gender', {
+      enumerable: true,
+      get: () => {
+        reads++;
+        if (reads > 1) throw new Error('read twice');
+        return 'neither';
+      },
+    });
+    try {
+      freezePatientChart(getter);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ChartValidationError);
+      expect((error as ChartValidationError).issues.map((i) => `${formatIssuePath(i.path.slice(0, 2))} ${i.code}`)).toEqual(['patient.self type', 'patient.gender enum']);
+    }
+    expect(reads).toBe(1);
     // A record shared twice (not a cycle) is fine.
     const shared = { system: 'urn:oid:1.2.3', value: 'A' };
     expect(freezePatientChart({ ...chart, patient: { ...chart.patient, identifiers: [shared, shared] } }).patient.identifiers).toHaveLength(2);
