@@ -107,10 +107,12 @@ function parseField(
  * - Delimiters come from the message: MSH-1 and MSH-2 (4 characters, or 5 with the v2.7 truncation
  *   character, which is accepted and then unescaped from `\P\`).
  * - Segments end with CR, LF or CRLF: whichever ends the MSH segment ends every segment of the message (MSH
- *   holds no free text, so its terminator is the sender's). A raw CR or LF inside a segment is then part of a
- *   value, which HL7 text may not hold raw: a typed error naming the value's position, never a segment made of
- *   the text after it. Blank lines (a file's final newline too) are skipped. A leading byte-order mark and MLLP
- *   framing characters (VT before, FS after) are ignored.
+ *   holds no free text, so its terminator is the sender's). A raw CR or LF inside a value that is not that
+ *   terminator, which HL7 text may not hold raw, is a typed error naming the value's position, never a segment
+ *   made of the text after it. (The terminator itself cannot be told apart inside a value: a raw CR in a
+ *   CR-terminated message ends the segment, and what follows must then begin like a segment, or it is a typed
+ *   error at that segment.) Blank lines (a file's final newline too) are skipped. A leading byte-order mark
+ *   and MLLP framing characters (VT before; FS, with the CR or CRLF after it, at the end) are ignored.
  * - Every value is unescaped with {@link unescapeHl7} (so `\.br\` becomes a line feed and `\X…\` UTF-8 bytes).
  *
  * @param text - the message text
@@ -127,7 +129,7 @@ export function parseHl7Message(text: string): Hl7Message {
   let body = text;
   if (body.charCodeAt(0) === 0xfeff) body = body.slice(1);
   if (body.charCodeAt(0) === 0x0b) body = body.slice(1);
-  body = body.replace(/\x1c\r?$/, '');
+  body = body.replace(/\x1c(?:\r\n?|\n)?$/, '');
   if (!body.startsWith('MSH')) throw new Hl7ParseError(0, 'MSH', 'the message must begin with an MSH segment');
   const field = body.charAt(3);
   const lineEnd = body.search(/[\r\n]/);

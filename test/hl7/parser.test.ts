@@ -44,8 +44,11 @@ describe('parseHl7Message', () => {
       const m = parseHl7Message(`${MSH}${le}EVN|A31|2026${le}PID|1||42${le}${le}`);
       expect(m.segments.map((s) => s.id)).toEqual(['MSH', 'EVN', 'PID']);
     }
-    // A CR-terminated message saved with a final newline.
+    // A CR-terminated message saved with a final newline, and MLLP framing whose FS is followed by CR or CRLF.
     expect(parseHl7Message(`${MSH}\rEVN|A31\rPID|1\r\n`).segments.map((s) => s.id)).toEqual(['MSH', 'EVN', 'PID']);
+    for (const end of ['\x1c', '\x1c\r', '\x1c\r\n']) {
+      expect(parseHl7Message(`\x0b${MSH}\rPID|1\r${end}`).segments.map((s) => s.id), JSON.stringify(end)).toEqual(['MSH', 'PID']);
+    }
     expect(parseHl7Message(MSH).segments).toHaveLength(1);
   });
 
