@@ -335,9 +335,9 @@ export interface DirectoryIndex {
  * @param directory - the directory, already checked, or undefined
  * @param localAuthority - the encoded HD-1 of chart ids' assigning authority (MSH-3, else `CHART-EXPORT`)
  * @returns look-ups of practitioners, locations and organizations by id
- * @example indexDirectory(undefined).practitioners.get('prac-001') // undefined
+ * @example indexDirectory(undefined, 'APP').practitioners.get('prac-001') // undefined
  */
-export function indexDirectory(directory: Directory | undefined, localAuthority = ''): DirectoryIndex {
+export function indexDirectory(directory: Directory | undefined, localAuthority: string): DirectoryIndex {
   return {
     localAuthority,
     practitioners: lookupById(directory?.practitioners ?? []),
@@ -365,7 +365,7 @@ export function indexDirectory(directory: Directory | undefined, localAuthority 
  * @returns the encoded XCN
  * @throws MappingError when the practitioner's identifier does not fit 250 characters after escaping
  * @see HL7 v2.5.1 XCN data type
- * @example xcnForPractitioner('prac-404', indexDirectory(undefined), [], 'PV1-7') // 'prac-404'
+ * @example xcnForPractitioner('prac-404', indexDirectory(undefined, 'APP'), [], 'PV1-7') // 'prac-404^^^^^^^^APP'
  */
 export function xcnForPractitioner(practitionerId: string, dir: DirectoryIndex, path: IssuePath, target: string): string {
   const built = dir.xcn.get(practitionerId);
