@@ -64,8 +64,9 @@ export function hl7Position(segmentId: string, field: number, repetition = 1, co
   return out;
 }
 
-/** A CR or LF left in a segment after splitting on the message's own terminator. */
-const LINE_BREAK_RE = /[\r\n]/;
+/** {@link CONTROL_RE} or a CR or LF left in a segment after splitting on the message's own terminator. */
+// eslint-disable-next-line no-control-regex
+const RAW_CONTROL_RE = /[\u0000-\u0008\u000A-\u001F\u007F-\u009F]/;
 /** A line made of line breaks only: a blank line, or the final newline of a file after the last segment. */
 const BLANK_LINE_RE = /^[\r\n]*$/;
 /** How a message's segment terminator is named in errors. */
@@ -80,20 +81,18 @@ function parseField(
   terminator: string,
 ): Hl7Field {
   const value = (sub: string, r: number, c: number, s: number): string => {
-    // The message never repeats the value: it may be patient data.
-    if (CONTROL_RE.test(sub)) {
-      // A raw control character (other than tab: C0, DEL, C1) is not HL7 text; escaped ones (\X00\) are fine.
-      throw new Hl7ParseError(segmentIndex, hl7Position(segmentId, fieldNumber, r + 1, c + 1, s + 1), 'raw control character in a value');
-    }
-    if (LINE_BREAK_RE.test(sub)) {
-      // Read as a terminator, it would end the segment inside a value and start a segment made of its text.
-      throw new Hl7ParseError(
-        segmentIndex,
-        hl7Position(segmentId, fieldNumber, r + 1, c + 1, s + 1),
-        `raw line break in a value (this message ends its segments with ${TERMINATOR_NAME[terminator] ?? 'CR'}; a line break in text must be escaped)`,
-      );
-    }
-    return unescapeHl7(sub, d);
+    // One scan for the common case (no raw control character at all); which kind it is only on a hit. The
+    // message never repeats the value: it may be patient data.
+    if (!RAW_CONTROL_RE.test(sub)) return unescapeHl7(sub, d);
+    const position = hl7Position(segmentId, fieldNumber, r + 1, c + 1, s + 1);
+    // A raw control character (other than tab: C0, DEL, C1) is not HL7 text; escaped ones (\X00\) are fine.
+    if (CONTROL_RE.test(sub)) throw new Hl7ParseError(segmentIndex, position, 'raw control character in a value');
+    // Else a CR or LF: read as a terminator, it would end the segment inside a value and start one made of its text.
+    throw new Hl7ParseError(
+      segmentIndex,
+      position,
+      `raw line break in a value (this message ends its segments with ${TERMINATOR_NAME[terminator] ?? 'CR'}; a line break in text must be escaped)`,
+    );
   };
   // Most fields are empty or one plain value: three arrays, without the splits' and maps' intermediate ones
   // (a message of many small fields spent most of its time collecting them).
