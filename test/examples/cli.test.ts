@@ -340,6 +340,34 @@ describe('chart-export command (dist/http/cli.js)', () => {
     stalled.socket.destroy();
   });
 
+  it('should keep serving, without a stack trace, when the reader of its output goes away (EPIPE)', async () => {
+    // `chart-export | head -1`: the pipe's reader is gone before the banner is written.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const child = spawn(process.execPath, [CLI, '--port', String(port), '--log'], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      let status: number | undefined;
+      for (let i = 0; i < 100 && status === undefined; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        status = (await fetch(`http://127.0.0.1:${port}/publicFhirDirectory?resourceType=Location`).catch(() => undefined))?.status;
+      }
+      expect(status, err).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(err).not.toMatch(/EPIPE|\n\s+at /);
+    expect(err).toContain('chart-export: stopped.');
+  });
+
   it('should stop when started by an npm script whose shell goes away (npm forwards SIGTERM to the shell only)', async () => {
     // npm start runs `sh -c "… && node dist/http/cli.js"`; the shell does not pass a SIGTERM on.
     const shell = spawn('sh', ['-c', `"${process.execPath}" "${CLI}" --port 0`], {

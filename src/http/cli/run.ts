@@ -372,6 +372,11 @@ const defaultIo: CliIo = {
  * @example void main(process.argv.slice(2), process.env);
  */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo = defaultIo): Promise<void> {
+  if (io === defaultIo) {
+    // A reader that goes away (`chart-export | head -1`, a log pipe that closes) makes writes fail with EPIPE,
+    // an unhandled 'error' that would stop the service with a stack trace: only output is lost, so keep serving.
+    for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+  }
   // The parent at start, read before anything is printed: a shell that dies once the banner is out (the
   // moment a caller knows the service runs) is then still seen to have gone (see the watch below).
   const parent = process.ppid;
