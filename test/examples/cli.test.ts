@@ -5,7 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:buffer';
+import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -251,6 +252,20 @@ describe('chart-export command (dist/http/cli.js)', () => {
     expect(missing.stderr).toMatch(/^chart-export: cannot read the data file ".*nope\.json": no such file \(ENOENT\)\n$/);
     const directory = await runCli(['--data', dir, '--port', '0']);
     expect(directory.stderr).toMatch(/^chart-export: cannot read the data file .*: it is a directory \(EISDIR\)\n$/);
+  });
+
+  it('should say a data file is too large rather than not UTF-8 when it is longer than a string can be', async () => {
+    // A sparse file of zero bytes (valid UTF-8) just over the engine's longest string: no disk space used.
+    const huge = join(dir, 'huge.json');
+    writeFileSync(huge, '');
+    truncateSync(huge, constants.MAX_STRING_LENGTH + 1);
+    try {
+      const run = await runCli(['--data', huge, '--port', '0']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(`chart-export: the data file ${JSON.stringify(huge)} is too large: 512 MiB, more than the 512 MiB that can be read\n`);
+    } finally {
+      rmSync(huge);
+    }
   });
 
   it('should stop with every problem of an invalid key file listed by path, and no key material', async () => {

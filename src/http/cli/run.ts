@@ -4,6 +4,7 @@
  * `node:http`, print how to call them, and shut down gracefully on SIGINT/SIGTERM. Node-only code: it is
  * bundled into `dist/http/cli.js` and never imported by the library.
  */
+import { constants as bufferConstants } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -60,6 +61,7 @@ const FS_REASONS: Readonly<Record<string, string>> = {
   EISDIR: 'it is a directory',
   ENOTDIR: 'a part of the path is not a directory',
   EMFILE: 'too many open files',
+  ERR_FS_FILE_TOO_LARGE: 'larger than 2 GiB',
 };
 
 function fsReason(error: unknown): string {
@@ -69,11 +71,21 @@ function fsReason(error: unknown): string {
 
 async function readInput(file: string, what: string, option: string): Promise<Buffer> {
   if (file === '') throw new CliError([`chart-export: ${option} needs a file name`], 2);
+  let bytes: Buffer;
   try {
-    return await readFile(file);
+    bytes = await readFile(file);
   } catch (error) {
     throw new CliError([`chart-export: cannot read the ${what} ${JSON.stringify(file)}: ${fsReason(error)}`]);
   }
+  // Past the engine's longest string the text cannot be decoded at all, which the decoder reports as if the
+  // bytes were not UTF-8: say what is wrong instead.
+  if (bytes.length > bufferConstants.MAX_STRING_LENGTH) {
+    const mb = (n: number): string => (n / 2 ** 20).toFixed(0);
+    throw new CliError([
+      `chart-export: the ${what} ${JSON.stringify(file)} is too large: ${mb(bytes.length)} MiB, more than the ${mb(bufferConstants.MAX_STRING_LENGTH)} MiB that can be read`,
+    ]);
+  }
+  return bytes;
 }
 
 /** The loaded chart document and where it came from. */
