@@ -2,9 +2,10 @@
 // Vitest: whatever text goes in, the escaped form holds no raw delimiter, escaping is reversible, and text
 // survives a whole message build → parse round trip.
 //
-//   npm run build && npx vitest run --dir . examples/hl7-escaping.property.test.mjs
+//   npm run build && npx vitest run test/examples/hl7-escaping.test.ts
 //
-// (This repository runs it from test/examples/hl7-escaping.test.ts, as its vitest config only collects test/.)
+// (This repository's vitest config only collects test/, so test/examples/hl7-escaping.test.ts imports this
+// file. In a project of your own, put it with your tests and run it as you run them.)
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildMdmT02, checkHl7Message, escapeHl7, getHl7Value, parseHl7Message, unescapeHl7 } from 'chart-export';

@@ -2,7 +2,7 @@
  * Every example in examples/ runs and does what it says: each is imported by package name against dist/ (as
  * a user's code would be) and, where it is a script, also run with `node` as its header tells.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -223,5 +223,18 @@ describe('examples/custom-data-source.mjs', () => {
     const run = await runExample('custom-data-source.mjs');
     expect(run.code).toBe(0);
     expect(run.stdout.match(/→ \d{3}/g)).toEqual(['→ 200', '→ 200', '→ 200', '→ 404', '→ 503']);
+  });
+});
+
+describe('examples/hl7-escaping.property.test.mjs', () => {
+  it('should pass when run with the command its header gives', () => {
+    const header = readFileSync(`${ROOT}examples/hl7-escaping.property.test.mjs`, 'utf8');
+    const command = /^\/\/ {3}npm run build && (npx vitest .*)$/m.exec(header)?.[1];
+    expect(command).toBeDefined();
+    // The outer run's VITEST* variables would make the inner vitest think it is a worker.
+    const env = Object.fromEntries(Object.entries(cleanEnv()).filter(([k]) => !k.startsWith('VITEST')));
+    const run = spawnSync('sh', ['-c', command as string], { cwd: ROOT, env, encoding: 'utf8', timeout: 120_000 });
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout).toMatch(/Tests\s.*\d+ passed/);
   });
 });
