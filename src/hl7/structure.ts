@@ -602,6 +602,18 @@ function checkFields(segment: Hl7Segment, index: number, message: Hl7Message, pr
     if (!(segment.id === 'MSH' && n <= 2)) checkFieldValue(segment, index, n, def, problems);
     if (segment.id === 'OBX' && n === 5) checkObx5(segment, index, problems);
   }
+  if (segment.id === 'OBX') checkObx2(segment, index, problems);
+}
+
+/**
+ * OBX-2's condition (v2.5.1 7.4.2.2): "It must be valued if OBX-11-Observation Result Status is not valued
+ * with an 'X'."
+ */
+function checkObx2(segment: Hl7Segment, index: number, problems: Hl7Problem[]): void {
+  const valued = (n: number): string => segment.fields[n]?.[0]?.[0]?.[0] ?? '';
+  if (valued(2) === '' && valued(11) !== 'X') {
+    problems.push({ code: 'conditional', segmentIndex: index, position: 'OBX-2', message: "OBX-2 (value type) must be valued when OBX-11 (result status) is not 'X' (v2.5.1 7.4.2.2)" });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------

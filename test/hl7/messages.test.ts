@@ -381,7 +381,8 @@ describe('buildAdrA19', () => {
     const tail = { 11: 'F', 14: AUTHORED_ASMT, 16: OKAFOR, 17: PHQ2 };
     return [
       seg('OBX', { 1: String(first), 2: 'TX', 3: NOTE_OBX3, 4: 'note-0001', 5: NOTE_TEXT, 11: 'F', 14: AUTHORED_NOTE, 16: OKAFOR }),
-      seg('OBX', { 1: String(first + 1), 3: PHQ2, 4: 'asmt-0001', 11: 'F', 14: AUTHORED_ASMT, 16: OKAFOR }),
+      // The instrument administered (OBX-2 must be valued unless OBX-11 is X, v2.5.1 7.4.2.2).
+      seg('OBX', { 1: String(first + 1), 2: 'CE', 3: PHQ2, 4: 'asmt-0001', 5: PHQ2, 11: 'F', 14: AUTHORED_ASMT, 16: OKAFOR }),
       seg('OBX', { 1: String(first + 2), 2: 'CE', 3: '44250-9^Little interest or pleasure in doing things^LN^phq2-1^^L', 4: 'asmt-0001', 5: 'LA6569-3^Several days^LN', ...tail }),
       seg('OBX', { 1: String(first + 3), 2: 'CE', 3: '44255-8^Feeling down, depressed, or hopeless^LN^phq2-2^^L', 4: 'asmt-0001', 5: 'LA6570-1^More than half the days^LN', ...tail }),
       seg('OBX', { 1: String(first + 4), 2: 'ST', 3: 'comment^Clinician comment^L', 4: 'asmt-0001', 5: 'Sleep improving; weekends harder', ...tail }),

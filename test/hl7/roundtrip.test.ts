@@ -360,12 +360,14 @@ function checkChart(chart: PatientChart, directory: Directory | undefined): void
       checkPid(g[0] as Hl7Segment, chart.patient);
       const pv1 = g[1] as Hl7Segment;
       if (!['N', 'U'].includes(val(pv1, 2))) sent++;
-      // A record's OBX are consecutive: an assessment opens with a value-less OBX (its instrument) and its
-      // answers carry the instrument in OBX-17; a note is a run of TX OBX with one sub-id and no OBX-17.
+      // A record's OBX are consecutive: an assessment opens with a CE OBX whose value is its instrument (OBX-5
+      // = OBX-3, no OBX-17) and its answers carry the instrument in OBX-17; a note is a run of TX OBX with one
+      // sub-id and no OBX-17.
       let current: { kind: 'note' | 'assessment'; subId: string } | undefined;
       for (const s of g.filter((x) => x.id === 'OBX')) {
         const subId = val(s, 4);
-        if (val(s, 2) === '') {
+        if (val(s, 2) === 'CE' && val(s, 17) === '') {
+          expect(rawRepetition(s, 5)).toBe(rawRepetition(s, 3));
           sent++;
           current = { kind: 'assessment', subId };
         } else if (current?.subId !== subId || (current.kind === 'assessment') !== (val(s, 17) !== '')) {

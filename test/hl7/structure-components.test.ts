@@ -258,6 +258,13 @@ describe('checkHl7Message and hl7-dictionary on component lengths', () => {
 });
 
 describe('checkHl7Message on the conditional rules of composite types', () => {
+  it('should want OBX-2 valued unless OBX-11 is X (v2.5.1 7.4.2.2)', () => {
+    const conditional = (obx: string): string[] => codes(checkHl7Message(oru(obx))).filter((c) => c.startsWith('conditional'));
+    expect(conditional('OBX|1||A^Instrument^L|a1|||||||F')).toEqual(['conditional OBX-2 @3']);
+    expect(conditional('OBX|1||A^Instrument^L|a1|||||||X')).toEqual([]);
+    expect(conditional('OBX|1|CE|A^Instrument^L|a1|A^Instrument^L||||||F')).toEqual([]);
+  });
+
   /** Segment text with the given fields (1-based) valued. */
   const seg = (id: string, fields: Record<number, string>): string => {
     const n = Math.max(...Object.keys(fields).map(Number));

@@ -112,8 +112,8 @@ function tailOfEscaped(escaped: string, max: number): string {
  *   procedures as PR1); a group per encounter that records refer to but that is not included (limit) or not
  *   in the chart (PV1 class U with the id as visit number); then one group for records without encounter
  *   (`PV1|n|N`, medical-history entries as DG1). Every group repeats the PID (PID-1 / PV1-1 number the groups).
- * - Notes ride as OBX TX (as in MDM^T02). An assessment rides as a value-less OBX whose OBX-3 is the
- *   instrument (in place of ORU's OBR-4), then its answer OBX (as in ORU^R01, with the instrument also in
+ * - Notes ride as OBX TX (as in MDM^T02). An assessment rides as a CE OBX whose OBX-3 and value (OBX-5) are
+ *   the instrument (in place of ORU's OBR-4; OBX-2 must be valued unless OBX-11 is X), then its answer OBX (as in ORU^R01, with the instrument also in
  *   OBX-17, observation method), the score, and the score interpretation as an ST OBX (QUERY_RESPONSE allows
  *   no NTE). OBX-4 (sub-id) holds the note or assessment id, so the OBX of one record can be told apart (ids
  *   longer than 20 characters after escaping in the derived form).

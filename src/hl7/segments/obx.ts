@@ -308,9 +308,10 @@ export function buildInterpretationObx(
 
 /**
  * Build the OBX that opens an assessment in ADR^A19, where no OBR may carry it: OBX-3 the instrument
- * (`code^title^system`, or `<instrument id>^<title>^L` without a code), OBX-4 the assessment's sub-id, no
- * value (OBX-2 and OBX-5 empty), OBX-11 status, OBX-14 authored, OBX-16 author. An assessment without answers
- * is still visible this way.
+ * (`code^title^system`, or `<instrument id>^<title>^L` without a code), OBX-4 the assessment's sub-id, OBX-2
+ * `CE` and OBX-5 the instrument again (the instrument administered: v2.5.1 7.4.2.2 wants OBX-2 valued
+ * whenever OBX-11 is not `X`, and a value type without a value would say nothing), OBX-11 status, OBX-14
+ * authored, OBX-16 author. An assessment without answers is still visible this way.
  *
  * @param setId - OBX-1
  * @param instrument - the instrument, already encoded as CE
@@ -321,8 +322,8 @@ export function buildInterpretationObx(
  * @returns the segment text without terminator
  * @throws MappingError when the author's identifier does not fit 250 characters after escaping
  * @see HL7 v2.5.1 OBX-3, OBX-4, OBX-11
- * @example buildPanelObx(1, '44249-1^PHQ-9 quick depression assessment panel^LN', assessment, dir, [], 'asmt-0001') // 'OBX|1||44249-1^PHQ-9 quick depression assessment panel^LN|asmt-0001|||||||F|||20260301101000-0500'
+ * @example buildPanelObx(1, '44249-1^PHQ-9 quick depression assessment panel^LN', assessment, dir, [], 'asmt-0001') // 'OBX|1|CE|44249-1^PHQ-9 quick depression assessment panel^LN|asmt-0001|44249-1^PHQ-9 quick depression assessment panel^LN||||||F|||20260301101000-0500'
  */
 export function buildPanelObx(setId: number, instrument: string, assessment: Assessment, dir: DirectoryIndex, path: IssuePath, subId: string): string {
-  return assessmentObx(setId, '', instrument, subId, '', assessment, dir, path);
+  return assessmentObx(setId, 'CE', instrument, subId, instrument, assessment, dir, path);
 }
