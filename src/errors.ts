@@ -61,6 +61,7 @@ export function formatIssuePath(path: IssuePath): string {
 
 /** Base class of every error thrown by chart-export. */
 export class ChartExportError extends Error {
+  /** The class name, `'ChartExportError'` (in messages and stack traces). */
   override readonly name: string = 'ChartExportError';
   /** A stable machine-readable code. */
   readonly code: ChartExportErrorCode;
@@ -76,6 +77,7 @@ export class ChartExportError extends Error {
  * The message lists the paths and rules, never the offending values.
  */
 export class ChartValidationError extends ChartExportError {
+  /** The class name, `'ChartValidationError'` (in messages and stack traces). */
   override readonly name = 'ChartValidationError';
   /** Every problem found, in input order. */
   readonly issues: readonly ChartIssue[];
@@ -93,6 +95,7 @@ export class ChartValidationError extends ChartExportError {
 
 /** A record asked for by id (an encounter, note or assessment) is not in the chart. */
 export class ChartNotFoundError extends ChartExportError {
+  /** The class name, `'ChartNotFoundError'` (in messages and stack traces). */
   override readonly name = 'ChartNotFoundError';
   /** The kind of record that was asked for. */
   readonly recordType: 'patient' | 'encounter' | 'note' | 'assessment';
@@ -108,6 +111,7 @@ export class ChartNotFoundError extends ChartExportError {
  * default applies (for example a procedure with no date and an encounter with no start for PR1-5).
  */
 export class MappingError extends ChartExportError {
+  /** The class name, `'MappingError'` (in messages and stack traces). */
   override readonly name = 'MappingError';
   /** Where in the input the missing or unmappable data is. */
   readonly path: IssuePath;
@@ -123,6 +127,7 @@ export class MappingError extends ChartExportError {
 
 /** An argument passed to a function is not acceptable (an option, a limit, a delimiter set). */
 export class InvalidArgumentError extends ChartExportError {
+  /** The class name, `'InvalidArgumentError'` (in messages and stack traces). */
   override readonly name = 'InvalidArgumentError';
   /** The argument or option name. */
   readonly argument: string;
@@ -135,6 +140,7 @@ export class InvalidArgumentError extends ChartExportError {
 
 /** A date or date-time string is not in an accepted format (ISO 8601 profile or HL7 DT/DTM/TS). */
 export class DateTimeFormatError extends ChartExportError {
+  /** The class name, `'DateTimeFormatError'` (in messages and stack traces). */
   override readonly name = 'DateTimeFormatError';
   /** Which format was expected, e.g. `ISO 8601 date-time` or `HL7 DTM`. */
   readonly expected: string;
@@ -149,6 +155,7 @@ export class DateTimeFormatError extends ChartExportError {
  * HL7 v2 text could not be parsed. `segmentIndex` is 0-based; `position` names the field, e.g. `PID-5.1`.
  */
 export class Hl7ParseError extends ChartExportError {
+  /** The class name, `'Hl7ParseError'` (in messages and stack traces). */
   override readonly name = 'Hl7ParseError';
   /** 0-based index of the segment in the message, or -1 when the problem is not in one segment. */
   readonly segmentIndex: number;

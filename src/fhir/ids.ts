@@ -34,7 +34,19 @@ export interface BundleIdInput {
   /** Required at run time; optional here so that any `fhir.Bundle` type-checks. */
   readonly timestamp?: string | undefined;
   /** The entries, in order; each needs a resource with a string `resourceType` and `id` at run time. */
-  readonly entry?: readonly { readonly resource?: { readonly resourceType: string; readonly id?: string | undefined } | undefined }[] | undefined;
+  readonly entry?:
+    | readonly {
+        /** The entry's resource. */
+        readonly resource?:
+          | {
+              /** The resource type, e.g. `Patient`. */
+              readonly resourceType: string;
+              /** The resource id. */
+              readonly id?: string | undefined;
+            }
+          | undefined;
+      }[]
+    | undefined;
 }
 
 /**

@@ -22,6 +22,7 @@ export const DATA_SOURCE_UNAVAILABLE = 'data-source-unavailable';
  * }
  */
 export class DataSourceUnavailableError extends Error {
+  /** The class name, `'DataSourceUnavailableError'` (in messages and stack traces). */
   override readonly name = 'DataSourceUnavailableError';
   /** Always `'data-source-unavailable'`. */
   readonly code = DATA_SOURCE_UNAVAILABLE;
@@ -47,7 +48,12 @@ export class DataSourceUnavailableError extends Error {
  * @returns whether the handler should answer 503; false (never a throw) for a value whose `code` cannot be read
  * @example isDataSourceUnavailable(new DataSourceUnavailableError()) // true
  */
-export function isDataSourceUnavailable(error: unknown): error is { code: typeof DATA_SOURCE_UNAVAILABLE; retryAfterSeconds?: unknown } {
+export function isDataSourceUnavailable(error: unknown): error is {
+  /** `'data-source-unavailable'`. */
+  code: typeof DATA_SOURCE_UNAVAILABLE;
+  /** Seconds for `Retry-After`, when the source gave them (read and checked by the handler). */
+  retryAfterSeconds?: unknown;
+} {
   try {
     return (
       error instanceof DataSourceUnavailableError ||

@@ -66,7 +66,7 @@ export interface LimitSetting {
 }
 
 /**
- * Limits of the record-count parameters (contract 8.3). Each missing setting takes {@link DEFAULT_LIMITS}.
+ * Limits of the record-count parameters. Each missing setting takes {@link DEFAULT_LIMITS}.
  * - `encounters`, `notes`, `assessments`, `medicalHistory`: `encounterLimit`, `noteLimit`,
  *   `assessmentLimit`, `medicalHistoryLimit` of /exportFhirPatientBundle (each caps its own kind);
  * - `summary`: `limit` of /exportHl7PatientSummary (caps the total number of records);
@@ -75,7 +75,14 @@ export interface LimitSetting {
 export type ExportLimits = { readonly [K in LimitName]?: LimitSetting | undefined };
 
 /** The defaults and maxima used when {@link ExportHandlerOptions.limits} does not set them. */
-export const DEFAULT_LIMITS: { readonly [K in LimitName]: { readonly default: number; readonly max: number } } = Object.freeze({
+export const DEFAULT_LIMITS: {
+  readonly [K in LimitName]: {
+    /** The value used when the request does not give the parameter. */
+    readonly default: number;
+    /** The largest value served; larger requested values are clamped to it. */
+    readonly max: number;
+  };
+} = Object.freeze({
   encounters: Object.freeze({ default: 20, max: 100 }),
   notes: Object.freeze({ default: 20, max: 100 }),
   assessments: Object.freeze({ default: 20, max: 100 }),
@@ -146,9 +153,9 @@ export interface HandlerHl7Options {
 
 /** FHIR options of the handler. `now` comes from the handler's clock; `directory` from the data source. */
 export interface HandlerFhirOptions {
-  /** Absolute `fullUrl` base (the service's base URL); default relative `Type/id` (contract 2.2). */
+  /** Absolute `fullUrl` base (the service's base URL); default relative `Type/id`, the export interface's form. */
   readonly baseUrl?: string | undefined;
-  /** Omit `Bundle.total` on `collection` Bundles (R4 invariant bdl-1); default false (contract 2.2 lists it). */
+  /** Omit `Bundle.total` on `collection` Bundles (R4 invariant bdl-1); default false (the export interface lists it). */
   readonly strictBundleTotal?: boolean | undefined;
 }
 
@@ -539,7 +546,7 @@ async function gatherDirectory(
 
 /**
  * Create the web-standard export handler. It serves the eleven routes of the export interface under an
- * optional base path, GET and HEAD, and checks in this order (DESIGN.md section 5):
+ * optional base path, GET and HEAD, and checks in this order:
  * route (404) → method (405, `Allow: GET, HEAD`) → API key (401: missing, unknown, revoked) → scope (403)
  * → rate limit (429, `Retry-After`) → parameters (400) → `Accept` (406) → data (404) → 200. A data-source
  * failure gives 500, or 503 for a `DataSourceUnavailableError`.
@@ -568,7 +575,7 @@ async function gatherDirectory(
  * @example
  * const handler = createExportHandler({ dataSource: createInMemoryDataSource(doc), keyStore });
  * export default { fetch: handler }; // Deno, Bun, Cloudflare Workers, Hono: app.get('/*', (c) => handler(c.req.raw))
- * @see ../shared/spec/chart-export-interface.md sections 4, 5, 7 and 8
+ * @see the repository's docs/hosting.md (routes, checks and their order, limits, headers, error formats)
  */
 export function createExportHandler(options: ExportHandlerOptions): ExportHandler {
   const core = createExportCore(options);

@@ -13,12 +13,24 @@ export interface NodeRequestLike {
   /** The request target, e.g. `/exportFhirPatient?patientId=pat-0001` (Express: relative to the mount path). */
   readonly url?: string | undefined;
   /** Headers by lowercase name; repeated ones as arrays. The URL is built from the request target alone, on a fixed origin (`host` never routes). */
-  readonly headers: { readonly host?: string | undefined; readonly [name: string]: string | string[] | undefined };
+  readonly headers: {
+    /** The `Host` header: passed on as a header only, never used to build the URL. */
+    readonly host?: string | undefined;
+    readonly [name: string]: string | string[] | undefined;
+  };
   /** The connection, for the peer address the directory rate limit may use. */
-  readonly socket?: { readonly remoteAddress?: string | undefined } | null | undefined;
+  readonly socket?:
+    | {
+        /** The peer's IP address (a reverse proxy's, behind one). */
+        readonly remoteAddress?: string | undefined;
+      }
+    | null
+    | undefined;
   /** Body events, read only when a handler other than the package's own needs the body. */
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  /** The body has been read completely. */
   on(event: 'end', listener: () => void): unknown;
+  /** Reading the body failed. */
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The eleven routes of the export interface (contract section 4): path, format, the scope a key needs, and
+ * The eleven routes of the export interface: path, format, the scope a key needs, and
  * the query parameters each takes.
  */
 import type { ApiKeyScope } from './key-store.js';
@@ -68,7 +68,7 @@ function route(
 
 /**
  * The route table. Object ids (`encounterId`, `noteId`, `assessmentId`) are required on the FHIR object
- * routes as on the HL7 ones (DESIGN.md section 5).
+ * routes as on the HL7 ones.
  */
 export const EXPORT_ROUTES: readonly RouteDefinition[] = Object.freeze([
   route('exportFhirPatient', 'fhir', 'fhir:export', [id('patientId')]),

@@ -37,15 +37,50 @@ export interface Period {
  */
 export const CODE_SYSTEMS = {
   /** ICD-10-CM diagnoses. FHIR `http://hl7.org/fhir/sid/icd-10-cm`, HL7 `I10`. */
-  'icd-10-cm': { uri: 'http://hl7.org/fhir/sid/icd-10-cm', hl7: 'I10', name: 'ICD-10-CM' },
+  'icd-10-cm': {
+    /** The FHIR `Coding.system` URI. */
+    uri: 'http://hl7.org/fhir/sid/icd-10-cm',
+    /** The HL7 v2 coding-system name (table 0396), in CE-3. */
+    hl7: 'I10',
+    /** The code system's usual name. */
+    name: 'ICD-10-CM',
+  },
   /** ICD-10-PCS procedures. FHIR `http://www.cms.gov/Medicare/Coding/ICD10`, HL7 `I10P`. */
-  'icd-10-pcs': { uri: 'http://www.cms.gov/Medicare/Coding/ICD10', hl7: 'I10P', name: 'ICD-10-PCS' },
+  'icd-10-pcs': {
+    /** The FHIR `Coding.system` URI. */
+    uri: 'http://www.cms.gov/Medicare/Coding/ICD10',
+    /** The HL7 v2 coding-system name (table 0396), in CE-3. */
+    hl7: 'I10P',
+    /** The code system's usual name. */
+    name: 'ICD-10-PCS',
+  },
   /** SNOMED CT. FHIR `http://snomed.info/sct`, HL7 `SCT`. */
-  'snomed-ct': { uri: 'http://snomed.info/sct', hl7: 'SCT', name: 'SNOMED CT' },
+  'snomed-ct': {
+    /** The FHIR `Coding.system` URI. */
+    uri: 'http://snomed.info/sct',
+    /** The HL7 v2 coding-system name (table 0396), in CE-3. */
+    hl7: 'SCT',
+    /** The code system's usual name. */
+    name: 'SNOMED CT',
+  },
   /** CPT-4 procedures. FHIR `http://www.ama-assn.org/go/cpt`, HL7 `C4`. */
-  cpt: { uri: 'http://www.ama-assn.org/go/cpt', hl7: 'C4', name: 'CPT-4' },
+  cpt: {
+    /** The FHIR `Coding.system` URI. */
+    uri: 'http://www.ama-assn.org/go/cpt',
+    /** The HL7 v2 coding-system name (table 0396), in CE-3. */
+    hl7: 'C4',
+    /** The code system's usual name. */
+    name: 'CPT-4',
+  },
   /** LOINC observations, documents, panels and answer lists. FHIR `http://loinc.org`, HL7 `LN`. */
-  loinc: { uri: 'http://loinc.org', hl7: 'LN', name: 'LOINC' },
+  loinc: {
+    /** The FHIR `Coding.system` URI. */
+    uri: 'http://loinc.org',
+    /** The HL7 v2 coding-system name (table 0396), in CE-3. */
+    hl7: 'LN',
+    /** The code system's usual name. */
+    name: 'LOINC',
+  },
 } as const;
 
 /** A key of {@link CODE_SYSTEMS}. */

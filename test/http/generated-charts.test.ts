@@ -63,7 +63,7 @@ describeMatrix('every route over generated chart documents', (mode: Mode) => {
 const arbBundleLimits = fc.record({ encounters: fc.nat({ max: 3 }), notes: fc.nat({ max: 4 }), assessments: fc.nat({ max: 4 }), medicalHistory: fc.nat({ max: 3 }) });
 
 describeMatrix('the patient Bundle over HTTP and the core builder', (mode: Mode) => {
-  // The one documented difference (README, "Your own data"): a Questionnaire's score items come from the
+  // The one documented difference (docs/hosting.md, "Your own data"): a Questionnaire's score items come from the
   // assessments the handler reads (the newest `assessmentLimit`), not from every assessment of the chart. So the
   // expected Bundle is the builder's over the whole chart with its assessments cut to those the source lists:
   // encounters, notes and medical history stay whole, and references to encounters beyond the limit keep their

@@ -435,7 +435,7 @@ const isError = (cls: new (...args: never[]) => Error) => (r: unknown) => {
  * that cannot become a string (a Symbol, an object whose `toString` throws), they do not validate their
  * arguments: an error constructor that threw a typed error instead would hide the error being reported.
  * See ECMAScript `Error ( message [ , options ] )` (ToString of the message) and the "Errors" section of
- * README.md, which lists these classes as what the library throws, not as validated entry points.
+ * docs/chart-model.md, which lists these classes as what the library throws, not as validated entry points.
  */
 const BUILTIN_ERROR_CONSTRUCTOR_FAILURE = (error: unknown): boolean => error instanceof TypeError;
 

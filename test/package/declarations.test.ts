@@ -1,10 +1,9 @@
 /**
  * The public declarations as an editor shows them: every export of `chart-export` and `chart-export/http` has
  * hover docs, and so does every member of an exported interface, class or object type; every optional
- * property is declared `prop?: T | undefined` (README "API list" → Types), so a consumer with
+ * property is declared `prop?: T | undefined` (docs/api.md, "Types"), so a consumer with
  * exactOptionalPropertyTypes may pass a value read from another optional property (`{ code: score.code }`).
- * Every property of the chart model (`src/model`) also carries an `@example` (README "The chart model and its
- * check").
+ * Every property of the chart model (`src/model`) also carries an `@example` (docs/chart-model.md).
  */
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
