@@ -44,7 +44,7 @@ const HL7_TYPES: Record<string, string> = {
 
 /**
  * What the R4 validator reports on the interface's default FHIR output by design: relative `fullUrl`s and
- * `Bundle.total` on collection Bundles, both as contract section 2.2 shows them. `--fhir-base-url` and
+ * `Bundle.total` on collection Bundles, both as the interface gives them by default. `--fhir-base-url` and
  * `--strict-bundle-total` turn both off, and then nothing at all may be reported.
  */
 const CONTRACT_DEFAULTS = new Set(['fullurl-absolute', 'bdl-1']);
