@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIBRARY_ENTRIES } from '../../tsup.shared.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The most the packed tarball may weigh, in bytes (npm's "package size", 1 kB = 1000 bytes). */
@@ -82,6 +83,15 @@ describe('published tarball', () => {
     // The core's code is in dist/index.js only: a core class is not declared again elsewhere.
     for (const file of ['dist/http/index.js', 'dist/http/index.cjs', 'dist/http/cli.js']) {
       expect(readFileSync(join(ROOT, file), 'utf8'), file).not.toMatch(/class ChartExportError\b/);
+    }
+  });
+
+  it('should build an entry for every subpath of the exports map', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    for (const subpath of Object.keys(pkg.exports).filter((k) => k !== './package.json')) {
+      const output = subpath === '.' ? 'index' : `${subpath.slice(2)}/index`;
+      expect(Object.keys(LIBRARY_ENTRIES), subpath).toContain(output);
+      expect(info.files.map((f) => f.path), subpath).toEqual(expect.arrayContaining([`dist/${output}.js`, `dist/${output}.cjs`, `dist/${output}.d.ts`, `dist/${output}.d.cts`]));
     }
   });
 
