@@ -7,7 +7,10 @@ type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
 
-/** The library's build entries (output name → source). Keep this list equal to the "exports" map of package.json. */
+/**
+ * The library's build entries (output name → source): one per subpath of the "exports" map of package.json
+ * (test/package/tarball.test.ts checks it), plus any non-public entry the public ones import.
+ */
 export const LIBRARY_ENTRIES: Readonly<Record<string, string>> = {
   index: 'src/index.ts',
   'http/index': 'src/http/index.ts',
