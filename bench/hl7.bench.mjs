@@ -99,7 +99,7 @@ const options = { now: NOW, controlId: 'MDM0001', sendingApplication: 'CHART-EXP
 
 const ESCAPES = { '\\': '\\E\\', '|': '\\F\\', '^': '\\S\\', '&': '\\T\\', '~': '\\R\\', '\r': '\\X0D\\', '\n': '\\X0A\\' };
 // The same job as escapeHl7: the delimiters, and every control character (C0, DEL, C1) as its UTF-8 bytes in hex.
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are escaped
 const SPECIAL_RE = /[\\|^~&\u0000-\u001f\u007f-\u009f]/g;
 const hex2 = (n) => n.toString(16).toUpperCase().padStart(2, '0');
 const controlHex = (c) => {

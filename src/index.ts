@@ -1,6 +1,24 @@
 /**
  * chart-export: typed patient-chart objects → FHIR R4 JSON resources and Bundles, and HL7 v2.5.1 messages.
- * Pure functions: no I/O, no Node-only API, no hidden clock or randomness.
+ * No I/O and no Node-only API.
+ *
+ * Only these read the clock or draw random numbers, the builders only for options left unset (set them and
+ * a builder's output is the same on every call):
+ * - The FHIR Bundle builders (`buildFhirPatientExport`, `buildFhirPatientBundle`, `buildFhirEncounterExport`,
+ *   `buildFhirNoteExport`, `buildFhirAssessmentExport`, `buildFhirDirectoryBundle`): `Bundle.timestamp`
+ *   defaults to the current time (option `now`). `Bundle.id` (option `bundleId`) defaults to
+ *   `defaultBundleId`, derived from the Bundle's type, timestamp and entries: no randomness, but it follows
+ *   the clock through the timestamp.
+ * - The HL7 message builders (`buildAdtA31`, `buildAdtA08`, `buildAdrA19`, `buildMdmT02`, `buildOruR01`):
+ *   MSH-7, and EVN-2 or QRD-1, default to the current time (option `now`); MSH-10 defaults to a
+ *   `generateControlId` id (option `controlId`), and `buildAdrA19`'s query id in QRD-4 and MSA-2 (option
+ *   `queryId`) to that control id.
+ * - `generateControlId` itself reads the clock and draws random digits (`crypto.getRandomValues`, or
+ *   `Math.random` where there is no Web Crypto) on every call.
+ *
+ * Everything else gives the same result for the same arguments: the `toFhir…` resource mappers, `toFhirId`,
+ * `defaultBundleId`, the chart checks and `freeze…`, the HL7 encoding, date-time, parse and check functions,
+ * and `sha256`.
  */
 
 // Errors

@@ -83,9 +83,6 @@ function isoDate(ms) {
   return iso(ms).slice(0, 10);
 }
 
-/** Round an instant to the quarter hour (appointments start on the quarter). */
-const quarter = (ms) => Math.round(ms / (15 * MINUTE)) * 15 * MINUTE;
-
 const RANGE_START = chicago(2023, 1, 9);
 const RANGE_END = chicago(2026, 6, 30);
 

@@ -42,7 +42,7 @@ const SEGMENT_ID_RE = /^[A-Z][A-Z0-9]{2}$/;
  * character-set decoding (Windows-1252 bytes read as Latin-1 turn quotes into U+0091…U+0094), and some act
  * on terminals and logs (ESC, and U+009B, its one-character C1 form). Escaped (`\X7F\`) they are data.
  */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- finds the control characters a value may not hold raw
 const CONTROL_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
 /**
@@ -65,7 +65,7 @@ export function hl7Position(segmentId: string, field: number, repetition = 1, co
 }
 
 /** {@link CONTROL_RE} or a CR or LF left in a segment after splitting on the message's own terminator. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- finds the control characters a value may not hold raw
 const RAW_CONTROL_RE = /[\u0000-\u0008\u000A-\u001F\u007F-\u009F]/;
 /** A line made of line breaks only: a blank line, or the final newline of a file after the last segment. */
 const BLANK_LINE_RE = /^[\r\n]*$/;
@@ -128,6 +128,7 @@ export function parseHl7Message(text: string): Hl7Message {
   let body = text;
   if (body.charCodeAt(0) === 0xfeff) body = body.slice(1);
   if (body.charCodeAt(0) === 0x0b) body = body.slice(1);
+  // eslint-disable-next-line no-control-regex -- U+001C ends an MLLP-framed message
   body = body.replace(/\x1c(?:\r\n?|\n)?$/, '');
   if (!body.startsWith('MSH')) throw new Hl7ParseError(0, 'MSH', 'the message must begin with an MSH segment');
   const field = body.charAt(3);

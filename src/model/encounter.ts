@@ -1,4 +1,5 @@
 import type { Coding, IsoDateTime, Period } from './common.js';
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- for the {@link}s in doc comments
 import type { DirectoryLocation, DirectoryPractitioner } from './directory.js';
 
 /**

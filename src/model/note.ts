@@ -1,4 +1,5 @@
 import type { IsoDateTime } from './common.js';
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- for the {@link} in a doc comment
 import type { DirectoryPractitioner } from './directory.js';
 
 /**

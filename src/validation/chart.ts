@@ -40,9 +40,9 @@ function toArray(path: Path): IssuePath {
 type Obj = Record<string, unknown>;
 
 /** Control characters FHIR strings forbid (all C0 but tab, LF, CR) and lone surrogates. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- finds the C0 control characters FHIR strings forbid
 const FORBIDDEN_TEXT_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- a fast pre-check for the C0 control characters FHIR strings forbid
 const MAYBE_FORBIDDEN_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF]/;
 /** White space at either end of a code, or two in a row. */
 const CODE_SPACE_RE = /^\s|\s$|\s\s/;
@@ -63,7 +63,7 @@ const FHIR_STRING_MAX = 1_048_576;
 const CODE_MAX = 64;
 /** FHIR `positiveInt` is a 32-bit signed integer. */
 const INT32_MAX = 2_147_483_647;
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- finds the control characters a chart id may not hold
 const ID_FORBIDDEN_RE = /[\u0000-\u001F\u007F-\u009F]/;
 
 const CODE_SYSTEM_KEYS = Object.keys(CODE_SYSTEMS);

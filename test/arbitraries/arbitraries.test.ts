@@ -45,7 +45,6 @@ import {
 
 const paths = (issues: readonly ChartIssue[]): string[] => issues.map((i) => `${formatIssuePath(i.path)}: ${i.message}`);
 
-// eslint-disable-next-line no-control-regex
 const CODE_RE = /^[^\s]+(\s[^\s]+)*$/;
 
 describe('arbHostileText', () => {
@@ -87,7 +86,7 @@ describe('arbLongText', () => {
 });
 
 /** Any control character (Cc): C0 with tab, CR and LF, DEL, C1. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- finds the control characters a chart id may not hold
 const CONTROL_RE = /[\u0000-\u001F\u007F-\u009F]/;
 
 describe('arbId', () => {

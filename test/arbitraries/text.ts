@@ -11,7 +11,7 @@ import fc from 'fast-check';
 /** How a text-producing arbitrary mixes realistic and hostile content. */
 export type TextMode = 'realistic' | 'hostile' | 'mixed';
 
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- removes the C0 control characters FHIR strings forbid
 const FORBIDDEN_CONTROL_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
 const LONE_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
@@ -296,7 +296,7 @@ const arbHostileIdRaw: fc.Arbitrary<string> = fc.oneof(
  * check rejects C0 and DEL in ids; generated ids leave out C1 too, as the contract says "no control
  * characters at all".
  */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- removes the control characters a chart id may not hold
 const ID_CONTROL_RE = /[\u0000-\u001F\u007F-\u009F]/g;
 
 /**

@@ -74,7 +74,7 @@ const PATIENT = encodeURIComponent(DEMO.patients[0]?.patient.id ?? '');
 const FHIR = { 'x-api-key': 'example-key', accept: 'application/fhir+json' };
 const HL7 = { 'x-api-key': 'example-key', accept: 'application/hl7-v2' };
 
-/** FHIR findings other than the contract's deliberate defaults (relative fullUrl, Bundle.total; contract 2.2). */
+/** FHIR findings other than the contract's deliberate defaults (relative fullUrl, Bundle.total on every Bundle). */
 const fhirFindings = (json: object): unknown[] => validateFhir(json).filter((f) => f.rule !== 'fullurl-absolute' && f.rule !== 'bdl-1');
 
 async function listen(server: Server): Promise<string> {

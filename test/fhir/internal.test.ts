@@ -10,7 +10,7 @@ import { isoOrderKey } from '../../src/internal/iso.js';
 import { arbIsoDate, arbIsoDateTime } from '../arbitraries/index.js';
 import { parseXhtml } from '../support/fhir-validator.js';
 
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- finds the C0 control characters FHIR strings forbid
 const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
 /** Any well-formed string (no lone surrogates), from the whole Unicode range. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -301,7 +301,7 @@ describe('buildMdmT02', () => {
       // Act
       const out = buildMdmT02(chart, 'note-0001', HEADER);
       // Assert
-      // eslint-disable-next-line no-control-regex
+      // eslint-disable-next-line no-control-regex -- the message holds no control character but its segment terminators
       expect(out.replace(/\r/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
       const obx = out.split('\r').find((x) => x.startsWith('OBX|'))!;
       expect(obx.split('|')[5]).toBe(escapeHl7(text));
@@ -514,6 +514,7 @@ describe('message options', () => {
       locations: [{ id: 'loc-001', name: 'Suite 200', status: 'active' as const, organizationId: `Org-${'é'.repeat(20)}` }],
     };
     const skipped = buildAdtA08(CHART, 'enc-0001', { ...HEADER, directory, controlId: 'ADT0001' });
+    // eslint-disable-next-line no-control-regex -- ASCII starts at U+0000
     expect(/[^\u0000-\u007f]/.test(skipped)).toBe(false);
     expect(val(parseHl7Message(skipped).segments[0]!, 18)).toBe('');
   });

@@ -71,7 +71,7 @@ function checkCommon(text: string, type: string): Hl7Message {
   expect(val(msh, 10).startsWith(type.slice(0, 3))).toBe(true);
   expect(val(msh, 7)).toBe('20260301103000-0500');
   expect(val(msh, 12)).toBe('2.5.1');
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- ASCII starts at U+0000
   expect(val(msh, 18)).toBe(/[^\u0000-\u007f]/.test(text) ? 'UNICODE UTF-8' : '');
   return m;
 }

@@ -1,5 +1,5 @@
 /**
- * Module boundaries (DESIGN.md section 1, STYLE.md "Module boundaries"), checked on the source imports:
+ * Module boundaries, checked on the source imports (and as lint rules in eslint.config.js):
  * the core never imports the adapter or a Node API; fhir/ and hl7/ do not import each other; model/
  * imports only model/; the adapter reaches the core only through src/index.ts.
  */

@@ -3,7 +3,7 @@
  * into a temporary `node_modules/chart-export` next to `@types/fhir` and `typescript` (linked from this
  * repository's node_modules: no network), then
  * - the consumer's TypeScript (`strict`, `skipLibCheck: false`) under `moduleResolution` node16, nodenext and
- *   bundler, over `.mts` and `.cts` files: correct uses compile; wrong uses fail with the expected error codes
+ *   bundler, over `.mts` and `.cts` files, and node10 over `.ts` files: correct uses compile; wrong uses fail with the expected error codes
  *   (a FHIR type that silently became `any` would let them through); no `@types/node` in those projects;
  * - a project with `@types/node` and `@types/express`: `createServer(toNodeListener(…))` and `app.use(…)`;
  * - `exactOptionalPropertyTypes`: explicit `undefined` where the docs allow an absent property;
@@ -210,6 +210,14 @@ beforeAll(() => {
   const badErrors = ['bad.mts', 'bad.cts'].flatMap((file) => BAD_ERRORS.map((e) => ({ file, ...e })));
   const plain = join(tmp, 'without-node');
   projects = [
+    // node10 (TypeScript's pre-exports resolution) finds chart-export/http through typesVersions.
+    {
+      name: 'node10',
+      dir: plain,
+      compilerOptions: { ...STRICT, module: 'commonjs', moduleResolution: 'node10' },
+      files: { 'good.ts': GOOD, 'bad.ts': BAD },
+      expected: ['bad.ts'].flatMap((file) => BAD_ERRORS.map((e) => ({ file, ...e }))),
+    },
     { name: 'node16', dir: plain, compilerOptions: { ...STRICT, module: 'node16', moduleResolution: 'node16' }, files: common, expected: badErrors },
     {
       name: 'nodenext',
@@ -248,7 +256,7 @@ function result(name: string): ReturnType<typeof runTsc> {
 }
 
 describe('packed package in a consumer TypeScript project', () => {
-  it.each(['node16', 'nodenext', 'bundler'])(
+  it.each(['node10', 'node16', 'nodenext', 'bundler'])(
     'should compile correct .mts and .cts uses and reject wrong ones with the right codes under %s (no @types/node, skipLibCheck false)',
     async (name) => {
       const { exitCode, diagnostics, output } = await result(name);

@@ -72,6 +72,7 @@ function baseChart(): PatientChart {
 }
 
 /** Deep-clone, apply a mutation, and return the chart as unknown input. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests break the chart's shape on purpose
 function mutate(fn: (c: any) => void): unknown {
   const c = structuredClone(baseChart());
   fn(c);
@@ -298,6 +299,7 @@ describe('checkPatientChart', () => {
   });
 
   it('should hold one definition per instrument id across assessments: the same url, and the same items where both define them', () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test breaks the chart's shape on purpose
     const second = (fn: (a: any) => void) =>
       checkPatientChart(
         mutate((c) => {
@@ -338,6 +340,7 @@ describe('checkPatientChart', () => {
 
   it('should reject any change to the items of a second assessment of the same instrument, and nothing else', () => {
     const arbItemChange = fc.oneof(
+      // eslint-disable-next-line no-control-regex -- keeps out the C0 control characters FHIR strings forbid
       fc.record({ field: fc.constant('text'), value: fc.string().filter((t) => !/[\u0000-\u001f\ud800-\udfff]/.test(t)).map((t) => `Zq-${t}`) }),
       fc.record({ field: fc.constant('linkId'), value: fc.constantFrom('Zq-3', 'Zq-1b') }),
     );
@@ -536,6 +539,7 @@ describe('checkPatientChart: coded answers and their item options', () => {
         arbOptionAnswer.chain((c) => fc.record({ c: fc.constant(c), option: fc.constantFrom(...c.options), display: fc.option(fc.string(), { nil: undefined }), keepScore: fc.boolean() })),
         ({ c, option, display, keepScore }) => {
           const value: AnswerOption = { system: option.system, code: option.code };
+          // eslint-disable-next-line no-control-regex -- removes the C0 control characters FHIR strings forbid
           if (display !== undefined) value.display = display.replace(/[\u0000-\u001F\uD800-\uDFFF]/g, '');
           if (keepScore && option.score !== undefined) value.score = option.score;
           const chart = withAnswer(c.assessment, c.index, value);

@@ -9,7 +9,7 @@
  */
 
 const ENCODER = new TextEncoder();
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- ASCII starts at U+0000
 const ASCII_RE = /^[\x00-\x7f]*$/;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 

@@ -17,13 +17,13 @@
  */
 
 /** The characters the standard delimiters make special, and every control character. Global: a scan resumes at lastIndex. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are escaped
 const SPECIAL = /[|^~\\&\u0000-\u001f\u007f-\u009f]/g;
 /** The same, and every other non-ASCII code unit (U+00A0 … U+FFFF, surrogates included). */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are escaped
 const SPECIAL_OR_NON_ASCII = /[|^~\\&\u0000-\u001f\u007f-\uffff]/g;
 /** Control characters other than CR and LF (which long text finds by indexOf). Global. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are escaped
 const CONTROL = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
 const CR = 13;
@@ -70,7 +70,7 @@ const LONG = 128;
  * The leading run of characters that are sent as ASCII: ASCII itself and the C1 controls, which are escaped
  * (sticky: matches at lastIndex only, possibly empty).
  */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- ASCII starts at U+0000
 const ASCII_RUN = /[\u0000-\u009f]*/y;
 
 /** Printable ASCII, CR and LF: what long text mostly holds (sticky, possibly empty). */

@@ -210,7 +210,7 @@ export function prepareMessage(chart: unknown, options: Hl7MessageOptions | unde
   };
 }
 
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- ASCII starts at U+0000
 const NON_ASCII_RE = /[^\u0000-\u007f]/;
 
 /**

@@ -64,7 +64,7 @@ const RATE_LIMIT_FIELDS = ['limit', 'windowSeconds'] as const;
 const HEX64_RE = /^[0-9a-fA-F]{64}$/;
 /** Printable ASCII without spaces: what survives an HTTP header unchanged (values are trimmed, non-ASCII is not portable). */
 const KEY_RE = /^[\x21-\x7E]+$/;
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- finds the control characters a key file value may not hold
 const CONTROL_RE = /[\u0000-\u001F\u007F]/;
 const NAME_MAX = 128;
 

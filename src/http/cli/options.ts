@@ -104,7 +104,7 @@ Exit status: 0 after a clean shutdown; 1 when the data or key file is invalid or
 cannot be taken, or a shutdown had to close requests in flight; 2 for a wrong option.
 `;
 
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- finds the control characters an option value may not hold
 const CONTROL_RE = /[\u0000-\u001F\u007F]/;
 /** MSH-3 / MSH-4 carry the value in HD-1: IS, at most 20 characters (after HL7 escaping, which the handler checks). */
 const HD1_MAX = 20;

@@ -51,7 +51,7 @@ export interface ParameterProblem {
 }
 
 /** What a chart id may not hold, as the chart check says: any control character (tab, CR, LF, DEL and C1 included) and lone surrogates. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- finds the control characters a chart id may not hold
 const FORBIDDEN_ID_RE = /[\u0000-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const ID_MAX = 128;
 const INTEGER_RE = /^[0-9]+$/;

@@ -10,9 +10,9 @@ import { KEYS } from './fixture.js';
 import type { TestResponse } from './harness.js';
 
 /**
- * The two findings the contract itself asks for (DESIGN.md section 3): relative `fullUrl`s (contract 2.2,
- * unless `fhir.baseUrl` is set) and `Bundle.total` on non-searchset Bundles (bdl-1, unless
- * `fhir.strictBundleTotal`). Everything else the validator finds fails the test.
+ * The two findings the export interface's default output gives by design: relative `fullUrl`s (unless
+ * `fhir.baseUrl` is set) and `Bundle.total` on non-searchset Bundles (bdl-1, unless `fhir.strictBundleTotal`).
+ * Everything else the validator finds fails the test.
  */
 const CONTRACT_RULES = new Set(['bdl-1', 'fullurl-absolute']);
 

@@ -1,0 +1,111 @@
+/**
+ * What the published tarball weighs and carries (`npm test` builds dist first): at most 300 KB packed, no
+ * source maps, the service command's demo chart embedded compressed and equal byte for byte to
+ * examples/data/demo-chart.json, one copy of the core (the adapter and the command import the built core next to
+ * them), and a `typesVersions` entry for every subpath so `moduleResolution: node10` finds its declarations.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIBRARY_ENTRIES } from '../../tsup.shared.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The most the packed tarball may weigh, in bytes (npm's "package size", 1 kB = 1000 bytes). */
+const MAX_PACKED_BYTES = 300_000;
+
+interface PackInfo {
+  readonly filename: string;
+  readonly size: number;
+  readonly files: readonly { readonly path: string; readonly size: number }[];
+}
+
+let tmp = '';
+let info: PackInfo;
+let tarballBytes = 0;
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'chart-export-tarball-'));
+  const out = execFileSync('npm', ['pack', '--pack-destination', tmp, '--ignore-scripts', '--json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  [info] = JSON.parse(out) as [PackInfo];
+  tarballBytes = statSync(join(tmp, info.filename)).size;
+}, 120_000);
+
+afterAll(() => {
+  if (tmp !== '') rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Every file under dist/, relative to the repository root. */
+function distFiles(dir = join(ROOT, 'dist')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? distFiles(join(dir, d.name)) : [join(dir, d.name).slice(ROOT.length)],
+  );
+}
+
+describe('published tarball', () => {
+  it(`should weigh at most ${MAX_PACKED_BYTES / 1000} kB packed`, () => {
+    const largest = [...info.files].sort((a, b) => b.size - a.size).slice(0, 5).map((f) => `${f.path} ${f.size}`);
+    expect(tarballBytes, `packed ${tarballBytes} bytes; largest files: ${largest.join(', ')}`).toBeLessThanOrEqual(MAX_PACKED_BYTES);
+    expect(tarballBytes).toBe(info.size);
+  });
+
+  it('should ship no source maps and no source map references', () => {
+    expect(info.files.filter((f) => f.path.endsWith('.map'))).toEqual([]);
+    for (const file of distFiles().filter((f) => /\.c?js$/.test(f))) {
+      expect(readFileSync(join(ROOT, file), 'utf8'), file).not.toContain('sourceMappingURL');
+    }
+  });
+
+  it('should embed the demo chart in the command compressed, equal byte for byte to examples/data/demo-chart.json', () => {
+    const cli = readFileSync(join(ROOT, 'dist/http/cli.js'), 'utf8');
+    const literals = [...cli.matchAll(/"([A-Za-z0-9+/]{4096,}={0,2})"/g)].map((m) => m[1] as string);
+    expect(literals).toHaveLength(1);
+    const embedded = brotliDecompressSync(Buffer.from(literals[0] as string, 'base64'));
+    expect(embedded.equals(readFileSync(join(ROOT, 'examples/data/demo-chart.json')))).toBe(true);
+    // Not also inlined as an object literal: the command is its own code plus the compressed chart.
+    expect(cli.length).toBeLessThan(embedded.length / 5);
+  });
+
+  it('should load one core: the adapter and the command import the built entries next to them', () => {
+    const imports = (file: string): string[] =>
+      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/(?:\bfrom\s*|\brequire\()\s*["']([^"']+)["']/g)].map((m) => m[1] as string);
+    expect(new Set(imports('dist/http/index.js'))).toEqual(new Set(['../index.js']));
+    expect(new Set(imports('dist/http/index.cjs'))).toEqual(new Set(['../index.cjs']));
+    const cliLocal = imports('dist/http/cli.js').filter((s) => s.startsWith('.'));
+    expect(new Set(cliLocal)).toEqual(new Set(['../index.js', './index.js']));
+    // The core's code is in dist/index.js only: a core class is not declared again elsewhere.
+    for (const file of ['dist/http/index.js', 'dist/http/index.cjs', 'dist/http/cli.js']) {
+      expect(readFileSync(join(ROOT, file), 'utf8'), file).not.toMatch(/class ChartExportError\b/);
+    }
+  });
+
+  it('should build an entry for every subpath of the exports map', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    for (const subpath of Object.keys(pkg.exports).filter((k) => k !== './package.json')) {
+      const output = subpath === '.' ? 'index' : `${subpath.slice(2)}/index`;
+      expect(Object.keys(LIBRARY_ENTRIES), subpath).toContain(output);
+      expect(info.files.map((f) => f.path), subpath).toEqual(expect.arrayContaining([`dist/${output}.js`, `dist/${output}.cjs`, `dist/${output}.d.ts`, `dist/${output}.d.cts`]));
+    }
+  });
+
+  it('should map every subpath of the exports map in typesVersions to its declarations (moduleResolution node10)', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      exports: Record<string, { import?: { types?: string } } | string>;
+      typesVersions?: Record<string, Record<string, string[]>>;
+    };
+    const subpaths = Object.entries(pkg.exports).filter(([k]) => k !== '.' && k !== './package.json');
+    expect(subpaths.length).toBeGreaterThan(0);
+    const expected = Object.fromEntries(
+      subpaths.map(([k, v]) => [k.slice(2), [typeof v === 'string' ? v : (v.import?.types ?? '')]]),
+    );
+    expect(pkg.typesVersions).toEqual({ '*': expected });
+    for (const [types] of Object.values(expected)) expect(info.files.map((f) => `./${f.path}`)).toContain(types);
+  });
+});
