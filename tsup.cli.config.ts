@@ -6,7 +6,7 @@ import { defineConfig, type Options } from 'tsup';
  * `npm run build` builds it with the library (tsup.config.ts); `npm start` builds only this, in about a second.
  */
 export const cli: Options = {
-  entry: { 'http/cli': 'src/http/cli.ts' },
+  entry: { cli: 'src/cli/main.ts' },
   format: ['esm'],
   dts: false,
   clean: false, // the library build cleans dist/
