@@ -124,12 +124,15 @@ export class MappingError extends ChartExportError {
 /** An argument passed to a function is not acceptable (an option, a limit, a delimiter set). */
 export class InvalidArgumentError extends ChartExportError {
   override readonly name = 'InvalidArgumentError';
-  /** The argument or option name. */
+  /** The argument or option name, e.g. `options.controlId` or `limits.notes.max`. */
   readonly argument: string;
+  /** Why it is refused, the rule it breaks (`must be a function`); the message is `Invalid ${argument}: ${reason}`. */
+  readonly reason: string;
 
   constructor(argument: string, reason: string, options?: { cause?: unknown }) {
     super('invalid-argument', `Invalid ${argument}: ${reason}`, options);
     this.argument = argument;
+    this.reason = reason;
   }
 }
 

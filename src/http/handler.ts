@@ -644,7 +644,7 @@ function checkOutputOptions(fhirBase: FhirExportOptions, hl7Base: Hl7MessageOpti
   const at = '2026-01-01T00:00:00Z';
   const rename = (prefix: string, error: unknown): never => {
     if (error instanceof InvalidArgumentError) {
-      throw new InvalidArgumentError(`${prefix}.${error.argument.replace(/^options\./, '')}`, error.message.replace(/^Invalid [^:]*: /, ''), { cause: error });
+      throw new InvalidArgumentError(`${prefix}.${error.argument.replace(/^options\./, '')}`, error.reason, { cause: error });
     }
     throw error;
   };

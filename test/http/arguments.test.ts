@@ -39,6 +39,23 @@ describe('createExportHandler / toNodeListener options', () => {
     expect(() => toNodeListener(options as never)).toThrow(InvalidArgumentError);
   });
 
+  it('should name a FHIR or HL7 output option the builders refuse by its handler option, with the same reason', () => {
+    let thrown: unknown;
+    try {
+      createExportHandler({ dataSource, keyStore, hl7: { sendingApplication: 'x'.repeat(21) } });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(InvalidArgumentError);
+    const error = thrown as InvalidArgumentError;
+    expect(error.argument).toBe('hl7.sendingApplication');
+    expect(error.cause).toBeInstanceOf(InvalidArgumentError);
+    const cause = error.cause as InvalidArgumentError;
+    expect(error.reason).toBe(cause.reason);
+    expect(error.message).toBe(`Invalid hl7.sendingApplication: ${cause.reason}`);
+    expect(cause.message).toBe(`Invalid ${cause.argument}: ${cause.reason}`);
+  });
+
   it('should reject with InvalidArgumentError when the handler is called with something that is not a Request', async () => {
     const handler = createExportHandler({ dataSource, keyStore });
     await expect(handler(null as never)).rejects.toThrow(expect.objectContaining({ argument: 'request' }));
