@@ -19,7 +19,7 @@ import {
 import { buildCurlSamples, clientOrigin, pickSampleIds, type SampleKeys } from './banner.js';
 import { DEMO_KEYS } from './demo.js';
 import { CliError, loadData, loadKeys, type CliIo, type LoadedData, type LoadedKeys } from './load.js';
-import { HELP_TEXT, UsageError, parseCliOptions, type CliOptions } from './options.js';
+import { HELP_TEXT, UsageError, parseCliOptions, type CliOptions } from './command-line.js';
 
 
 function handlerOptions(options: CliOptions, document: ChartDocument, keys: LoadedKeys, io: CliIo): ExportHandlerOptions {

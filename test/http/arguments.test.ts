@@ -10,9 +10,9 @@ import {
   createInMemoryDataSource,
   createInMemoryKeyStore,
   hashApiKey,
-  timingSafeEqual,
   toNodeListener,
 } from '../../src/http/index.js';
+import { timingSafeEqual } from '../../src/http/key-store.js';
 import { CHART_DOCUMENT, PATIENT_ID } from './support/fixture.js';
 
 const dataSource = createInMemoryDataSource(CHART_DOCUMENT);
