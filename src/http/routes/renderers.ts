@@ -29,9 +29,10 @@ function directoryRecords(directory: Directory | undefined): unknown[] {
   return [...(directory.practitioners ?? []), undefined, ...(directory.locations ?? []), undefined, ...(directory.organizations ?? [])];
 }
 
-/** Everything one record's output is built from, the record first (its directory object stands for its records). */
+/** Everything one record's output is built from, the record first, for the identity check of a reused output. */
 function recordInputs<TRecord>(data: RecordData<TRecord>, withEncounter: boolean): unknown[] {
-  return withEncounter ? [data.record, data.patient, data.encounter, data.directory] : [data.record, data.patient, data.directory];
+  const head = withEncounter ? [data.record, data.patient, data.encounter] : [data.record, data.patient];
+  return data.directory === undefined ? head : [...head, undefined, ...directoryRecords(data.directory)];
 }
 
 /** /exportFhirPatient: a Bundle with the Patient and its coverages. */
