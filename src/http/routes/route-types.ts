@@ -89,7 +89,8 @@ export interface RouteDefinition {
   readonly format: 'fhir' | 'hl7';
   /**
    * The scope a key needs; `undefined` for a public route (the directory), which needs no key and is counted
-   * per client only when `directoryRateLimit` is set.
+   * per client only when `directoryRateLimit` is set. (A route that needs no key and is never counted, such as
+   * a health check, would be a third kind here and a third branch of the access step, access.ts.)
    */
   readonly scope: ApiKeyScope | undefined;
   /** The query parameters it reads; others are ignored. */
