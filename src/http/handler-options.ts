@@ -10,8 +10,7 @@ import {
   type Hl7MessageOptions,
   type PatientChart,
 } from '../index.js';
-import type { ChartDataSource } from './data-source.js';
-import { DATA_SOURCE_METHODS } from './data-source.js';
+import { DATA_SOURCE_METHODS, type ChartDataSource } from './data-source.js';
 import { guardDataSource, isObject } from './guards.js';
 import { isFrozenSource } from './internal/frozen-source.js';
 import type { ResolvedLimit } from './internal/query.js';
