@@ -41,7 +41,7 @@ const compressedDemoChart: EsbuildPlugin = {
  * the library's ESM files and this, in a few seconds.
  */
 export const cli: Options = {
-  entry: { 'http/cli': 'src/http/cli.ts' },
+  entry: { cli: 'src/cli/main.ts' },
   format: ['esm'],
   dts: false,
   clean: false, // the library build cleans dist/

@@ -14,6 +14,9 @@ const ROOT = dirname(fileURLToPath(import.meta.url));
 export const LIBRARY_ENTRIES: Readonly<Record<string, string>> = {
   index: 'src/index.ts',
   'http/index': 'src/http/index.ts',
+  // Not public (not in the exports map): the core's internals the adapter shares (SHA-256, the ISO order key),
+  // loaded by the adapter by relative path instead of a second copy.
+  'internal/adapter': 'src/internal/adapter.ts',
 };
 
 /** The entry (output name) whose source folder holds `file`: the one with the deepest folder. */

@@ -129,12 +129,15 @@ export class MappingError extends ChartExportError {
 export class InvalidArgumentError extends ChartExportError {
   /** The class name, `'InvalidArgumentError'` (in messages and stack traces). */
   override readonly name = 'InvalidArgumentError';
-  /** The argument or option name. */
+  /** The argument or option name, e.g. `options.controlId` or `limits.notes.max`. */
   readonly argument: string;
+  /** Why it is refused, the rule it breaks (`must be a function`); the message is `Invalid ${argument}: ${reason}`. */
+  readonly reason: string;
 
   constructor(argument: string, reason: string, options?: { cause?: unknown }) {
     super('invalid-argument', `Invalid ${argument}: ${reason}`, options);
     this.argument = argument;
+    this.reason = reason;
   }
 }
 

@@ -183,5 +183,3 @@ export type { Hl7Message, Hl7Segment, Hl7Field, Hl7Repetition, Hl7Component } fr
 export { checkHl7Message, HL7_LENGTH_DEVIATIONS, HL7_PROBLEM_CODES, isHl7LengthDeviation } from './hl7/structure.js';
 export type { Hl7LengthDeviation, Hl7Problem, Hl7ProblemCode } from './hl7/structure.js';
 
-// Utilities
-export { sha256 } from './internal/sha256.js';

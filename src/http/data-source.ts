@@ -19,6 +19,25 @@ import {
 import { markFrozenSource } from './internal/frozen-source.js';
 import { newestFirst } from './internal/newest.js';
 
+/** The methods of {@link ChartDataSource}: all required, so all checked when a handler is created. */
+export const DATA_SOURCE_METHODS = [
+  'getPatient',
+  'getEncounter',
+  'getNote',
+  'getAssessment',
+  'getMedicalHistoryEntry',
+  'listEncounters',
+  'listNotes',
+  'listAssessments',
+  'listMedicalHistory',
+  'getOrganization',
+  'getPractitioner',
+  'getLocation',
+  'listOrganizations',
+  'listPractitioners',
+  'listLocations',
+] as const satisfies readonly (keyof ChartDataSource)[];
+
 /**
  * Async reads of chart data for the HTTP adapter. Every method may be backed by a database; the handler
  * calls only what a route needs, in parallel where it can.

@@ -6,7 +6,8 @@
  */
 
 // Handler
-export { createExportHandler, DEFAULT_LIMITS } from './handler.js';
+export { createExportHandler } from './handler.js';
+export { DEFAULT_LIMITS } from './handler-options.js';
 export type {
   ExportHandler,
   ExportHandlerOptions,
@@ -17,16 +18,13 @@ export type {
   DirectoryRateLimitOptions,
   HandlerFhirOptions,
   HandlerHl7Options,
-} from './handler.js';
+} from './handler-options.js';
+export type { ExportRouteName } from './routes/route-types.js';
 
 // Node listener
 export { toNodeListener } from './node.js';
 export type { NodeListener } from './node.js';
 export type { NodeRequestLike, NodeResponseLike } from './node-types.js';
-
-// Routes
-export { EXPORT_ROUTES, EXPORT_ROUTE_NAMES } from './routes.js';
-export type { ExportRouteName, RouteDefinition, ParameterDefinition, ParameterKind, LimitName } from './routes.js';
 
 // Data source
 export { createInMemoryDataSource, loadChartDocument } from './data-source.js';
@@ -39,7 +37,6 @@ export {
   MAX_API_KEY_LENGTH,
   createInMemoryKeyStore,
   hashApiKey,
-  timingSafeEqual,
 } from './key-store.js';
 export type {
   ApiKeyScope,
@@ -49,7 +46,6 @@ export type {
   InMemoryKeyEntry,
   InMemoryKeyStore,
   InMemoryKeyStoreOptions,
-  Sha256Digest,
 } from './key-store.js';
 
 // Rate limiting

@@ -2,7 +2,8 @@
  * API keys for the HTTP adapter: the `KeyStore` interface the handler consumes, and an in-memory store that
  * keeps only SHA-256 hashes of the keys and compares them in constant time.
  */
-import { InvalidArgumentError, sha256 } from '../index.js';
+import { InvalidArgumentError } from '../index.js';
+import { sha256 } from '../internal/adapter.js';
 
 /** The export scopes a key can carry: `fhir:export` for the five patient FHIR routes, `hl7:export` for the five HL7 routes. */
 export const API_KEY_SCOPES = ['fhir:export', 'hl7:export'] as const;
@@ -101,8 +102,8 @@ export const MAX_API_KEY_LENGTH = 512;
 const HEX_RE = /^[0-9a-fA-F]{64}$/;
 
 /**
- * SHA-256 of a key's UTF-8 bytes as 64 lowercase hexadecimal digits, with the package's own SHA-256 (`sha256`
- * of `chart-export`), so it runs in Node, browsers, Deno, Bun and edge runtimes. Store this, never the key.
+ * SHA-256 of a key's UTF-8 bytes as 64 lowercase hexadecimal digits, with the package's own SHA-256 in plain
+ * JavaScript, so it runs in Node, browsers, Deno, Bun and edge runtimes. Store this, never the key.
  * Asynchronous for the sake of stores whose digest is (the result is ready at once).
  *
  * @param key - the API key
@@ -151,7 +152,6 @@ function hexToBytes(hex: string): Uint8Array {
  * @returns true when both have the same length and bytes
  * @throws {InvalidArgumentError} when `a` or `b` is not a `Uint8Array`
  * @example timingSafeEqual(new Uint8Array([1, 2]), new Uint8Array([1, 2])) // true
- * @see honojs/hono src/utils/buffer.ts `timingSafeEqual` for the same idea over strings
  */
 export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (!(a instanceof Uint8Array)) throw new InvalidArgumentError('a', 'must be a Uint8Array');
@@ -190,6 +190,23 @@ function checkRateLimit(rateLimit: ApiKeyRateLimit | undefined): ApiKeyRateLimit
 }
 
 /**
+ * The record of the stored key whose hash is `hashed`, comparing with every stored hash in constant time.
+ * @throws {InvalidArgumentError} when a host's digest returned something else than bytes
+ */
+function findKey(keys: readonly StoredKey[], hashed: ArrayBuffer | Uint8Array): ApiKeyRecord | undefined {
+  let presented: Uint8Array;
+  if (hashed instanceof Uint8Array) presented = hashed;
+  else if (hashed instanceof ArrayBuffer) presented = new Uint8Array(hashed);
+  else throw new InvalidArgumentError('options.digest', 'must return an ArrayBuffer or a Uint8Array');
+  let found: ApiKeyRecord | undefined;
+  // Visit every key, whatever matches, so the time taken does not depend on which key (if any) matched.
+  for (const k of keys) {
+    if (timingSafeEqual(presented, k.hash)) found = k.record;
+  }
+  return found;
+}
+
+/**
  * Create an in-memory key store. It holds SHA-256 hashes only; a lookup hashes the presented key
  * (synchronously; see {@link InMemoryKeyStoreOptions.digest}) and compares it with every stored hash in
  * constant time (no early exit), so response time says nothing about how close a guess was.
@@ -211,21 +228,8 @@ export function createInMemoryKeyStore(entries: readonly InMemoryKeyEntry[] = []
   const digest = options.digest;
   if (digest !== undefined && typeof digest !== 'function') throw new InvalidArgumentError('options.digest', 'must be a function');
   const encoder = new TextEncoder();
-  // UTF-8 takes at most 3 bytes per UTF-16 code unit of a presented key (at most MAX_API_KEY_LENGTH units).
-  const scratch = new Uint8Array(MAX_API_KEY_LENGTH * 3);
 
-  function find(hashed: ArrayBuffer | Uint8Array): ApiKeyRecord | undefined {
-    let presented: Uint8Array;
-    if (hashed instanceof Uint8Array) presented = hashed;
-    else if (hashed instanceof ArrayBuffer) presented = new Uint8Array(hashed);
-    else throw new InvalidArgumentError('options.digest', 'must return an ArrayBuffer or a Uint8Array');
-    let found: ApiKeyRecord | undefined;
-    // Visit every key, whatever matches, so the time taken does not depend on which key (if any) matched.
-    for (const k of keys) {
-      if (timingSafeEqual(presented, k.hash)) found = k.record;
-    }
-    return found;
-  }
+  const find = (hashed: ArrayBuffer | Uint8Array): ApiKeyRecord | undefined => findKey(keys, hashed);
 
   function add(entry: InMemoryKeyEntry): void {
     if (typeof entry !== 'object' || entry === null) throw new InvalidArgumentError('entry', 'must be an object');
@@ -263,11 +267,10 @@ export function createInMemoryKeyStore(entries: readonly InMemoryKeyEntry[] = []
         return Promise.resolve(undefined);
       }
       try {
-        // A synchronous digest answers without a trip through the microtask queue or the thread pool. The
-        // package's own one reads the bytes at once, so they go to a reused buffer; a host's digest, which may
-        // read them later, gets an array of its own.
-        if (digest === undefined) return Promise.resolve(find(sha256(scratch.subarray(0, encoder.encodeInto(presentedKey, scratch).written))));
-        const hashed = digest(encoder.encode(presentedKey));
+        // A synchronous digest answers without a trip through the microtask queue or the thread pool.
+        const bytes = encoder.encode(presentedKey);
+        if (digest === undefined) return Promise.resolve(find(sha256(bytes)));
+        const hashed = digest(bytes);
         return typeof (hashed as { then?: unknown }).then === 'function'
           ? Promise.resolve(hashed).then(find)
           : Promise.resolve(find(hashed as ArrayBuffer | Uint8Array));

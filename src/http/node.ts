@@ -6,7 +6,8 @@
  */
 // Structural stand-ins for Node's classes (node-types.ts), so the published types import nothing from node:.
 import type { NodeRequestLike as IncomingMessage, NodeResponseLike as ServerResponse } from './node-types.js';
-import { EXPORT_CORE, createExportCore, type ExportCore, type ExportHandler, type ExportHandlerOptions, type IncomingCall } from './handler.js';
+import type { ExportHandler, ExportHandlerOptions } from './handler-options.js';
+import { EXPORT_CORE, createExportCore, type ExportCore, type IncomingCall } from './pipeline.js';
 import { lastResortResponse, type PreparedResponse } from './internal/responses.js';
 
 /** A `node:http` request listener; also an Express middleware (it always answers, never calls `next`). */
@@ -190,7 +191,6 @@ function genericListener(handler: ExportHandler): NodeListener {
  * @example
  * import { createServer } from 'node:http';
  * createServer(toNodeListener({ dataSource, keyStore })).listen(8080, '127.0.0.1');
- * @see honojs/node-server src/listener.ts and trpc/trpc adapters/node-http for the same shape
  */
 export function toNodeListener(handlerOrOptions: ExportHandler | ExportHandlerOptions): NodeListener {
   if (typeof handlerOrOptions === 'function') {

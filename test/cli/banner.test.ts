@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildCurlSamples, clientOrigin, pickSampleIds, shellQuote } from '../../src/http/cli/banner.js';
+import { buildCurlSamples, clientOrigin, pickSampleIds, shellQuote } from '../../src/cli/banner.js';
 import { validateChartDocument } from '../../src/index.js';
 import { IDS, chartDocument } from '../examples/support/chart-document.js';
 

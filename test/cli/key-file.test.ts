@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeyFileError, formatKeyFileIssues, parseKeyFile } from '../../src/http/cli/key-file.js';
-import { createInMemoryKeyStore } from '../../src/http/key-store.js';
+import { KeyFileError, formatKeyFileIssues, parseKeyFile } from '../../src/cli/key-file.js';
+import { createInMemoryKeyStore } from '../../src/http/index.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HOST, DEFAULT_PORT, HELP_TEXT, UsageError, parseCliOptions } from '../../src/http/cli/options.js';
+import { DEFAULT_HOST, DEFAULT_PORT, HELP_TEXT, UsageError, parseCliOptions } from '../../src/cli/command-line.js';
 
 describe('parseCliOptions', () => {
   it('should default to the demo chart on 127.0.0.1:8080', () => {

@@ -1,5 +1,5 @@
 /**
- * The service command end to end: the built entry point (`node dist/http/cli.js`, what `npm start` and the
+ * The service command end to end: the built entry point (`node dist/cli.js`, what `npm start` and the
  * `chart-export` bin run) on an ephemeral port, with temporary data and key files, every endpoint called
  * once, bodies checked as the adapter's own tests check them; start failures; --help; the demo banner.
  */
@@ -83,11 +83,11 @@ async function expectValidExport(
   return { route, body, res };
 }
 
-describe('chart-export command (dist/http/cli.js)', () => {
+describe('chart-export command (dist/cli.js)', () => {
   it('should be the package bin and what npm start runs, with a node shebang', () => {
     const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { bin: Record<string, string>; scripts: Record<string, string> };
-    expect(pkg.bin).toEqual({ 'chart-export': './dist/http/cli.js' });
-    expect(pkg.scripts['start']).toMatch(/^tsup --config tsup.cli.config.ts --silent && node dist\/http\/cli\.js$/);
+    expect(pkg.bin).toEqual({ 'chart-export': './dist/cli.js' });
+    expect(pkg.scripts['start']).toMatch(/^tsup --config tsup.cli.config.ts --silent && node dist\/cli\.js$/);
     expect(readFileSync(CLI, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
     expect(statSync(CLI).mode & 0o111).not.toBe(0);
   });
@@ -386,7 +386,7 @@ describe('chart-export command (dist/http/cli.js)', () => {
   });
 
   it('should stop when started by an npm script whose shell goes away (npm forwards SIGTERM to the shell only)', async () => {
-    // npm start runs `sh -c "… && node dist/http/cli.js"`; the shell does not pass a SIGTERM on.
+    // npm start runs `sh -c "… && node dist/cli.js"`; the shell does not pass a SIGTERM on.
     const shell = spawn('sh', ['-c', `"${process.execPath}" "${CLI}" --port 0`], {
       cwd: ROOT,
       env: cleanEnv({ npm_lifecycle_event: 'start' }),

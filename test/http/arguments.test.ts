@@ -10,9 +10,9 @@ import {
   createInMemoryDataSource,
   createInMemoryKeyStore,
   hashApiKey,
-  timingSafeEqual,
   toNodeListener,
 } from '../../src/http/index.js';
+import { timingSafeEqual } from '../../src/http/key-store.js';
 import { CHART_DOCUMENT, PATIENT_ID } from './support/fixture.js';
 
 const dataSource = createInMemoryDataSource(CHART_DOCUMENT);
@@ -37,6 +37,23 @@ describe('createExportHandler / toNodeListener options', () => {
   ])('should throw InvalidArgumentError at creation for %o', (options, argument) => {
     expect(() => createExportHandler(options as never)).toThrow(expect.objectContaining({ argument }));
     expect(() => toNodeListener(options as never)).toThrow(InvalidArgumentError);
+  });
+
+  it('should name a FHIR or HL7 output option the builders refuse by its handler option, with the same reason', () => {
+    let thrown: unknown;
+    try {
+      createExportHandler({ dataSource, keyStore, hl7: { sendingApplication: 'x'.repeat(21) } });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(InvalidArgumentError);
+    const error = thrown as InvalidArgumentError;
+    expect(error.argument).toBe('hl7.sendingApplication');
+    expect(error.cause).toBeInstanceOf(InvalidArgumentError);
+    const cause = error.cause as InvalidArgumentError;
+    expect(error.reason).toBe(cause.reason);
+    expect(error.message).toBe(`Invalid hl7.sendingApplication: ${cause.reason}`);
+    expect(cause.message).toBe(`Invalid ${cause.argument}: ${cause.reason}`);
   });
 
   it('should reject with InvalidArgumentError when the handler is called with something that is not a Request', async () => {

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
-import { EXPORT_ROUTE_NAMES } from '../../src/http/index.js';
+import { EXPORT_ROUTE_NAMES } from '../../src/http/routes/route-types.js';
 import { expectNoLeak } from './support/bodies.js';
 import { KEYS, PATIENT_ID } from './support/fixture.js';
 import { describeMatrix, fixtureOptions, serve, type Caller, type Mode } from './support/harness.js';

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../../src/index.js';
-import { DEFAULT_KEY_RATE_LIMIT, MAX_API_KEY_LENGTH, createInMemoryKeyStore, hashApiKey, timingSafeEqual } from '../../src/http/index.js';
+import { DEFAULT_KEY_RATE_LIMIT, MAX_API_KEY_LENGTH, createInMemoryKeyStore, hashApiKey } from '../../src/http/index.js';
+import { timingSafeEqual } from '../../src/http/key-store.js';
 
 describe('hashApiKey', () => {
   it('should give the SHA-256 of the UTF-8 bytes in lowercase hex', async () => {

@@ -9,6 +9,7 @@ import { createExportHandler, createInMemoryDataSource, type ChartDataSource, ty
 import type * as fhir from 'fhir/r4';
 import { createFhirBundleCache } from '../../src/http/internal/fhir-template.js';
 import { createHl7TemplateCache, hl7UtcInstant } from '../../src/http/internal/hl7-template.js';
+import { createExportCore } from '../../src/http/pipeline.js';
 import { CHART_DOCUMENT, KEYS, PATIENT_ID } from './support/fixture.js';
 import { fixtureOptions } from './support/harness.js';
 
@@ -278,5 +279,29 @@ describe('hl7UtcInstant', () => {
     expect(hl7UtcInstant('2026-03-01T15:04:05Z')).toBe('20260301150405+0000');
     expect(hl7UtcInstant('+275760-09-13T00:00:00.000Z')).toBeUndefined();
     expect(hl7UtcInstant('2026-03-01T10:00:00-05:00')).toBeUndefined();
+  });
+});
+
+describe('output reuse switches (src/http/output-reuse.ts)', () => {
+  it('should send the same bytes with any reuse switched off, each reuse working without the others', async () => {
+    // Arrange: every combination of the three switches, the same moving clock and control ids.
+    const combos = [0, 1, 2, 3, 4, 5, 6, 7].map((bits) => ({ hl7Templates: (bits & 1) !== 0, fhirTemplates: (bits & 2) !== 0, directories: (bits & 4) !== 0 }));
+    const run = async (reuse: (typeof combos)[number]): Promise<string[]> => {
+      const core = createExportCore(await fixtureOptions({ now: movingClock() }), reuse);
+      const out: string[] = [];
+      for (let round = 0; round < 3; round++) {
+        for (const path of [...PATHS, ...FHIR_PATHS]) {
+          const [pathname, query] = path.split('?') as [string, string];
+          const answer = await core.handle({ method: 'GET', pathname, search: `?${query}`, header: (name) => (name === 'x-api-key' ? KEYS.both : undefined), remoteAddress: undefined });
+          expect(answer.status).toBe(200);
+          out.push(answer.body);
+        }
+      }
+      return out;
+    };
+    // Act
+    const expected = await run(combos[0]!);
+    // Assert
+    for (const reuse of combos.slice(1)) expect(await run(reuse), JSON.stringify(reuse)).toEqual(expected);
   });
 });

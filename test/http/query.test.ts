@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { acceptsFormat } from '../../src/http/internal/accept.js';
 import { checkParameters, parseQuery } from '../../src/http/internal/query.js';
-import { EXPORT_ROUTES } from '../../src/http/index.js';
+import { EXPORT_ROUTES } from '../../src/http/routes/route-table.js';
 
 describe('parseQuery', () => {
   it('should agree with URLSearchParams on every well-formed query', () => {

@@ -416,10 +416,6 @@ const isWellFormedString = (r: unknown) => {
 };
 const isBoolean = (r: unknown) => expect(typeof r).toBe('boolean');
 const isFunction = (r: unknown) => expect(typeof r).toBe('function');
-const isDigest = (r: unknown) => {
-  expect(r).toBeInstanceOf(Uint8Array);
-  expect((r as Uint8Array).length).toBe(32);
-};
 const isError = (cls: new (...args: never[]) => Error) => (r: unknown) => {
   expect(r).toBeInstanceOf(cls);
   expect(typeof (r as Error).message).toBe('string');
@@ -605,7 +601,6 @@ const CALLS: Record<string, CallSpec> = {
   },
 
   // --- Utilities
-  'core.sha256': { arity: 1, valid: fc.uint8Array({ maxLength: 200 }).map((b) => [b]), check: isDigest },
 
   // --- chart-export/http: handler and Node listener (garbage options must fail at creation, see "Hosting the endpoints")
   'http.createExportHandler': { arity: 1, valid: arbHandlerOptions, check: isFunction },
@@ -626,7 +621,6 @@ const CALLS: Record<string, CallSpec> = {
     check: isObject,
   },
   'http.hashApiKey': { arity: 1, async: true, valid: fc.string({ maxLength: 100 }).map((s) => [s]), check: (r) => expect(r).toMatch(/^[0-9a-f]{64}$/) },
-  'http.timingSafeEqual': { arity: 2, valid: fc.tuple(fc.uint8Array({ maxLength: 40 }), fc.uint8Array({ maxLength: 40 })), check: isBoolean },
 
   // --- Rate limiting
   'http.createFixedWindowRateLimiter': { arity: 1, valid: fc.constant([{ now: () => Date.parse(NOW) }]), check: isObject },

@@ -1,7 +1,9 @@
 /**
  * Module boundaries, checked on the source imports (and as lint rules in eslint.config.js):
  * the core never imports the adapter or a Node API; fhir/ and hl7/ do not import each other; model/
- * imports only model/; the adapter reaches the core only through src/index.ts.
+ * imports only model/; the adapter reaches the core only through src/index.ts and src/internal/adapter.ts
+ * (shared internals, built as their own file and not in the exports map); the service command (src/cli/)
+ * reaches the library only through its public entries.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -32,9 +34,9 @@ describe('module boundaries', () => {
   });
 
   it('should keep the core free of the adapter, Node APIs and runtime dependencies', () => {
-    for (const { file, deps } of all.filter((f) => !f.file.startsWith('http/'))) {
+    for (const { file, deps } of all.filter((f) => !f.file.startsWith('http/') && !f.file.startsWith('cli/'))) {
       for (const dep of deps) {
-        expect(dep.startsWith('http/') || dep === 'http', `${file} imports ${dep}`).toBe(false);
+        expect(dep.startsWith('http/') || dep === 'http' || dep.startsWith('cli/'), `${file} imports ${dep}`).toBe(false);
         // Only type imports of @types/fhir ('fhir/r4.js') may leave the package.
         const external = !dep.startsWith('..') && !/^(index|errors|model|fhir|hl7|internal|validation)(\/|\.js$|$)/.test(dep);
         expect(!external || dep === 'fhir/r4.js', `${file} imports ${dep}`).toBe(true);
@@ -59,11 +61,24 @@ describe('module boundaries', () => {
     }
   });
 
-  it('should let the adapter reach the core only through src/index.ts', () => {
-    for (const { file, deps } of all.filter((f) => f.file.startsWith('http/'))) {
+  it('should let the adapter reach the core only through src/index.ts and src/internal/adapter.ts', () => {
+    const adapter = all.filter((f) => f.file.startsWith('http/'));
+    expect(adapter.length).toBeGreaterThan(0);
+    for (const { file, deps } of adapter) {
       for (const d of deps) {
-        const coreInternal = /^(errors|model|fhir|hl7|internal|validation)(\/|\.js$)/.test(d);
-        expect(coreInternal, `${file} imports ${d}`).toBe(false);
+        const core = !d.startsWith('http/') && /^(index|errors|model|fhir|hl7|internal|validation)(\/|\.js$)/.test(d);
+        expect(!core || d === 'index.js' || d === 'internal/adapter.js', `${file} imports ${d}`).toBe(true);
+      }
+    }
+  });
+
+  it('should let the service command reach the library only through its public entries', () => {
+    const cli = all.filter((f) => f.file.startsWith('cli/'));
+    expect(cli.length).toBeGreaterThan(0);
+    for (const { file, deps } of cli) {
+      for (const d of deps) {
+        if (d.startsWith('cli/') || d.startsWith('node:') || d.startsWith('..')) continue;
+        expect(['index.js', 'http/index.js'], `${file} imports ${d}`).toContain(d);
       }
     }
   });

@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -26,6 +27,24 @@ function exportNames(specifier: string, mode: 'import' | 'require'): string[] {
   return JSON.parse(out) as string[];
 }
 
+/** The names a built declaration file exports (values and types), as a consumer's compiler sees them. */
+function declarationNames(file: string): string[] {
+  const program = ts.createProgram([file], {
+    noEmit: true,
+    types: [],
+    module: ts.ModuleKind.Preserve,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(file);
+  const symbol = source === undefined ? undefined : checker.getSymbolAtLocation(source);
+  if (symbol === undefined) throw new Error(`cannot read ${file}`);
+  return checker.getExportsOfModule(symbol).map((s) => s.name).sort();
+}
+
+/** The built files of an exports-map entry (`.` → dist/index, `./http` → dist/http/index). */
+const builtBase = (entry: string): string => `${root}/dist/${entry === '.' ? '' : `${entry.slice(2)}/`}index`;
+
 describe('built package', () => {
   it('should have been built before the tests run', () => {
     expect(existsSync(`${root}/dist/index.js`)).toBe(true);
@@ -42,6 +61,29 @@ describe('built package', () => {
     expect(cjs).toEqual(esm);
     // Every export change is seen in review.
     expect(esm).toMatchSnapshot();
+  });
+
+  it.each(entries)('should declare exactly these names (values and types) in the .d.ts of %s', (entry) => {
+    const names = declarationNames(`${builtBase(entry)}.d.ts`);
+    expect(declarationNames(`${builtBase(entry)}.d.cts`)).toEqual(names);
+    // Every value export is declared.
+    const values = exportNames(entry === '.' ? pkg.name : `${pkg.name}/${entry.slice(2)}`, 'import');
+    expect(names).toEqual(expect.arrayContaining(values));
+    // Every API change, types included, is seen in review.
+    expect(names).toMatchSnapshot();
+  });
+
+  it('should load the core and its shared internals next to the adapter, not carry a copy', () => {
+    const esm = readFileSync(`${root}/dist/http/index.js`, 'utf8');
+    const cjs = readFileSync(`${root}/dist/http/index.cjs`, 'utf8');
+    expect(esm).toContain('from "../internal/adapter.js"');
+    expect(esm).toContain('from "../index.js"');
+    expect(cjs).toContain('require("../internal/adapter.cjs")');
+    expect(cjs).toContain('require("../index.cjs")');
+    for (const text of [esm, cjs]) expect(text).not.toMatch(/function sha256\b/);
+    // Not public: neither in the exports map nor named by the adapter's declarations.
+    expect(JSON.stringify(pkg.exports)).not.toContain('internal');
+    for (const dts of ['index.d.ts', 'index.d.cts']) expect(readFileSync(`${root}/dist/http/${dts}`, 'utf8')).not.toContain('internal/adapter');
   });
 
   it('should keep the core free of Node-only imports', () => {

@@ -64,7 +64,7 @@ describe('published tarball', () => {
   });
 
   it('should embed the demo chart in the command compressed, equal byte for byte to examples/data/demo-chart.json', () => {
-    const cli = readFileSync(join(ROOT, 'dist/http/cli.js'), 'utf8');
+    const cli = readFileSync(join(ROOT, 'dist/cli.js'), 'utf8');
     const literals = [...cli.matchAll(/"([A-Za-z0-9+/]{4096,}={0,2})"/g)].map((m) => m[1] as string);
     expect(literals).toHaveLength(1);
     const embedded = brotliDecompressSync(Buffer.from(literals[0] as string, 'base64'));
@@ -78,10 +78,10 @@ describe('published tarball', () => {
       [...readFileSync(join(ROOT, file), 'utf8').matchAll(/(?:\bfrom\s*|\brequire\()\s*["']([^"']+)["']/g)].map((m) => m[1] as string);
     expect(new Set(imports('dist/http/index.js'))).toEqual(new Set(['../index.js']));
     expect(new Set(imports('dist/http/index.cjs'))).toEqual(new Set(['../index.cjs']));
-    const cliLocal = imports('dist/http/cli.js').filter((s) => s.startsWith('.'));
+    const cliLocal = imports('dist/cli.js').filter((s) => s.startsWith('.'));
     expect(new Set(cliLocal)).toEqual(new Set(['../index.js', './index.js']));
     // The core's code is in dist/index.js only: a core class is not declared again elsewhere.
-    for (const file of ['dist/http/index.js', 'dist/http/index.cjs', 'dist/http/cli.js']) {
+    for (const file of ['dist/http/index.js', 'dist/http/index.cjs', 'dist/cli.js']) {
       expect(readFileSync(join(ROOT, file), 'utf8'), file).not.toMatch(/class ChartExportError\b/);
     }
   });

@@ -29,7 +29,7 @@ interface Produced {
 const PRODUCED: Readonly<Record<'fhir' | 'hl7', Produced>> = {
   // FHIR routes also serve `application/json` clients and the pre-R4 `application/json+fhir` spelling.
   fhir: { type: 'application', subtype: 'fhir+json', aliases: ['json', 'json+fhir'] },
-  // HL7 routes serve the contract's type only: `application/hl7-v2+er7` and `x-application/hl7-v2+er7` are other types.
+  // HL7 routes serve `application/hl7-v2` only: `application/hl7-v2+er7` and `x-application/hl7-v2+er7` are other types.
   hl7: { type: 'application', subtype: 'hl7-v2', aliases: [] },
 };
 

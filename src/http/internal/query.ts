@@ -1,8 +1,9 @@
 /**
  * Query-string reading for the handler: strict percent-decoding (a malformed escape is a 400, not a silently
- * kept `%`), duplicate detection, and the parameter rules of DESIGN.md section 5.
+ * kept `%`), duplicate detection, and the parameter rules: ids required and checked, limits defaulted and
+ * clamped, every problem reported at once.
  */
-import type { ParameterDefinition, RouteDefinition } from '../routes.js';
+import type { ParameterDefinition, RouteDefinition } from '../routes/route-types.js';
 
 /** The values of each parameter name, in order of appearance. */
 export type QueryValues = Map<string, string[]>;
@@ -144,7 +145,7 @@ export function checkParameters(
       if (value === undefined) {
         limits[def.name] = Math.min(fallback, max);
       } else if (INTEGER_RE.test(value)) {
-        // Read by its value, leading zeros ignored; above the maximum is clamped, not refused (DESIGN.md section 5).
+        // Read by its value, leading zeros ignored; above the maximum is clamped, not refused.
         limits[def.name] = readLimit(value, max);
       } else {
         problems.push(problem(def.name, NEGATIVE_RE.test(value) ? 'negative' : 'not-an-integer'));

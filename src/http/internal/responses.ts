@@ -149,7 +149,7 @@ export function invalidParameters(problems: readonly ParameterProblem[]): HttpEr
   };
 }
 
-/** Valid caller-supplied request ids: 1–128 characters of `[A-Za-z0-9._:-]` (DESIGN.md section 5). */
+/** Valid caller-supplied request ids: 1–128 characters of `[A-Za-z0-9._:-]` (any other value is replaced by a new id). */
 export const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**

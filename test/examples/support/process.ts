@@ -1,5 +1,5 @@
 /**
- * Run the built service command (`node dist/http/cli.js`, what `npm start` runs) in a child process, wait
+ * Run the built service command (`node dist/cli.js`, what `npm start` runs) in a child process, wait
  * for it to listen, and read what it printed. Also: parse the curl lines it prints, through a real shell.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 /** The built command. */
-export const CLI = `${ROOT}dist/http/cli.js`;
+export const CLI = `${ROOT}dist/cli.js`;
 
 /** Build the package when dist is missing (`npm test` builds first, so this is for running a file alone). */
 export function ensureBuilt(): void {

@@ -2,7 +2,7 @@
  * What the service command prints at start: the address, the keys and one `curl` line per endpoint with real
  * ids from the loaded chart. Pure functions, so tests can check the lines without starting a server.
  */
-import type { ChartDocument, DirectoryResourceType } from '../../index.js';
+import type { ChartDocument, DirectoryResourceType } from '../index.js';
 
 /** Ids of one patient's records to put in the sample requests. */
 export interface SampleIds {

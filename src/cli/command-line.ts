@@ -131,19 +131,10 @@ function text(value: string | undefined, what: string, max: number): string | un
   return value;
 }
 
-/**
- * Read the command line and the environment.
- *
- * @param argv - the arguments after the script (`process.argv.slice(2)`)
- * @param env - the environment (`process.env`)
- * @returns the options, with defaults applied
- * @throws {UsageError} for an unknown option, a missing value, or a value out of range
- * @example parseCliOptions(['--port', '0'], {}).port // 0
- */
-export function parseCliOptions(argv: readonly string[], env: CliEnvironment): CliOptions {
-  let values: Record<string, string | boolean | undefined>;
+/** The command line's values by option name (`parseArgs`, strict: unknown options are refused). */
+function readArguments(argv: readonly string[]): Record<string, string | boolean | undefined> {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       args: [...argv],
       strict: true,
       allowPositionals: false,
@@ -163,59 +154,79 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
-    }));
+    }).values;
   } catch (error) {
     // parseArgs' messages name the option only ("Unknown option '--x'", "Option '--port <value>' argument missing").
     throw new UsageError(error instanceof Error ? error.message.split('\n')[0] ?? 'Invalid arguments' : 'Invalid arguments');
   }
-  const str = (name: string): string | undefined => {
-    const v = values[name];
-    return typeof v === 'string' ? v : undefined;
-  };
+}
 
-  const portText = str('port') ?? fromEnv(env, 'PORT');
-  let port = DEFAULT_PORT;
-  if (portText !== undefined) {
-    if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new UsageError('--port / PORT must be an integer from 0 to 65535');
-    port = Number(portText);
-  }
+function readPort(portText: string | undefined): number {
+  if (portText === undefined) return DEFAULT_PORT;
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new UsageError('--port / PORT must be an integer from 0 to 65535');
+  return Number(portText);
+}
 
-  const host = text(str('host') ?? fromEnv(env, 'CHART_EXPORT_HOST'), '--host / CHART_EXPORT_HOST', 255) ?? DEFAULT_HOST;
-
-  let basePath = str('base-path') ?? fromEnv(env, 'CHART_EXPORT_BASE_PATH') ?? '';
+function readBasePath(given: string | undefined): string {
+  let basePath = given ?? '';
   if (basePath.endsWith('/')) basePath = basePath.replace(/\/+$/, '');
   if (basePath !== '' && !BASE_PATH_RE.test(basePath)) {
     throw new UsageError('--base-path / CHART_EXPORT_BASE_PATH must be a URL path such as /chart-export');
   }
+  return basePath;
+}
 
-  let fhirBaseUrl = str('fhir-base-url') ?? fromEnv(env, 'CHART_EXPORT_FHIR_BASE_URL');
-  if (fhirBaseUrl !== undefined) {
-    let url: URL | undefined;
-    try {
-      url = new URL(fhirBaseUrl);
-    } catch {
-      url = undefined;
-    }
-    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
-      throw new UsageError('--fhir-base-url / CHART_EXPORT_FHIR_BASE_URL must be an absolute http(s) URL without query or fragment');
-    }
-    fhirBaseUrl = fhirBaseUrl.replace(/\/+$/, '');
+function readFhirBaseUrl(fhirBaseUrl: string | undefined): string | undefined {
+  if (fhirBaseUrl === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(fhirBaseUrl);
+  } catch {
+    url = undefined;
   }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
+    throw new UsageError('--fhir-base-url / CHART_EXPORT_FHIR_BASE_URL must be an absolute http(s) URL without query or fragment');
+  }
+  return fhirBaseUrl.replace(/\/+$/, '');
+}
 
-  const processingId = str('processing-id') ?? fromEnv(env, 'CHART_EXPORT_HL7_PROCESSING_ID');
+function readProcessingId(processingId: string | undefined): CliOptions['processingId'] {
   if (processingId !== undefined && processingId !== 'P' && processingId !== 'T' && processingId !== 'D') {
     throw new UsageError('--processing-id / CHART_EXPORT_HL7_PROCESSING_ID must be P, T or D');
   }
+  return processingId;
+}
 
-  const timeoutText = str('shutdown-timeout') ?? fromEnv(env, 'CHART_EXPORT_SHUTDOWN_TIMEOUT');
-  let shutdownTimeoutSeconds = DEFAULT_SHUTDOWN_TIMEOUT_SECONDS;
-  if (timeoutText !== undefined) {
-    if (!/^\d+(\.\d+)?$/.test(timeoutText) || Number(timeoutText) > 3600) {
-      throw new UsageError('--shutdown-timeout / CHART_EXPORT_SHUTDOWN_TIMEOUT must be a number of seconds from 0 to 3600');
-    }
-    shutdownTimeoutSeconds = Number(timeoutText);
+function readShutdownTimeout(timeoutText: string | undefined): number {
+  if (timeoutText === undefined) return DEFAULT_SHUTDOWN_TIMEOUT_SECONDS;
+  if (!/^\d+(\.\d+)?$/.test(timeoutText) || Number(timeoutText) > 3600) {
+    throw new UsageError('--shutdown-timeout / CHART_EXPORT_SHUTDOWN_TIMEOUT must be a number of seconds from 0 to 3600');
   }
+  return Number(timeoutText);
+}
 
+/**
+ * Read the command line and the environment.
+ *
+ * @param argv - the arguments after the script (`process.argv.slice(2)`)
+ * @param env - the environment (`process.env`)
+ * @returns the options, with defaults applied
+ * @throws {UsageError} for an unknown option, a missing value, or a value out of range
+ * @example parseCliOptions(['--port', '0'], {}).port // 0
+ */
+export function parseCliOptions(argv: readonly string[], env: CliEnvironment): CliOptions {
+  const values = readArguments(argv);
+  const str = (name: string): string | undefined => {
+    const v = values[name];
+    return typeof v === 'string' ? v : undefined;
+  };
+  // Checked in this order, so the first problem reported is the same whatever else is wrong.
+  const port = readPort(str('port') ?? fromEnv(env, 'PORT'));
+  const host = text(str('host') ?? fromEnv(env, 'CHART_EXPORT_HOST'), '--host / CHART_EXPORT_HOST', 255) ?? DEFAULT_HOST;
+  const basePath = readBasePath(str('base-path') ?? fromEnv(env, 'CHART_EXPORT_BASE_PATH'));
+  const fhirBaseUrl = readFhirBaseUrl(str('fhir-base-url') ?? fromEnv(env, 'CHART_EXPORT_FHIR_BASE_URL'));
+  const processingId = readProcessingId(str('processing-id') ?? fromEnv(env, 'CHART_EXPORT_HL7_PROCESSING_ID'));
+  const shutdownTimeoutSeconds = readShutdownTimeout(str('shutdown-timeout') ?? fromEnv(env, 'CHART_EXPORT_SHUTDOWN_TIMEOUT'));
   const log = values['log'] === true || flag(fromEnv(env, 'CHART_EXPORT_LOG'));
   const strictBundleTotal = values['strict-bundle-total'] === true || flag(fromEnv(env, 'CHART_EXPORT_FHIR_STRICT_BUNDLE_TOTAL'));
 

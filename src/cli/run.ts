@@ -2,182 +2,25 @@
 /**
  * The `chart-export` service command: load a chart document and keys, serve the eleven endpoints with
  * `node:http`, print how to call them, and shut down gracefully on SIGINT/SIGTERM. Node-only code: it is
- * bundled into `dist/http/cli.js` and never imported by the library.
+ * bundled into `dist/cli.js` and never imported by the library.
  */
-import { constants as bufferConstants } from 'node:buffer';
-import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import demoChart from '../../../examples/data/demo-chart.json';
-import { version } from '../../../package.json';
-import { ChartValidationError, formatIssuePath, type ChartDocument } from '../../index.js';
+import { version } from '../../package.json';
+import type { ChartDocument } from '../index.js';
 import {
   createExportHandler,
   createInMemoryDataSource,
   createInMemoryKeyStore,
-  hashApiKey,
-  loadChartDocument,
   toNodeListener,
   type ExportHandlerOptions,
   type ExportObservation,
-  type InMemoryKeyEntry,
-} from '../index.js';
+} from '../http/index.js';
 import { buildCurlSamples, clientOrigin, pickSampleIds, type SampleKeys } from './banner.js';
 import { DEMO_KEYS } from './demo.js';
-import { KeyFileError, formatKeyFileIssues, parseKeyFile } from './key-file.js';
-import { HELP_TEXT, UsageError, parseCliOptions, type CliOptions } from './options.js';
+import { CliError, loadData, loadKeys, type CliIo, type LoadedData, type LoadedKeys } from './load.js';
+import { HELP_TEXT, UsageError, parseCliOptions, type CliOptions } from './command-line.js';
 
-/**
- * A failure that stops the start: printed as its lines (no stack), then the process exits with `exitCode`.
- * @example throw new CliError(['chart-export: cannot read the data file "x.json": no such file (ENOENT)']);
- */
-export class CliError extends Error {
-  override readonly name = 'CliError';
-  /** Lines to print on stderr. */
-  readonly lines: readonly string[];
-  /** Process exit status. */
-  readonly exitCode: number;
-
-  constructor(lines: readonly string[], exitCode = 1) {
-    super(lines[0] ?? 'chart-export failed');
-    this.lines = lines;
-    this.exitCode = exitCode;
-  }
-}
-
-/** Where the command writes. */
-export interface CliIo {
-  /** Normal output: the address, keys and sample requests. */
-  readonly out: (line: string) => void;
-  /** Errors, warnings and the request log. */
-  readonly err: (line: string) => void;
-}
-
-const FS_REASONS: Readonly<Record<string, string>> = {
-  ENOENT: 'no such file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'it is a directory',
-  ENOTDIR: 'a part of the path is not a directory',
-  EMFILE: 'too many open files',
-  ERR_FS_FILE_TOO_LARGE: 'larger than 2 GiB',
-};
-
-function fsReason(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? `${FS_REASONS[code] ?? 'read error'} (${code})` : 'read error';
-}
-
-async function readInput(file: string, what: string, option: string): Promise<Buffer> {
-  if (file === '') throw new CliError([`chart-export: ${option} needs a file name`], 2);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw new CliError([`chart-export: cannot read the ${what} ${JSON.stringify(file)}: ${fsReason(error)}`]);
-  }
-  // Past the engine's longest string the text cannot be decoded at all, which the decoder reports as if the
-  // bytes were not UTF-8: say what is wrong instead.
-  if (bytes.length > bufferConstants.MAX_STRING_LENGTH) {
-    const mb = (n: number): string => (n / 2 ** 20).toFixed(0);
-    throw new CliError([
-      `chart-export: the ${what} ${JSON.stringify(file)} is too large: ${mb(bytes.length)} MiB, more than the ${mb(bufferConstants.MAX_STRING_LENGTH)} MiB that can be read`,
-    ]);
-  }
-  return bytes;
-}
-
-/** The loaded chart document and where it came from. */
-export interface LoadedData {
-  /** The checked document. */
-  readonly document: ChartDocument;
-  /** `undefined` for the embedded demo chart, else the file name. */
-  readonly file: string | undefined;
-}
-
-/**
- * Load the chart document: the file given, or the embedded demo chart.
- * @param file - the `--data` file, or undefined for the demo chart
- * @returns the checked document
- * @throws {CliError} for an unreadable file, text that is not JSON (one line), or an invalid document (every
- *   problem by path; never a value)
- * @example const { document } = await loadData('my-chart.json');
- */
-export async function loadData(file: string | undefined): Promise<LoadedData> {
-  if (file === undefined) return { document: loadChartDocument(demoChart), file };
-  const bytes = await readInput(file, 'data file', '--data');
-  try {
-    return { document: loadChartDocument(bytes), file };
-  } catch (error) {
-    if (!(error instanceof ChartValidationError)) throw error;
-    const { issues } = error;
-    const root = issues.length === 1 && issues[0] !== undefined && issues[0].path.length === 0 ? issues[0] : undefined;
-    if (root !== undefined) throw new CliError([`chart-export: the data file ${JSON.stringify(file)} ${root.message}`]);
-    throw new CliError([
-      `chart-export: the data file ${JSON.stringify(file)} is not a valid chart document (${issues.length} problem${issues.length === 1 ? '' : 's'}):`,
-      ...issues.map((i) => `  ${formatIssuePath(i.path)}: ${i.message}`),
-    ]);
-  }
-}
-
-/** The keys to serve with, and how the banner presents them. */
-export interface LoadedKeys {
-  /** Entries for the in-memory key store (hashes only). */
-  readonly entries: readonly InMemoryKeyEntry[];
-  /** Where they came from. */
-  readonly kind: 'demo' | 'session' | 'file';
-  /** The generated session key (kind `session` only), printed once at start. */
-  readonly sessionKey?: string;
-}
-
-/**
- * Load the keys: the key file given; else the demo keys with the demo chart; else one random session key
- * with both scopes (the public demo keys never guard a user's own data).
- * @param file - the `--keys` file, or undefined
- * @param demoData - whether the embedded demo chart is served
- * @returns the entries and how they were chosen
- * @throws {CliError} for an unreadable or invalid key file (every problem by path; never key material)
- * @example const keys = await loadKeys(undefined, true); // the demo keys
- */
-export async function loadKeys(file: string | undefined, demoData: boolean): Promise<LoadedKeys> {
-  if (file !== undefined) {
-    const bytes = await readInput(file, 'key file', '--keys');
-    try {
-      return { entries: await parseKeyFile(bytes), kind: 'file' };
-    } catch (error) {
-      if (!(error instanceof KeyFileError)) throw error;
-      const lines = formatKeyFileIssues(error.issues);
-      const only = error.issues[0];
-      if (error.issues.length === 1 && only !== undefined && only.path.length === 0) {
-        throw new CliError([`chart-export: the key file ${JSON.stringify(file)} ${only.message}`]);
-      }
-      throw new CliError([
-        `chart-export: the key file ${JSON.stringify(file)} is not valid (${lines.length} problem${lines.length === 1 ? '' : 's'}):`,
-        ...lines.map((l) => `  ${l}`),
-      ]);
-    }
-  }
-  if (demoData) {
-    const entries = await Promise.all(
-      DEMO_KEYS.map(async (k) => ({
-        keyHash: await hashApiKey(k.key),
-        keyId: k.id,
-        partnerId: k.partner,
-        scopes: k.scopes,
-        rateLimit: k.rateLimit,
-        revoked: k.revoked,
-      })),
-    );
-    return { entries, kind: 'demo' };
-  }
-  const sessionKey = randomBytes(24).toString('base64url');
-  return {
-    entries: [{ keyHash: await hashApiKey(sessionKey), keyId: 'session', partnerId: 'local', scopes: ['fhir:export', 'hl7:export'] }],
-    kind: 'session',
-    sessionKey,
-  };
-}
 
 function handlerOptions(options: CliOptions, document: ChartDocument, keys: LoadedKeys, io: CliIo): ExportHandlerOptions {
   const hl7: { sendingApplication?: string; sendingFacility?: string; processingId?: 'P' | 'T' | 'D' } = {
@@ -443,7 +286,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  // Under `npm start`, npm runs `sh -c "… && node dist/http/cli.js"` and forwards a SIGTERM (from a process
+  // Under `npm start`, npm runs `sh -c "… && node dist/cli.js"` and forwards a SIGTERM (from a process
   // manager, say) to that shell only, which dies and leaves this process running. Ctrl+C reaches every process
   // of the terminal's group and needs nothing. So when started by an npm script, stop as for SIGTERM once the
   // parent goes away (the process is then re-parented).

@@ -3,7 +3,7 @@
  * the README), so the command loads them only with the embedded demo chart, which is synthetic: a chart file
  * of the user's (`--data`) never gets them.
  */
-import type { ApiKeyRateLimit, ApiKeyScope } from '../key-store.js';
+import type { ApiKeyRateLimit, ApiKeyScope } from '../http/index.js';
 
 /** One demo key: the plain key (public by design), what it is for, and its record. */
 export interface DemoKey {

@@ -15,7 +15,7 @@
  * }
  * ```
  */
-import { formatIssuePath, type IssuePath } from '../../index.js';
+import { formatIssuePath, type IssuePath } from '../index.js';
 import {
   API_KEY_SCOPES,
   DEFAULT_KEY_RATE_LIMIT,
@@ -23,7 +23,7 @@ import {
   hashApiKey,
   type ApiKeyScope,
   type InMemoryKeyEntry,
-} from '../key-store.js';
+} from '../http/index.js';
 
 /** One problem of a key file: where, and which rule. Never the value. */
 export interface KeyFileIssue {

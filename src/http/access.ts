@@ -1,0 +1,93 @@
+/**
+ * The access steps of the pipeline: API key (401), scope (403) and rate limit (429). Every request with a
+ * valid key counts against that key's limit, whatever its outcome, and its answer carries the
+ * `x-ratelimit-limit`, `-remaining` and `-reset` headers; a public route is counted per client only when
+ * `directoryRateLimit` is set.
+ */
+import { InvalidArgumentError } from '../index.js';
+import { readDecision, readKeyRecord, settle } from './guards.js';
+import type { ClientInfo, HandlerSettings } from './handler-options.js';
+import { ERRORS, scopeMissing, type HttpError } from './internal/responses.js';
+import type { RateLimitDecision } from './rate-limiter.js';
+import type { RouteDefinition } from './routes/route-types.js';
+
+/** The request as the access steps read it. */
+export interface AccessRequest {
+  /** A header by lowercase name. */
+  header(name: string): string | undefined;
+  readonly remoteAddress: string | undefined;
+}
+
+const WWW_AUTHENTICATE = 'ApiKey header="x-api-key"';
+
+/** What the access steps learn about a request: the partner of a valid key, for the observer. */
+export interface AccessState {
+  partnerId: string | undefined;
+}
+
+/** The access check of a handler: the refusal to render, or `undefined` when the request may go on. */
+export type AccessCheck = (request: AccessRequest, route: RouteDefinition, headers: Record<string, string>, state: AccessState) => Promise<HttpError | undefined>;
+
+/**
+ * The access check of one handler. It sets the headers to send on `headers` (`www-authenticate`,
+ * `x-ratelimit-*`, `retry-after`) and the key's partner on `state` as soon as the key is known valid.
+ */
+export function createAccessCheck(settings: Pick<HandlerSettings, 'keyStore' | 'rateLimiter' | 'directoryRateLimit'>): AccessCheck {
+  const { keyStore, rateLimiter, directoryRateLimit } = settings;
+
+  /**
+   * Count a request through the host's rate limiter and set the `x-ratelimit-*` headers from its checked
+   * decision.
+   * @throws what the limiter throws, or {@link InvalidArgumentError} for a malformed decision (a 500)
+   */
+  async function count(headers: Record<string, string>, key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
+    const decision = readDecision(await rateLimiter.consume(key, limit, windowSeconds));
+    headers['x-ratelimit-limit'] = String(decision.limit);
+    headers['x-ratelimit-remaining'] = String(decision.remaining);
+    headers['x-ratelimit-reset'] = String(decision.reset);
+    return decision;
+  }
+
+  function rateLimited(headers: Record<string, string>, decision: RateLimitDecision): HttpError {
+    // A checked decision: retryAfter is a finite non-negative number on a denial.
+    headers['retry-after'] = String(Math.max(1, Math.ceil(decision.retryAfter)));
+    return ERRORS.rateLimited;
+  }
+
+  /** Key → scope → rate limit, on a route that needs a key. */
+  async function checkKey(request: AccessRequest, scope: string, headers: Record<string, string>, state: AccessState): Promise<HttpError | undefined> {
+    const key = request.header('x-api-key');
+    if (key === undefined || key === '') {
+      headers['www-authenticate'] = WWW_AUTHENTICATE;
+      return ERRORS.keyMissing;
+    }
+    const found: unknown = await keyStore.lookup(key);
+    // `null` is "not found" too, as from a data source.
+    const record = found == null ? undefined : readKeyRecord(found);
+    if (record === undefined || record.revoked) {
+      headers['www-authenticate'] = WWW_AUTHENTICATE;
+      return ERRORS.keyInvalid;
+    }
+    state.partnerId = record.partnerId;
+    // Every request with a valid key counts, so a 403 or 400 carries the rate-limit headers too.
+    const decision = await count(headers, `key:${record.keyId}`, record.rateLimit.limit, record.rateLimit.windowSeconds);
+    if (!(record.scopes as readonly string[]).includes(scope)) return scopeMissing(scope);
+    return decision.allowed ? undefined : rateLimited(headers, decision);
+  }
+
+  /** The per-client limit of a public route, when the host set one. */
+  async function checkClient(request: AccessRequest, headers: Record<string, string>): Promise<HttpError | undefined> {
+    if (directoryRateLimit === undefined) return undefined;
+    const client: ClientInfo = { remoteAddress: request.remoteAddress, header: request.header };
+    const address = directoryRateLimit.clientAddress === undefined ? request.remoteAddress : settle(directoryRateLimit.clientAddress(client));
+    if (address !== undefined && typeof address !== 'string') {
+      throw new InvalidArgumentError('directoryRateLimit.clientAddress() result', 'must be a string or undefined');
+    }
+    const counter = address === undefined || address === '' ? 'unknown' : address;
+    const decision = await count(headers, `directory:${counter}`, directoryRateLimit.limit, directoryRateLimit.windowSeconds);
+    return decision.allowed ? undefined : rateLimited(headers, decision);
+  }
+
+  return (request, route, headers, state) =>
+    route.scope === undefined ? checkClient(request, headers) : checkKey(request, route.scope, headers, state);
+}

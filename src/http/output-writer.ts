@@ -1,0 +1,53 @@
+/**
+ * The output step's tools for a route's renderer: the builder options of this request (the handler's fixed
+ * FHIR and HL7 options, the clock, the control id) and the bodies, produced through the output-reuse seam.
+ */
+import { generateControlId, type Directory, type FhirExportOptions, type Hl7MessageOptions } from '../index.js';
+import { settle } from './guards.js';
+import type { HandlerSettings } from './handler-options.js';
+import type { OutputReuse } from './output-reuse.js';
+import type { ExportRouteName, OutputWriter } from './routes/route-types.js';
+
+/**
+ * The writer of one request.
+ * @param settings - the handler's settings (fixed builder options, clock, control-id hook)
+ * @param reuse - the handler's output reuse
+ * @param route - the route being answered
+ * @param requestId - the request id, passed to the control-id hook
+ */
+export function createOutputWriter(settings: HandlerSettings, reuse: OutputReuse, route: ExportRouteName, requestId: string): OutputWriter {
+  const { controlId } = settings;
+  /** The clock as an ISO 8601 instant: the export time of this answer. */
+  const isoNow = (): string => new Date(settings.now()).toISOString();
+
+  function hl7WithTime(now: string, id: unknown, directory: Directory | undefined): Hl7MessageOptions {
+    const o: Hl7MessageOptions = { ...settings.hl7, now };
+    if (id !== undefined) o.controlId = id as string;
+    if (directory !== undefined) o.directory = directory;
+    return o;
+  }
+
+  return {
+    fhirOptions(directory) {
+      const o: FhirExportOptions = { ...settings.fhir, now: isoNow() };
+      if (directory !== undefined) o.directory = directory;
+      return o;
+    },
+    hl7Options(directory) {
+      const now = isoNow();
+      return hl7WithTime(now, controlId === undefined ? undefined : settle(controlId({ route, requestId })), directory);
+    },
+    fhir(key, records, options, build) {
+      const now = options.now as string;
+      return reuse.fhirBody(route, key, records, now, (at) => build(at === now ? options : { ...options, now: at }));
+    },
+    hl7(messageCode, key, records, directory, build) {
+      const now = isoNow();
+      // The default control id is drawn here (the builders' own default), so a reused message can carry it.
+      const id: unknown = controlId === undefined ? generateControlId(messageCode) : settle(controlId({ route, requestId }));
+      // Not a string: the builder refuses it (a 500), as it would any control id it cannot send.
+      if (typeof id !== 'string') return build(hl7WithTime(now, id, directory));
+      return reuse.hl7Body(route, key, records, messageCode, now, id, (t, c) => build(hl7WithTime(t, c, directory)));
+    },
+  };
+}

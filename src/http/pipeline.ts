@@ -1,0 +1,174 @@
+/**
+ * The request pipeline shared by both adapters (the fetch handler and the Node listener). A request goes
+ * through these steps, top to bottom, and the first that refuses it gives the answer:
+ *
+ *   route (404) → method (405) → API key (401) → scope (403) → rate limit (429) → parameters (400)
+ *   → Accept (406) → data (404) → render (200)
+ *
+ * A failure thrown on the way (data source, key store, rate limiter, builder) gives 500, or 503 for a
+ * `DataSourceUnavailableError`. The route table (routes/route-table.ts) says, per route, which scope, which
+ * parameters, which data and which renderer.
+ */
+import { createAccessCheck, type AccessState } from './access.js';
+import { classifyFailure, safeCall, settle } from './guards.js';
+import { resolveHandlerSettings, type ExportHandlerOptions, type HandlerSettings } from './handler-options.js';
+import { acceptsFormat } from './internal/accept.js';
+import { checkParameters, parseQuery } from './internal/query.js';
+import {
+  ERRORS,
+  FHIR_CONTENT_TYPE,
+  HL7_CONTENT_TYPE,
+  PROBLEM_CONTENT_TYPE,
+  REQUEST_ID_RE,
+  invalidParameters,
+  notFound,
+  operationOutcome,
+  problemDetails,
+  type HttpError,
+  type PreparedResponse,
+} from './internal/responses.js';
+import { createOutputReuse, type OutputReuseSwitches } from './output-reuse.js';
+import { createOutputWriter } from './output-writer.js';
+import { matchRoute } from './routes/route-table.js';
+import type { RecordReader, RouteDefinition } from './routes/route-types.js';
+
+/** A request as the pipeline sees it, so the Node listener can skip building a `Request`. */
+export interface IncomingCall {
+  readonly method: string;
+  /** WHATWG-normalised path (percent-encoded, dot segments resolved). */
+  readonly pathname: string;
+  /** WHATWG `search`: `''` or `?…`. */
+  readonly search: string;
+  /** A header by lowercase name; repeated headers joined with `, `. */
+  header(name: string): string | undefined;
+  readonly remoteAddress: string | undefined;
+}
+
+/** The shared core of both adapters. */
+export interface ExportCore {
+  handle(call: IncomingCall): Promise<PreparedResponse>;
+}
+
+/** Where `createExportHandler` keeps its core on the returned function, for `toNodeListener`. */
+export const EXPORT_CORE: unique symbol = Symbol.for('chart-export.http.core');
+
+/** A step's answer: the body of a 200, or the error to render. */
+type PreparedBody = { readonly body: string } | HttpError;
+
+const ALLOW = 'GET, HEAD';
+
+function defaultRequestId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/** The caller's `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._:-]`, else a new one. */
+function resolveRequestId(given: string | undefined, generate: (() => string) | undefined): string {
+  if (given !== undefined && REQUEST_ID_RE.test(given)) return given;
+  // A UUID always passes the rule.
+  if (generate === undefined) return defaultRequestId();
+  let generated: unknown;
+  try {
+    generated = settle(generate());
+  } catch {
+    generated = undefined;
+  }
+  // A generator's value goes into a header too, so it must pass the same rule.
+  return typeof generated === 'string' && REQUEST_ID_RE.test(generated) ? generated : defaultRequestId();
+}
+
+/** The answer of a step: a 200 in the route's format, or the error as OperationOutcome (FHIR) or problem+json. */
+function render(route: RouteDefinition | undefined, result: PreparedBody, requestId: string, headers: Record<string, string>): PreparedResponse {
+  if ('body' in result) {
+    headers['content-type'] = route?.format === 'hl7' ? HL7_CONTENT_TYPE : FHIR_CONTENT_TYPE;
+    return { status: 200, headers, body: result.body };
+  }
+  if (route?.format === 'fhir') {
+    headers['content-type'] = FHIR_CONTENT_TYPE;
+    return { status: result.status, headers, body: operationOutcome(result, requestId) };
+  }
+  headers['content-type'] = PROBLEM_CONTENT_TYPE;
+  return { status: result.status, headers, body: problemDetails(result, requestId) };
+}
+
+/**
+ * Build the adapter-independent pipeline. Internal: `createExportHandler` and `toNodeListener` wrap it.
+ * @param options - the handler options, checked here
+ * @param reuse - which output reuses are on (tests and the benchmark switch them off)
+ * @internal
+ */
+export function createExportCore(options: ExportHandlerOptions, reuse?: OutputReuseSwitches): ExportCore {
+  const settings: HandlerSettings = resolveHandlerSettings(options);
+  const { dataSource, observer, onError } = settings;
+  const output = createOutputReuse(settings.frozenSource, reuse);
+  const checkAccess = createAccessCheck(settings);
+
+  /** Steps 2 to 8, from the method to the body. */
+  async function runSteps(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): Promise<PreparedBody> {
+    // Method (405)
+    if (call.method !== 'GET' && call.method !== 'HEAD') {
+      headers['allow'] = ALLOW;
+      return ERRORS.methodNotAllowed;
+    }
+    // API key (401), scope (403), rate limit (429)
+    const refused = await checkAccess(call, route, headers, state);
+    if (refused !== undefined) return refused;
+    // Parameters (400)
+    const query = parseQuery(call.search);
+    if (query === undefined) return ERRORS.malformedQuery;
+    const parameters = checkParameters(route, query, (name) => settings.limits[route.limits[name] as keyof HandlerSettings['limits']]);
+    if (Array.isArray(parameters)) return invalidParameters(parameters);
+    // Accept (406): after the parameter check and before any data is read, so a refused representation costs
+    // no read and says nothing about which records exist. From here on the answer depends on Accept (RFC 9110 12.5.5).
+    headers['vary'] = 'Accept';
+    if (!acceptsFormat(call.header('accept'), route.format)) return ERRORS.notAcceptable[route.format];
+    // Data (404) and render (200)
+    const reader: RecordReader = {
+      dataSource,
+      parameters,
+      directoryFor: (record, other, records) => output.directoryFor(dataSource, record, other, records),
+    };
+    return route.serve(reader, createOutputWriter(settings, output, route.name, requestId));
+  }
+
+  /** Steps 2 to 8, with a failure thrown on the way turned into its answer (404, 503 or 500). */
+  async function answer(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): Promise<PreparedBody> {
+    try {
+      return await runSteps(call, route, requestId, headers, state);
+    } catch (error) {
+      const failure = classifyFailure(error);
+      if (failure.kind === 'not-found') return notFound(failure.recordType);
+      safeCall(onError, error, { requestId, route: route.name });
+      if (failure.kind === 'internal') return ERRORS.internal;
+      if (failure.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
+      return ERRORS.unavailable;
+    }
+  }
+
+  async function handle(call: IncomingCall): Promise<PreparedResponse> {
+    // The clock is read only for an observer, the one reader of the duration.
+    const started = observer === undefined ? 0 : performance.now();
+    const requestId = resolveRequestId(call.header('x-request-id'), settings.requestId);
+    const headers: Record<string, string> = {
+      'x-request-id': requestId,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    };
+    const state: AccessState = { partnerId: undefined };
+    // Route (404)
+    const route = matchRoute(call.pathname, settings.basePath);
+    const result = route === undefined ? ERRORS.routeNotFound : await answer(call, route, requestId, headers, state);
+    const prepared = render(route, result, requestId, headers);
+    if (observer === undefined) return prepared;
+    safeCall(observer, {
+      requestId,
+      route: route?.name,
+      method: call.method,
+      status: prepared.status,
+      durationMs: performance.now() - started,
+      partnerId: state.partnerId,
+    });
+    return prepared;
+  }
+
+  return { handle };
+}

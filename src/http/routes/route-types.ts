@@ -1,0 +1,121 @@
+/**
+ * The shape of a route of the export interface: its name and path, output format, the scope a key needs,
+ * the query parameters it reads, what it reads from the data source and how it renders the answer. The
+ * route table (route-table.ts) lists one such entry per route.
+ */
+import type { Directory, FhirExportOptions, Hl7MessageOptions, buildFhirPatientExport } from '../../index.js';
+import type { ChartDataSource } from '../data-source.js';
+import type { DirectoryReferrers } from '../directory-lookup.js';
+import type { RouteParameters } from '../internal/query.js';
+import type { HttpError } from '../internal/responses.js';
+import type { ApiKeyScope } from '../key-store.js';
+
+/** The route names, which are also their paths below the base path (`/exportFhirPatient`). */
+export const EXPORT_ROUTE_NAMES = [
+  'exportFhirPatient',
+  'exportFhirPatientBundle',
+  'exportFhirEncounter',
+  'exportFhirNote',
+  'exportFhirAssessment',
+  'publicFhirDirectory',
+  'exportHl7PatientAdt',
+  'exportHl7PatientSummary',
+  'exportHl7Encounter',
+  'exportHl7Note',
+  'exportHl7Assessment',
+] as const;
+/** One of the eleven routes of the export interface, which is also its path below the base path. */
+export type ExportRouteName = (typeof EXPORT_ROUTE_NAMES)[number];
+
+/** How a query parameter is read: a chart id, a non-negative integer limit, or a directory resource type. */
+export type ParameterKind = 'id' | 'limit' | 'resourceType';
+
+/** One query parameter of a route. */
+export interface ParameterDefinition {
+  /** Its name in the query string. */
+  readonly name: string;
+  /** How its value is read. */
+  readonly kind: ParameterKind;
+  /** Whether the route answers 400 without it. */
+  readonly required: boolean;
+}
+
+/** Which limit setting of `ExportHandlerOptions.limits` a limit parameter uses. */
+export type LimitName = 'encounters' | 'notes' | 'assessments' | 'medicalHistory' | 'summary' | 'directory';
+
+/** What a route's data step reads with. */
+export interface RecordReader {
+  /** The host's data source (guarded: every method returns a promise). */
+  readonly dataSource: ChartDataSource;
+  /** The checked query parameters. */
+  readonly parameters: RouteParameters;
+  /**
+   * The directory records `records` refer to (practitioners, locations and their organizations). `record` and
+   * `other` (e.g. a note and its encounter) are what the answer depends on: over the in-memory data source it
+   * is looked up once per record and then reused, without a promise.
+   */
+  directoryFor(record: object, other: unknown, records: DirectoryReferrers): Directory | undefined | Promise<Directory | undefined>;
+}
+
+/** A FHIR builder's result as far as the output step needs it. */
+type FhirBundle = ReturnType<typeof buildFhirPatientExport>;
+
+/** What a route's renderer writes with: the handler's fixed options, the clock, and output reuse. */
+export interface OutputWriter {
+  /** Builder options for a FHIR export at this request's time. */
+  fhirOptions(directory: Directory | undefined): FhirExportOptions;
+  /** Builder options for an HL7 message at this request's time, with its control id. */
+  hl7Options(directory: Directory | undefined): Hl7MessageOptions;
+  /**
+   * A FHIR export as JSON text. `records` lists everything the Bundle is built from (records, limits,
+   * directory records), `key` first: over the in-memory data source the same records give a reused Bundle text
+   * with only `id` and `timestamp` filled in (the same bytes as `build`).
+   */
+  fhir<TOptions extends FhirExportOptions>(key: object, records: readonly unknown[], options: TOptions, build: (options: TOptions) => FhirBundle): string;
+  /**
+   * An HL7 message of one record (`messageCode`: MSH-9.1 and the start of MSH-10). Over the in-memory data
+   * source the same records give a reused message with MSH-7, EVN-2 and MSH-10 filled in (the same bytes).
+   */
+  hl7(messageCode: 'ADT' | 'MDM' | 'ORU', key: object, records: readonly unknown[], directory: Directory | undefined, build: (options: Hl7MessageOptions) => string): string;
+}
+
+/** One route of the export interface. */
+export interface RouteDefinition {
+  /** The route name. */
+  readonly name: ExportRouteName;
+  /** The path below the base path. */
+  readonly path: `/${ExportRouteName}`;
+  /** `fhir`: FHIR JSON and OperationOutcome errors; `hl7`: HL7 v2 text and problem+json errors. */
+  readonly format: 'fhir' | 'hl7';
+  /**
+   * The scope a key needs; `undefined` for a public route (the directory), which needs no key and is counted
+   * per client only when `directoryRateLimit` is set. (A route that needs no key and is never counted, such as
+   * a health check, would be a third kind here and a third branch of the access step, access.ts.)
+   */
+  readonly scope: ApiKeyScope | undefined;
+  /** The query parameters it reads; others are ignored. */
+  readonly parameters: readonly ParameterDefinition[];
+  /** For each limit parameter, the limit setting it uses. */
+  readonly limits: Readonly<Record<string, LimitName>>;
+  /** Read the records the route needs (a 404 when one is missing), then render the body. */
+  serve(reader: RecordReader, writer: OutputWriter): Promise<{ readonly body: string } | HttpError>;
+}
+
+/** The record kinds a 404 names. */
+export type RecordKind = 'patient' | 'encounter' | 'note' | 'assessment';
+
+/** What a route's data step gives: the data its renderer needs, or the kind of the record that is missing. */
+export type Loaded<TData> = { readonly data: TData } | { readonly missing: RecordKind };
+
+/** What a route declares in the table: its data step and its renderer, typed by the data they pass. */
+export interface RouteSpec<TData> {
+  readonly name: ExportRouteName;
+  readonly format: 'fhir' | 'hl7';
+  readonly scope: ApiKeyScope | undefined;
+  readonly parameters: readonly ParameterDefinition[];
+  readonly limits?: Readonly<Record<string, LimitName>>;
+  /** Read from the data source what the answer needs, or which record is missing (a 404). */
+  readonly load: (reader: RecordReader) => Promise<Loaded<TData>>;
+  /** Render the body from what `load` read. */
+  readonly render: (data: TData, writer: OutputWriter) => string;
+}
