@@ -62,7 +62,7 @@ export interface RedisRateLimiterOptions {
   /**
    * Prefix of every counter key. Default `'chart-export:rl:'`. Each key is the prefix and the SHA-256 of the
    * handler's counter name (64 hex digits), so any name (colons, spaces, non-ASCII, any length) is a safe,
-   * fixed-size Redis key. End it with `}` after a hash tag (`'{rl}:'`) to keep every counter in one cluster slot.
+   * fixed-size Redis key.
    */
   readonly prefix?: string | undefined;
   /**
@@ -232,7 +232,7 @@ function checkPositiveInteger(name: string, value: unknown, fallback: number): n
  * Configure the client not to queue commands while disconnected, or a call waits for the reconnection and
  * only the timeout ends it: ioredis `enableOfflineQueue: false` and a small `maxRetriesPerRequest` (1);
  * node-redis `disableOfflineQueue: true`. Keep their default reconnection on, and attach an `'error'` listener
- * (node-redis without one throws). Needs Redis 5 or later (or Valkey).
+ * (node-redis without one throws). Needs Redis 5 or later (tested with 7.0), or Valkey.
  *
  * @param options - `client` (required), `prefix`, `timeoutMs`, `retryAfterSeconds`, `failOpen`, `onError`: see {@link RedisRateLimiterOptions}
  * @returns a {@link RedisRateLimiter} (`consume`, and `ping` for a readiness check)
