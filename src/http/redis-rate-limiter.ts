@@ -15,7 +15,7 @@ import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
  * @example
  * // ioredis
  * import { Redis } from 'ioredis';
- * const client = new Redis(process.env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+ * const client = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
  * client.on('error', (e) => log.warn(e)); // keep reconnecting; errors reach the limiter's onError too
  * @example
  * // an adapter around any other client
@@ -32,7 +32,7 @@ export interface RedisCallClient {
  *
  * @example
  * import { createClient } from 'redis';
- * const client = createClient({ url: process.env.REDIS_URL, disableOfflineQueue: true });
+ * const client = createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', disableOfflineQueue: true });
  * client.on('error', (e) => log.warn(e)); // without a listener node-redis throws the error and the process exits
  * await client.connect();
  */
@@ -244,14 +244,14 @@ function checkPositiveInteger(name: string, value: unknown, fallback: number): n
  * // ioredis
  * import { Redis } from 'ioredis';
  * import { createExportHandler, createRedisRateLimiter } from 'chart-export/http';
- * const redis = new Redis(process.env.REDIS_URL!, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+ * const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
  * redis.on('error', (e) => console.warn('redis', e.message));
  * const rateLimiter = createRedisRateLimiter({ client: redis, onError: (e) => console.warn(e.message, e.cause) });
  * const handler = createExportHandler({ dataSource, keyStore, rateLimiter });
  * @example
  * // node-redis
  * import { createClient } from 'redis';
- * const redis = createClient({ url: process.env.REDIS_URL, disableOfflineQueue: true });
+ * const redis = createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', disableOfflineQueue: true });
  * redis.on('error', (e) => console.warn('redis', e.message));
  * await redis.connect();
  * const rateLimiter = createRedisRateLimiter({ client: redis, timeoutMs: 250 });
