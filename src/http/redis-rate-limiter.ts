@@ -199,6 +199,7 @@ function readReply(reply: unknown, limit: number): RateLimitDecision {
   return { allowed: allowed === 1, limit, remaining, reset, retryAfter };
 }
 
+/** Whether Redis said it does not know the script (its reply error starts with the code `NOSCRIPT`, in both clients). */
 function isNoScriptError(error: unknown): boolean {
   try {
     const message: unknown = (error as { message?: unknown } | null)?.message;
@@ -208,6 +209,7 @@ function isNoScriptError(error: unknown): boolean {
   }
 }
 
+/** An optional positive-integer option, or its default. @throws {InvalidArgumentError} naming the option */
 function checkPositiveInteger(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw new InvalidArgumentError(name, 'must be a positive integer');
