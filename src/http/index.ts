@@ -2,7 +2,7 @@
  * chart-export/http: the export interface over HTTP. A web-standard handler
  * (`(request: Request) => Promise<Response>`) for Node's fetch, Deno, Bun, edge runtimes, Hono and Next.js,
  * a `node:http` listener for `http.createServer` and Express, and the host interfaces (data source, key
- * store, rate limiter) with in-memory implementations.
+ * store, rate limiter) with in-memory implementations, plus a rate limiter shared over Redis.
  */
 
 // Handler
@@ -51,6 +51,15 @@ export type {
 // Rate limiting
 export { createFixedWindowRateLimiter } from './rate-limiter.js';
 export type { RateLimiter, RateLimitDecision, FixedWindowRateLimiter, FixedWindowRateLimiterOptions } from './rate-limiter.js';
+export { createRedisRateLimiter, DEFAULT_REDIS_RATE_LIMIT_PREFIX } from './redis-rate-limiter.js';
+export type {
+  RedisRateLimiter,
+  RedisRateLimiterOptions,
+  RedisRateLimiterErrorContext,
+  RedisCommandClient,
+  RedisCallClient,
+  RedisSendCommandClient,
+} from './redis-rate-limiter.js';
 
 // Errors
 export { DataSourceUnavailableError, DATA_SOURCE_UNAVAILABLE, isDataSourceUnavailable } from './errors.js';

@@ -37,6 +37,18 @@ export interface RateLimiter {
    *   {@link DataSourceUnavailableError}-style error
    */
   consume(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision>;
+
+  /**
+   * Optional readiness check of a limiter backed by a store (the Redis limiter has one; the in-memory one,
+   * always ready, has none): resolves when the store answers, for a readiness route. The handler never calls
+   * it; a host's readiness probe may.
+   *
+   * @returns a promise that resolves when the backing store is reachable
+   * @throws (rejects) a {@link DataSourceUnavailableError} when it is not
+   * @example
+   * if (rateLimiter.ping) await rateLimiter.ping(); // throws while Redis is unreachable
+   */
+  ping?(): Promise<void>;
 }
 
 /** Options of {@link createFixedWindowRateLimiter}. */

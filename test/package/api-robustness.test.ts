@@ -624,6 +624,7 @@ const CALLS: Record<string, CallSpec> = {
 
   // --- Rate limiting
   'http.createFixedWindowRateLimiter': { arity: 1, valid: fc.constant([{ now: () => Date.parse(NOW) }]), check: isObject },
+  'http.createRedisRateLimiter': { arity: 1, valid: fc.constant([{ client: fakeRedisClient() }]), check: isObject },
 
   // --- Errors
   'http.DataSourceUnavailableError': { arity: 2, construct: true, alsoAllowed: BUILTIN_ERROR_CONSTRUCTOR_FAILURE, valid: fc.constant(['down', { cause: 1, retryAfterSeconds: 5 }]), check: isError(http.DataSourceUnavailableError) },
@@ -735,6 +736,11 @@ const isOptionalRecord = (r: unknown) => expect(r === undefined || (typeof r ===
 const isRecordList = (r: unknown) => expect(Array.isArray(r)).toBe(true);
 const patientAnd = (id: string): fc.Arbitrary<unknown[]> => fc.constant([PATIENT_ID, id]);
 
+/** A Redis client in ioredis' shape that answers PING and admits every request (the real server: test/http/redis-rate-limiter.test.ts). */
+function fakeRedisClient(): { call(command: string, ...args: string[]): Promise<unknown> } {
+  return { call: (command) => Promise.resolve(command === 'PING' ? 'PONG' : [1, 0, 1_800_000_000, 0]) };
+}
+
 /**
  * Every method of `createInMemoryDataSource`, `createInMemoryKeyStore`, `createFixedWindowRateLimiter` and the
  * handler of `createExportHandler`. The Node listener of `toNodeListener` is left out: `node:http` calls it with
@@ -781,6 +787,21 @@ const METHOD_CALLS: Record<string, MethodSpec> = {
     valid: fc.constant(['k']),
     check: (r) => expect(r).toBeUndefined(),
   },
+  'createRedisRateLimiter().consume': {
+    target: () => http.createRedisRateLimiter({ client: fakeRedisClient() }) as unknown as Record<string, unknown>,
+    arity: 3,
+    async: true,
+    valid: fc.tuple(fc.string(), fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 3600 })),
+    check: (r) => expect(r).toEqual({ allowed: true, limit: expect.any(Number), remaining: 0, reset: 1_800_000_000, retryAfter: 0 }),
+  },
+  'createRedisRateLimiter().ping': {
+    target: () => http.createRedisRateLimiter({ client: fakeRedisClient() }) as unknown as Record<string, unknown>,
+    // It takes no argument; one ignored argument gives the mutations something to change.
+    arity: 1,
+    async: true,
+    valid: fc.constant([undefined]),
+    check: (r) => expect(r).toBeUndefined(),
+  },
   'createExportHandler()': {
     target: () => ({ call: http.createExportHandler({ dataSource: SHARED_SOURCE, keyStore: SHARED_KEYS }) }),
     arity: 1,
@@ -800,6 +821,7 @@ describe('methods of returned objects', () => {
       ...methods('createInMemoryDataSource', SHARED_SOURCE),
       ...methods('createInMemoryKeyStore', SHARED_KEYS),
       ...methods('createFixedWindowRateLimiter', http.createFixedWindowRateLimiter()),
+      ...methods('createRedisRateLimiter', http.createRedisRateLimiter({ client: fakeRedisClient() })),
       'createExportHandler()',
     ].sort();
     expect(Object.keys(METHOD_CALLS).sort()).toEqual(listed);

@@ -1,0 +1,368 @@
+/**
+ * A {@link RateLimiter} whose counters live on Redis, so every instance of a host behind a load balancer shares
+ * one limit per key. It takes the host's own Redis client (ioredis, node-redis, or any object with a `call`
+ * method) and imports no Redis library itself.
+ */
+import { InvalidArgumentError, sha256 } from '../index.js';
+import { DataSourceUnavailableError } from './errors.js';
+import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
+
+/**
+ * A Redis client in the shape of ioredis: `call(command, ...args)` sends one command and resolves with its
+ * reply. An `ioredis` `Redis` or `Cluster` instance satisfies it as is; so does a small adapter around any
+ * other client.
+ *
+ * @example
+ * // ioredis
+ * import { Redis } from 'ioredis';
+ * const client = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+ * client.on('error', (e) => log.warn(e)); // keep reconnecting; errors reach the limiter's onError too
+ * @example
+ * // an adapter around any other client
+ * const client = { call: (command: string, ...args: string[]) => other.exec([command, ...args]) };
+ */
+export interface RedisCallClient {
+  /** Send `command` with `args`; resolve with the reply (arrays of integers for the limiter's script). */
+  call(command: string, ...args: string[]): Promise<unknown>;
+}
+
+/**
+ * A Redis client in the shape of node-redis (`redis` v4 and later): `sendCommand([command, ...args])`. A
+ * node-redis client made by `createClient` satisfies it as is.
+ *
+ * @example
+ * import { createClient } from 'redis';
+ * const client = createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', disableOfflineQueue: true });
+ * client.on('error', (e) => log.warn(e)); // without a listener node-redis throws the error and the process exits
+ * await client.connect();
+ */
+export interface RedisSendCommandClient {
+  /** Send one command given as `[command, ...args]`; resolve with its reply. */
+  sendCommand(args: string[]): Promise<unknown>;
+}
+
+/**
+ * The Redis client {@link createRedisRateLimiter} accepts: ioredis' shape ({@link RedisCallClient}, tried
+ * first) or node-redis' ({@link RedisSendCommandClient}), told apart at run time by which method it has.
+ */
+export type RedisCommandClient = RedisCallClient | RedisSendCommandClient;
+
+/** What a limiter was doing when Redis failed, for {@link RedisRateLimiterOptions.onError}. */
+export interface RedisRateLimiterErrorContext {
+  /** `consume` (a request was being counted) or `ping` (a readiness check). */
+  readonly operation: 'consume' | 'ping';
+  /** True when the request was let through anyway ({@link RedisRateLimiterOptions.failOpen}). */
+  readonly failedOpen: boolean;
+}
+
+/** Options of {@link createRedisRateLimiter}. */
+export interface RedisRateLimiterOptions {
+  /** The host's connected Redis client (see {@link RedisCommandClient}). The limiter never connects, closes or configures it. */
+  readonly client: RedisCommandClient;
+  /**
+   * Prefix of every counter key. Default `'chart-export:rl:'`. Each key is the prefix and the SHA-256 of the
+   * handler's counter name (64 hex digits), so any name (colons, spaces, non-ASCII, any length) is a safe,
+   * fixed-size Redis key.
+   */
+  readonly prefix?: string | undefined;
+  /**
+   * Longest wait for Redis per call, in milliseconds (a positive integer, default 200). A slower answer, like
+   * no answer, makes the call fail as unavailable.
+   */
+  readonly timeoutMs?: number | undefined;
+  /** The `Retry-After` of the 503 the handler sends while Redis is unavailable: a positive integer of seconds, default 5. */
+  readonly retryAfterSeconds?: number | undefined;
+  /**
+   * When Redis is unavailable, let requests through uncounted instead of failing them (default `false`: fail
+   * closed). Fail closed keeps the limit a hard promise to whoever holds the patient data, at the price of an
+   * outage of the export routes while Redis is down; fail open keeps serving, with no limit at all until Redis
+   * is back.
+   */
+  readonly failOpen?: boolean | undefined;
+  /**
+   * Called with every failure (Redis down, too slow, a malformed answer) before the limiter rejects or fails
+   * open: log or count it here. What it throws is ignored.
+   */
+  readonly onError?: ((error: DataSourceUnavailableError, context: RedisRateLimiterErrorContext) => void) | undefined;
+}
+
+/** The limiter {@link createRedisRateLimiter} returns: a {@link RateLimiter} with a readiness check. */
+export interface RedisRateLimiter extends RateLimiter {
+  /**
+   * Check that Redis answers (`PING`) within the timeout, for a readiness route.
+   * @returns a promise that resolves when Redis answered `PONG`
+   * @throws {DataSourceUnavailableError} (rejects) when Redis is unreachable, slower than the timeout, or answers something else
+   */
+  ping(): Promise<void>;
+}
+
+/** Default of {@link RedisRateLimiterOptions.prefix}. */
+export const DEFAULT_REDIS_RATE_LIMIT_PREFIX = 'chart-export:rl:';
+
+const DEFAULT_TIMEOUT_MS = 200;
+const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
+/** A counter lives this much longer than its window, so a key never expires while its window can still be read. */
+const TTL_MARGIN_MS = 1000;
+
+/**
+ * The one script run per request, atomically. A counter is a hash `{ s: window start, w: window length, c:
+ * count }` (milliseconds), one per key, so the script touches only the key it is given (cluster-safe). The
+ * time is the Redis server's (`TIME`), so hosts with skewed clocks agree on the window. The rules are those of
+ * the in-memory limiter: epoch-aligned windows; a denied request is not counted; a key whose window length
+ * changes keeps its count while those requests can lie in the new window; a clock (here: a failover to a
+ * server whose clock is behind) stepped back by more than a window counts on in its own window.
+ * Reply: `{ allowed (1|0), remaining, reset (epoch seconds), retryAfter (seconds) }`.
+ */
+export const REDIS_RATE_LIMIT_SCRIPT = `-- chart-export fixed-window rate limit
+if redis.replicate_commands then redis.replicate_commands() end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit = tonumber(ARGV[1])
+local w = tonumber(ARGV[2]) * 1000
+local start = now - (now % w)
+local v = redis.call('HMGET', KEYS[1], 's', 'w', 'c')
+local s, ow, c = tonumber(v[1]), tonumber(v[2]), tonumber(v[3])
+if s == nil or ow == nil or c == nil or (s < start and ow == w) then
+  s, c = start, 0
+elseif ow ~= w then
+  if not (now < s + ow or s >= start) then c = 0 end
+  s = start
+elseif s - start > w then
+  s = start
+end
+local e = s + w
+local allowed = 0
+if c < limit then
+  c = c + 1
+  allowed = 1
+end
+redis.call('HSET', KEYS[1], 's', s, 'w', w, 'c', c)
+redis.call('PEXPIRE', KEYS[1], e - now + tonumber(ARGV[3]))
+if allowed == 1 then return {1, limit - c, e / 1000, 0} end
+return {0, 0, e / 1000, math.max(1, math.ceil((e - now) / 1000))}
+`;
+
+/**
+ * SHA-1 of {@link REDIS_RATE_LIMIT_SCRIPT}, the name `EVALSHA` runs it by. Written out rather than computed,
+ * since SHA-1 is not available synchronously on every runtime; a test checks it against the script.
+ */
+export const REDIS_RATE_LIMIT_SCRIPT_SHA1 = '3d59598af04c8a597fcd594260b2e1eaf7b64855';
+
+/** Why a call failed, for the error's message (never sent to a client). */
+class RedisAnswerError extends Error {
+  override readonly name = 'RedisAnswerError';
+}
+
+const HEX = '0123456789abcdef';
+
+/**
+ * The Redis key of a counter: the prefix and the SHA-256 of the name's UTF-16 code units (two bytes each), so
+ * that every string, a lone surrogate included, has its own key.
+ */
+function toRedisKey(prefix: string, key: string): string {
+  const bytes = new Uint8Array(key.length * 2);
+  for (let i = 0; i < key.length; i++) {
+    const unit = key.charCodeAt(i);
+    bytes[2 * i] = unit >>> 8;
+    bytes[2 * i + 1] = unit & 0xff;
+  }
+  let hex = '';
+  for (const b of sha256(bytes)) hex += (HEX[b >>> 4] as string) + (HEX[b & 15] as string);
+  return prefix + hex;
+}
+
+/** An integer reply: a safe integer, or its decimal digits (ioredis with `stringNumbers`). */
+function readInteger(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined;
+  if (typeof value === 'string' && /^-?\d{1,16}$/.test(value)) {
+    const n = Number(value);
+    return Number.isSafeInteger(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The script's reply as a decision, every field checked: anything else means Redis (or something between)
+ * answered what this script cannot have sent.
+ */
+function readReply(reply: unknown, limit: number): RateLimitDecision {
+  if (!Array.isArray(reply) || reply.length !== 4) throw new RedisAnswerError('Redis answered the rate-limit script with something other than 4 integers');
+  const [allowed, remaining, reset, retryAfter] = reply.map(readInteger);
+  if (allowed === undefined || remaining === undefined || reset === undefined || retryAfter === undefined) {
+    throw new RedisAnswerError('Redis answered the rate-limit script with a value that is not an integer');
+  }
+  const valid =
+    reset >= 0 &&
+    (allowed === 1 ? remaining >= 0 && remaining < limit && retryAfter === 0 : allowed === 0 && remaining === 0 && retryAfter >= 1);
+  if (!valid) throw new RedisAnswerError('Redis answered the rate-limit script with figures out of range');
+  return { allowed: allowed === 1, limit, remaining, reset, retryAfter };
+}
+
+/** Whether Redis said it does not know the script (its reply error starts with the code `NOSCRIPT`, in both clients). */
+function isNoScriptError(error: unknown): boolean {
+  try {
+    const message: unknown = (error as { message?: unknown } | null)?.message;
+    return typeof message === 'string' && message.startsWith('NOSCRIPT');
+  } catch {
+    return false;
+  }
+}
+
+/** An optional positive-integer option, or its default. @throws {InvalidArgumentError} naming the option */
+function checkPositiveInteger(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw new InvalidArgumentError(name, 'must be a positive integer');
+  return value;
+}
+
+/**
+ * Create a {@link RateLimiter} whose counters live on Redis, shared by every process that uses the same Redis
+ * and prefix. It has the semantics of {@link createFixedWindowRateLimiter} (epoch-aligned fixed windows,
+ * `limit` / `remaining` / `reset` in epoch seconds / `retryAfter` on a denial, denied requests not counted,
+ * exact under concurrency) with one atomic Lua script per request, run by `EVALSHA` and sent whole by `EVAL`
+ * when Redis does not know it (`NOSCRIPT`: after `SCRIPT FLUSH`, a restart or a failover). The window comes
+ * from the Redis server's clock, never the host's. Every counter expires one second after its window.
+ *
+ * When Redis is down, slower than `timeoutMs` or answers something malformed, `consume` rejects with a
+ * {@link DataSourceUnavailableError} carrying `retryAfterSeconds`, which the handler answers with `503` and
+ * `Retry-After` in the route's error format (or, with `failOpen`, resolves with an allowed decision). It
+ * never throws synchronously, leaves no rejection unhandled, and serves again as soon as the client
+ * reconnects. A call that timed out may still reach Redis later and be counted (a command once sent cannot be
+ * recalled): an over-count, never an under-count.
+ *
+ * Configure the client not to queue commands while disconnected, or a call waits for the reconnection and
+ * only the timeout ends it: ioredis `enableOfflineQueue: false` and a small `maxRetriesPerRequest` (1);
+ * node-redis `disableOfflineQueue: true`. Keep their default reconnection on, and attach an `'error'` listener
+ * (node-redis without one throws). Needs Redis 5 or later (tested with 7.0), or Valkey.
+ *
+ * @param options - `client` (required), `prefix`, `timeoutMs`, `retryAfterSeconds`, `failOpen`, `onError`: see {@link RedisRateLimiterOptions}
+ * @returns a {@link RedisRateLimiter} (`consume`, and `ping` for a readiness check)
+ * @throws {InvalidArgumentError} when `options` is not an object, `client` has neither `call` nor
+ *   `sendCommand`, or another option has the wrong type; `consume` rejects with {@link InvalidArgumentError}
+ *   for a key that is not a string or a non-positive or non-integer limit or window (a host bug, neither a
+ *   503 nor failed open), and with {@link DataSourceUnavailableError} when Redis is unavailable
+ * @example
+ * // ioredis
+ * import { Redis } from 'ioredis';
+ * import { createExportHandler, createRedisRateLimiter } from 'chart-export/http';
+ * const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+ * redis.on('error', (e) => console.warn('redis', e.message));
+ * const rateLimiter = createRedisRateLimiter({ client: redis, onError: (e) => console.warn(e.message, e.cause) });
+ * const handler = createExportHandler({ dataSource, keyStore, rateLimiter });
+ * @example
+ * // node-redis
+ * import { createClient } from 'redis';
+ * const redis = createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', disableOfflineQueue: true });
+ * redis.on('error', (e) => console.warn('redis', e.message));
+ * await redis.connect();
+ * const rateLimiter = createRedisRateLimiter({ client: redis, timeoutMs: 250 });
+ * @see https://redis.io/docs/latest/develop/interact/programmability/eval-intro/ for EVALSHA and NOSCRIPT
+ * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/ for the header fields
+ */
+export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisRateLimiter {
+  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'must be an object');
+  const client: unknown = options.client;
+  if (typeof client !== 'object' || client === null) throw new InvalidArgumentError('options.client', 'must be a Redis client');
+  const call: unknown = (client as { call?: unknown }).call;
+  const sendCommand: unknown = (client as { sendCommand?: unknown }).sendCommand;
+  let send: (args: string[]) => Promise<unknown>;
+  if (typeof call === 'function') send = (args) => call.apply(client, args) as Promise<unknown>;
+  else if (typeof sendCommand === 'function') send = (args) => sendCommand.call(client, args) as Promise<unknown>;
+  else throw new InvalidArgumentError('options.client', 'must have a call (ioredis) or sendCommand (node-redis) method');
+  const prefix = options.prefix ?? DEFAULT_REDIS_RATE_LIMIT_PREFIX;
+  if (typeof prefix !== 'string') throw new InvalidArgumentError('options.prefix', 'must be a string');
+  const timeoutMs = checkPositiveInteger('options.timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
+  const retryAfterSeconds = checkPositiveInteger('options.retryAfterSeconds', options.retryAfterSeconds, DEFAULT_RETRY_AFTER_SECONDS);
+  const failOpen = options.failOpen ?? false;
+  if (typeof failOpen !== 'boolean') throw new InvalidArgumentError('options.failOpen', 'must be a boolean');
+  const onError = options.onError;
+  if (onError !== undefined && typeof onError !== 'function') throw new InvalidArgumentError('options.onError', 'must be a function');
+
+  /** Send one command; a synchronous throw or a non-promise answer becomes a promise, never an escape. */
+  function sendSafely(args: string[]): Promise<unknown> {
+    try {
+      return Promise.resolve(send(args));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Run `work` with the deadline: reject when it has not settled in `timeoutMs`. `work` is told when the
+   * deadline passed, so it sends nothing more; its own late rejection is caught here (never unhandled).
+   */
+  function withDeadline<T>(work: (expired: () => boolean) => Promise<T>): Promise<T> {
+    let expired = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const running = work(() => expired);
+    running.catch(() => undefined);
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        expired = true;
+        reject(new RedisAnswerError(`Redis did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+    });
+    return Promise.race([running, deadline]).finally(() => clearTimeout(timer));
+  }
+
+  /** Wrap a failure as the handler's 503 and tell the host. */
+  function unavailable(cause: unknown, operation: 'consume' | 'ping', failedOpen: boolean): DataSourceUnavailableError {
+    const reason = cause instanceof RedisAnswerError ? cause.message : 'Redis command failed';
+    const error = new DataSourceUnavailableError(`Rate limiter unavailable: ${reason}`, { cause, retryAfterSeconds });
+    if (onError !== undefined) {
+      try {
+        onError(error, { operation, failedOpen });
+      } catch {
+        // A failing log hook must not change the answer.
+      }
+    }
+    return error;
+  }
+
+  /** The decision of a request let through while Redis is down: uncounted, in the host clock's current window. */
+  function failedOpenDecision(limit: number, windowSeconds: number): RateLimitDecision {
+    const windowMs = windowSeconds * 1000;
+    const end = Math.floor(Date.now() / windowMs) * windowMs + windowMs;
+    return { allowed: true, limit, remaining: limit - 1, reset: Math.floor(end / 1000), retryAfter: 0 };
+  }
+
+  async function consume(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
+    if (typeof key !== 'string') throw new InvalidArgumentError('key', 'must be a string');
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new InvalidArgumentError('limit', 'must be a positive integer');
+    if (!Number.isSafeInteger(windowSeconds) || windowSeconds < 1) throw new InvalidArgumentError('windowSeconds', 'must be a positive integer');
+    const params = ['1', toRedisKey(prefix, key), String(limit), String(windowSeconds), String(TTL_MARGIN_MS)];
+    try {
+      const reply = await withDeadline(async (expired) => {
+        try {
+          return await sendSafely(['EVALSHA', REDIS_RATE_LIMIT_SCRIPT_SHA1, ...params]);
+        } catch (error) {
+          // Redis lost its script cache (SCRIPT FLUSH, restart, failover): send the script itself, which also
+          // caches it again. Not after the deadline: that answer would be thrown away, its count not.
+          if (!isNoScriptError(error) || expired()) throw error;
+          return await sendSafely(['EVAL', REDIS_RATE_LIMIT_SCRIPT, ...params]);
+        }
+      });
+      return readReply(reply, limit);
+    } catch (cause) {
+      const error = unavailable(cause, 'consume', failOpen);
+      if (failOpen) return failedOpenDecision(limit, windowSeconds);
+      throw error;
+    }
+  }
+
+  return {
+    consume(key, limit, windowSeconds) {
+      // An async function never throws synchronously, whatever the arguments.
+      return consume(key, limit, windowSeconds);
+    },
+    async ping() {
+      try {
+        const reply = await withDeadline(() => sendSafely(['PING']));
+        if (reply !== 'PONG') throw new RedisAnswerError('Redis answered PING with something other than PONG');
+      } catch (cause) {
+        throw unavailable(cause, 'ping', false);
+      }
+    },
+  };
+}
