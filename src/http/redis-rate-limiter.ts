@@ -3,7 +3,8 @@
  * one limit per key. It takes the host's own Redis client (ioredis, node-redis, or any object with a `call`
  * method) and imports no Redis library itself.
  */
-import { InvalidArgumentError, sha256 } from '../index.js';
+import { InvalidArgumentError } from '../index.js';
+import { sha256 } from '../internal/adapter.js';
 import { DataSourceUnavailableError } from './errors.js';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
 
