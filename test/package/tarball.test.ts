@@ -76,10 +76,11 @@ describe('published tarball', () => {
   it('should load one core: the adapter and the command import the built entries next to them', () => {
     const imports = (file: string): string[] =>
       [...readFileSync(join(ROOT, file), 'utf8').matchAll(/(?:\bfrom\s*|\brequire\()\s*["']([^"']+)["']/g)].map((m) => m[1] as string);
-    expect(new Set(imports('dist/http/index.js'))).toEqual(new Set(['../index.js']));
-    expect(new Set(imports('dist/http/index.cjs'))).toEqual(new Set(['../index.cjs']));
+    // The adapter: the core and the core's internals it shares (dist/internal/adapter, not an entry of the package).
+    expect(new Set(imports('dist/http/index.js'))).toEqual(new Set(['../index.js', '../internal/adapter.js']));
+    expect(new Set(imports('dist/http/index.cjs'))).toEqual(new Set(['../index.cjs', '../internal/adapter.cjs']));
     const cliLocal = imports('dist/cli.js').filter((s) => s.startsWith('.'));
-    expect(new Set(cliLocal)).toEqual(new Set(['../index.js', './index.js']));
+    expect(new Set(cliLocal)).toEqual(new Set(['./index.js', './http/index.js']));
     // The core's code is in dist/index.js only: a core class is not declared again elsewhere.
     for (const file of ['dist/http/index.js', 'dist/http/index.cjs', 'dist/cli.js']) {
       expect(readFileSync(join(ROOT, file), 'utf8'), file).not.toMatch(/class ChartExportError\b/);
