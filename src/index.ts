@@ -152,8 +152,8 @@ export type {
 export { DEFAULT_HL7_DELIMITERS, escapeHl7, unescapeHl7 } from './hl7/encoding.js';
 export type { Hl7Delimiters } from './hl7/encoding.js';
 export { formatHl7DateTime, parseHl7DateTime } from './hl7/datetime.js';
-export { generateControlId } from './hl7/messages/common.js';
-export type { Hl7MessageOptions } from './hl7/messages/common.js';
+export { generateControlId } from './hl7/messages/control-id.js';
+export type { Hl7MessageOptions } from './hl7/messages/prepare-message.js';
 export { buildAdtA31 } from './hl7/messages/adt-a31.js';
 export { buildAdrA19 } from './hl7/messages/adr-a19.js';
 export type { Hl7SummaryOptions } from './hl7/messages/adr-a19.js';

@@ -25,7 +25,8 @@
  * and kept literally.
  */
 import { InvalidArgumentError } from '../errors.js';
-import { controlEscape, escapeStandard } from './internal/escape.js';
+import { controlEscape } from './internal/control-escape.js';
+import { escapeStandard } from './internal/standard-escape.js';
 
 /**
  * The delimiters of an HL7 v2 message: MSH-1 (field separator) and the characters of MSH-2 (component,
@@ -170,7 +171,7 @@ export function checkHl7Delimiters(delimiters: Hl7Delimiters): Hl7Delimiters {
  */
 export function escapeHl7(text: string, delimiters: Hl7Delimiters = DEFAULT_HL7_DELIMITERS): string {
   if (typeof text !== 'string') throw new InvalidArgumentError('text', 'must be a string');
-  if (delimiters === DEFAULT_HL7_DELIMITERS) return escapeStandard(text, false, false);
+  if (delimiters === DEFAULT_HL7_DELIMITERS) return escapeStandard(text, false, undefined);
   const c = compile(delimiters);
   const re = c.specialGlobal;
   const replacement = c.replacement;

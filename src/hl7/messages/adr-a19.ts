@@ -9,8 +9,6 @@ import type { MedicalHistoryEntry } from '../../model/history.js';
 import type { ClinicalNote } from '../../model/note.js';
 import { isoOrderKey } from '../../internal/iso.js';
 import { hasText } from '../../internal/text.js';
-import { esc } from '../internal/escape.js';
-import { SI_MAX, type DirectoryIndex } from '../internal/fields.js';
 import { fitId } from '../internal/fit.js';
 import { buildDg1, buildHistoryDg1 } from '../segments/dg1.js';
 import { buildMsa } from '../segments/msa.js';
@@ -21,7 +19,11 @@ import { buildPr1 } from '../segments/pr1.js';
 import { buildPv1, buildPv1NotApplicable, buildPv1Reference } from '../segments/pv1.js';
 import { buildQrd, QRD_QUERY_ID_MAX } from '../segments/qrd.js';
 import { coverageSegments } from './adt-a31.js';
-import { assembleMessage, prepareMessage, type Hl7MessageOptions } from './common.js';
+import { assembleMessage } from './assemble-message.js';
+import { prepareMessage, type Hl7MessageOptions } from './prepare-message.js';
+import { SI_MAX } from '../internal/set-id.js';
+import { esc } from '../internal/standard-escape.js';
+import type { MessageContext } from '../internal/message-context.js';
 
 /** Options of {@link buildAdrA19}. */
 export interface Hl7SummaryOptions extends Hl7MessageOptions {
@@ -134,13 +136,14 @@ function tailOfEscaped(escaped: string, max: number): string {
  */
 export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): string {
   const p = prepareMessage(chart, options, 'ADR');
+  const ctx = p.ctx;
   const limit = checkLimit(options?.limit);
   let queryId: string;
   if (options?.queryId === undefined) {
     queryId = tailOfEscaped(p.controlId, QRD_QUERY_ID_MAX);
   } else {
     if (typeof options.queryId !== 'string' || options.queryId === '') throw new InvalidArgumentError('options.queryId', 'must be a non-empty string');
-    queryId = esc(options.queryId);
+    queryId = esc(ctx, options.queryId);
     if (queryId.length > QRD_QUERY_ID_MAX) throw new InvalidArgumentError('options.queryId', `must fit QRD-4's ${QRD_QUERY_ID_MAX} characters after escaping`);
   }
   const c = p.chart;
@@ -179,58 +182,58 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
     // PID-1 and PV1-1 number the QUERY_RESPONSE groups (SI, 4 digits): more groups need a lower limit.
     throw new MappingError(['encounters'], 'PID-1', `the summary would need ${groups.length} QUERY_RESPONSE groups; PID-1 and PV1-1 (SI) number at most ${SI_MAX} (set a lower limit)`);
   }
-  const segments = [buildMsa(options?.queryId === undefined ? p.controlId : queryId), buildQrd(p.now, queryId, limit, selected.length, c.patient)];
-  const coverages = coverageSegments(c.patient.coverages);
+  const segments = [buildMsa(options?.queryId === undefined ? p.controlId : queryId), buildQrd(ctx, p.now, queryId, limit, selected.length, c.patient)];
+  const coverages = coverageSegments(ctx, c.patient.coverages);
   groups.forEach((g, gi) => {
     const setId = gi + 1;
-    segments.push(buildPid(c.patient, setId));
+    segments.push(buildPid(ctx, c.patient, setId));
     const visit = g.visit;
-    if (visit.kind === 'encounter') segments.push(buildPv1(visit.record.value, p.dir, setId, ['encounters', visit.record.index]));
-    else if (visit.kind === 'reference') segments.push(buildPv1Reference(visit.id, p.dir, setId));
+    if (visit.kind === 'encounter') segments.push(buildPv1(ctx, visit.record.value, setId, ['encounters', visit.record.index]));
+    else if (visit.kind === 'reference') segments.push(buildPv1Reference(ctx, visit.id, setId));
     else segments.push(buildPv1NotApplicable(setId));
 
     let obx = 1;
     for (const r of g.observations) {
       if (r.kind === 'note') {
         const path: IssuePath = ['notes', r.index];
-        const notes = buildNoteObx(r.value, obx, p.dir, path, fitId(r.value.id, OBX_SUB_ID_MAX));
+        const notes = buildNoteObx(ctx, r.value, obx, path, fitId(r.value.id, OBX_SUB_ID_MAX, ctx));
         obx += notes.length;
         segments.push(...notes);
       } else {
-        obx = pushAssessment(segments, r.value, obx, p.dir, ['assessments', r.index]);
+        obx = pushAssessment(ctx, segments, r.value, obx, ['assessments', r.index]);
       }
     }
     let dg1 = 1;
     if (visit.kind === 'encounter') {
       const e = visit.record.value;
-      (e.diagnoses ?? []).forEach((d, i) => segments.push(buildDg1(dg1++, d, ['encounters', visit.record.index, 'diagnoses', i])));
+      (e.diagnoses ?? []).forEach((d, i) => segments.push(buildDg1(ctx, dg1++, d, ['encounters', visit.record.index, 'diagnoses', i])));
       (e.procedures ?? []).forEach((pr, i) =>
-        segments.push(buildPr1(i + 1, pr, e, p.dir, ['encounters', visit.record.index, 'procedures', i])),
+        segments.push(buildPr1(ctx, i + 1, pr, e, ['encounters', visit.record.index, 'procedures', i])),
       );
     }
-    for (const h of g.history) segments.push(buildHistoryDg1(dg1++, h.value, ['medicalHistory', h.index]));
+    for (const h of g.history) segments.push(buildHistoryDg1(ctx, dg1++, h.value, ['medicalHistory', h.index]));
     if (gi === 0) segments.push(...coverages);
   });
   return assembleMessage(p, ['ADR', 'A19', 'ADR_A19'], segments);
 }
 
 /** Push an assessment's OBX (answers, score, interpretation) and return the next OBX set id. */
-function pushAssessment(segments: string[], a: Assessment, firstSetId: number, dir: DirectoryIndex, path: IssuePath): number {
-  const subId = fitId(a.id, OBX_SUB_ID_MAX);
+function pushAssessment(ctx: MessageContext, segments: string[], a: Assessment, firstSetId: number, path: IssuePath): number {
+  const subId = fitId(a.id, OBX_SUB_ID_MAX, ctx);
   const instrument = a.instrument;
-  const method = instrumentCe(instrument, path, 'OBX-17');
+  const method = instrumentCe(ctx, instrument, path, 'OBX-17');
   const items = new Map((instrument.items ?? []).map((item) => [item.linkId, item]));
   let setId = firstSetId;
-  segments.push(buildPanelObx(setId++, method, a, dir, path, subId));
+  segments.push(buildPanelObx(ctx, setId++, method, a, path, subId));
   a.answers.forEach((answer, i) => {
-    segments.push(buildAnswerObx(setId++, answer, items.get(answer.linkId), a, dir, [...path, 'answers', i], subId, method));
+    segments.push(buildAnswerObx(ctx, setId++, answer, items.get(answer.linkId), a, [...path, 'answers', i], subId, method));
   });
-  const score = buildScoreObx(setId, a, dir, path, subId, method);
+  const score = buildScoreObx(ctx, setId, a, path, subId, method);
   if (score !== '') {
     segments.push(score);
     setId++;
     const interpretation = a.score?.interpretation;
-    if (hasText(interpretation)) segments.push(buildInterpretationObx(setId++, interpretation, a, dir, path, subId, method));
+    if (hasText(interpretation)) segments.push(buildInterpretationObx(ctx, setId++, interpretation, a, path, subId, method));
   }
   return setId;
 }

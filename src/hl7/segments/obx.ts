@@ -8,21 +8,17 @@ import type { Assessment, AssessmentAnswer, AssessmentItemDefinition } from '../
 import { CODE_SYSTEMS, type Coding } from '../../model/common.js';
 import type { ClinicalNote } from '../../model/note.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { esc, escLines } from '../internal/escape.js';
-import {
-  ceFromCoding,
-  codeComponent,
-  COMPONENT_MAX,
-  COMPOSITE_MAX,
-  emptyFields,
-  segment,
-  setIdField,
-  textComponent,
-  xcnForPractitioner,
-  type DirectoryIndex,
-} from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId, fitNm, truncateEscaped } from '../internal/fit.js';
 import { HL7_ANSWER_RESULT_STATUS, HL7_NOTE_RESULT_STATUS, LOINC_NOTE_TYPE } from '../tables.js';
+import { ceFromCoding } from '../data-types/ce.js';
+import { codeComponent, textComponent } from '../data-types/text-component.js';
+import { xcnForPractitioner } from '../data-types/xcn.js';
+import { COMPONENT_MAX, COMPOSITE_MAX } from '../internal/component-lengths.js';
+import { segment } from '../internal/segment-text.js';
+import { setIdField } from '../internal/set-id.js';
+import { emptyFields } from '../internal/speed-ups.js';
+import { esc, escLines } from '../internal/standard-escape.js';
+import type { MessageContext } from '../internal/message-context.js';
 
 /** OBX-5 maximum length (99 999), applied to the whole field, all repetitions together. */
 export const OBX5_MAX = 99_999;
@@ -41,12 +37,13 @@ export const INTERPRETATION_CODE = 'total-score-interp';
 /**
  * Escape text into TX repetitions (LF or CRLF end a line; a lone CR stays inside its line as `\X0D\`) and
  * pack them into OBX-5 values of at most {@link OBX5_MAX} characters.
+ * @param ctx - the message context (directory look-ups, MSH-18 evidence)
  * @param text - the text
  * @returns one OBX-5 value per OBX segment needed
- * @example textValues('a\nb') // ['a~b']
+ * @example textValues(ctx, 'a\nb') // ['a~b']
  */
-export function textValues(text: string): string[] {
-  const escaped = escLines(text);
+export function textValues(ctx: MessageContext, text: string): string[] {
+  const escaped = escLines(ctx, text);
   // The escaped text holds `~` only as repetition separators, so it splits back into lines exactly.
   return escaped.length <= OBX5_MAX ? [escaped] : packLines(escaped.split('~')).map((chunk) => chunk.join('~'));
 }
@@ -86,18 +83,17 @@ export function packLines(lines: readonly string[], max = OBX5_MAX): string[][] 
 
 /** The common tail of an OBX: OBX-11 status, OBX-14 observation date/time, OBX-16 responsible observer. */
 function tail(
-  fields: string[],
+  ctx: MessageContext,fields: string[],
   status: string,
   authored: string,
   authorId: string | undefined,
-  dir: DirectoryIndex,
   path: IssuePath,
   method = '',
 ): void {
   fields[10] = status;
   fields[16] = method;
   fields[13] = formatHl7DateTime(authored);
-  if (authorId !== undefined) fields[15] = xcnForPractitioner(authorId, dir, [...path, 'authorId'], 'OBX-16');
+  if (authorId !== undefined) fields[15] = xcnForPractitioner(ctx, authorId, [...path, 'authorId'], 'OBX-16');
 }
 
 /**
@@ -112,25 +108,25 @@ function tail(
  * - OBX-11 status (table 0085: final F, preliminary P, amended C, entered-in-error W); OBX-14 authored;
  *   OBX-16 the author.
  *
+ * @param ctx - the message context (directory look-ups, MSH-18 evidence)
  * @param note - the note (already validated)
  * @param firstSetId - OBX-1 of the first segment
- * @param dir - directory index for the author
  * @param path - path of the note in the input, for MappingError
  * @param subId - OBX-4 (already encoded), or ''
  * @returns one or more segments without terminators
  * @throws MappingError when the author's identifier does not fit 250 characters after escaping
  * @see HL7 v2.5.1 OBX-1 … OBX-16
- * @example buildNoteObx(note, 1, dir) // ['OBX|1|TX|11506-3^Progress note^LN||Subjective: low mood~Plan: follow up||||||F|||20260301101500-0500||prac-001^Okafor^Adaeze']
+ * @example buildNoteObx(ctx, note, 1) // ['OBX|1|TX|11506-3^Progress note^LN||Subjective: low mood~Plan: follow up||||||F|||20260301101500-0500||prac-001^Okafor^Adaeze']
  */
-export function buildNoteObx(note: ClinicalNote, firstSetId: number, dir: DirectoryIndex, path: IssuePath = [], subId = ''): string[] {
+export function buildNoteObx(ctx: MessageContext, note: ClinicalNote, firstSetId: number, path: IssuePath = [], subId = ''): string[] {
   const [loinc] = LOINC_NOTE_TYPE[note.type];
-  const obx3 = fitCompositeOrThrow([loinc, textComponent(note.title, COMPONENT_MAX.ceText), 'LN'], [1], COMPOSITE_MAX, [...path, 'title'], 'OBX-3');
+  const obx3 = fitCompositeOrThrow([loinc, textComponent(ctx, note.title, COMPONENT_MAX.ceText), 'LN'], [1], COMPOSITE_MAX, [...path, 'title'], 'OBX-3');
   const base = emptyFields(17);
   base[1] = 'TX';
   base[2] = obx3;
   base[3] = subId;
-  tail(base, HL7_NOTE_RESULT_STATUS[note.status], note.authored, note.authorId, dir, path);
-  return textValues(note.text).map((value, i) => {
+  tail(ctx, base, HL7_NOTE_RESULT_STATUS[note.status], note.authored, note.authorId, path);
+  return textValues(ctx, note.text).map((value, i) => {
     const fields = i === 0 ? base : [...base];
     fields[0] = setIdField(firstSetId + i, path, 'OBX-1');
     fields[4] = value;
@@ -143,13 +139,12 @@ export function buildNoteObx(note: ClinicalNote, firstSetId: number, dir: Direct
  * from the assessment (the shared tail of every assessment observation).
  */
 function assessmentObx(
-  setId: number,
+  ctx: MessageContext,setId: number,
   type: string,
   identifier: string,
   subId: string,
   value: string,
   assessment: Assessment,
-  dir: DirectoryIndex,
   path: IssuePath,
   method = '',
 ): string {
@@ -159,7 +154,7 @@ function assessmentObx(
   fields[2] = identifier;
   fields[3] = subId;
   fields[4] = value;
-  tail(fields, HL7_ANSWER_RESULT_STATUS[assessment.status], assessment.authored, assessment.authorId, dir, path, method);
+  tail(ctx, fields, HL7_ANSWER_RESULT_STATUS[assessment.status], assessment.authored, assessment.authorId, path, method);
   return segment('OBX', fields);
 }
 
@@ -168,18 +163,18 @@ function assessmentObx(
  * text, and the linkId as alternate identifier in the local system `L` (`code^text^LN^linkId^^L`); an item
  * without a code is identified by its linkId alone (`linkId^text^L`).
  */
-function itemIdentifier(linkId: string, code: Coding | undefined, text: string, path: IssuePath): string {
+function itemIdentifier(ctx: MessageContext, linkId: string, code: Coding | undefined, text: string, path: IssuePath): string {
   // CE-1 and CE-4 hold 20 characters: a longer linkId is derived (fitId); a code is sent whole (codeComponent).
-  const question = textComponent(text, COMPONENT_MAX.ceText);
+  const question = textComponent(ctx, text, COMPONENT_MAX.ceText);
   const parts =
     code === undefined
       ? [fitId(linkId, COMPONENT_MAX.ceIdentifier), question, 'L']
-      : [codeComponent(code.code), question, CODE_SYSTEMS[code.system].hl7, fitId(linkId, COMPONENT_MAX.ceIdentifier), '', 'L'];
+      : [codeComponent(ctx, code.code), question, CODE_SYSTEMS[code.system].hl7, fitId(linkId, COMPONENT_MAX.ceIdentifier), '', 'L'];
   return fitCompositeOrThrow(parts, [1], COMPOSITE_MAX, path, 'OBX-3');
 }
 
 /** OBX-2 value type and OBX-5 value of an answer. */
-function answerValue(answer: AssessmentAnswer, valuePath: IssuePath): [string, string] {
+function answerValue(ctx: MessageContext, answer: AssessmentAnswer, valuePath: IssuePath): [string, string] {
   const v = answer.value;
   switch (v.type) {
     case 'integer':
@@ -188,7 +183,7 @@ function answerValue(answer: AssessmentAnswer, valuePath: IssuePath): [string, s
     case 'boolean':
       return ['CE', v.value ? 'Y^Yes^HL70136' : 'N^No^HL70136'];
     case 'coding':
-      return ['CE', ceFromCoding(v.value, valuePath, 'OBX-5')];
+      return ['CE', ceFromCoding(ctx, v.value, valuePath, 'OBX-5')];
     case 'date':
       return ['DT', formatHl7DateTime(v.value)];
     case 'dateTime':
@@ -196,9 +191,9 @@ function answerValue(answer: AssessmentAnswer, valuePath: IssuePath): [string, s
     case 'string': {
       // A blank answer is no answer, as FHIR leaves the item unanswered: the OBX keeps an empty OBX-5.
       if (!hasText(v.value)) return ['ST', ''];
-      const single = esc(v.value);
+      const single = esc(ctx, v.value);
       if (!/[\r\n]/.test(v.value) && single.length <= ST_MAX) return ['ST', single];
-      const text = escLines(v.value);
+      const text = escLines(ctx, v.value);
       if (text.length > OBX5_MAX) {
         throw new MappingError(valuePath, 'OBX-5', `the answer is longer than the ${OBX5_MAX} characters OBX-5 allows after escaping`);
       }
@@ -218,32 +213,31 @@ function answerValue(answer: AssessmentAnswer, valuePath: IssuePath): [string, s
  *   without a code `linkId^text^L`; a linkId longer than CE-1's / CE-4's 20 characters after escaping is sent
  *   in the derived form of chart ids, a code whole); OBX-4 the sub-id given; OBX-11 status (table 0085, from the assessment status); OBX-14 authored; OBX-16 author.
  *
+ * @param ctx - the message context (directory look-ups, MSH-18 evidence)
  * @param setId - OBX-1
  * @param answer - the answer (already validated)
  * @param item - its item definition, when the instrument has one
  * @param assessment - the assessment
- * @param dir - directory index for the author
  * @param path - path of the answer in the input, for MappingError
  * @param subId - OBX-4 (already encoded), or ''
  * @param method - OBX-17 observation method (already encoded CE), or '': the instrument, in ADR^A19
  * @returns the segment text without terminator
  * @throws MappingError when a code or identifier does not fit its field after escaping
  * @see HL7 v2.5.1 OBX-1 … OBX-16
- * @example buildAnswerObx(1, answer, item, assessment, dir) // 'OBX|1|CE|44250-9^Little interest or pleasure in doing things^LN^phq9-1^^L||LA6569-3^Several days^LN||||||F|||…'
+ * @example buildAnswerObx(ctx, 1, answer, item, assessment) // 'OBX|1|CE|44250-9^Little interest or pleasure in doing things^LN^phq9-1^^L||LA6569-3^Several days^LN||||||F|||…'
  */
 export function buildAnswerObx(
-  setId: number,
+  ctx: MessageContext,setId: number,
   answer: AssessmentAnswer,
   item: AssessmentItemDefinition | undefined,
   assessment: Assessment,
-  dir: DirectoryIndex,
   path: IssuePath = [],
   subId = '',
   method = '',
 ): string {
-  const [type, value] = answerValue(answer, [...path, 'value', 'value']);
-  const identifier = itemIdentifier(answer.linkId, answer.code ?? item?.code, answer.text ?? item?.text ?? '', [...path, 'linkId']);
-  return assessmentObx(setId, type, identifier, subId, value, assessment, dir, path, method);
+  const [type, value] = answerValue(ctx, answer, [...path, 'value', 'value']);
+  const identifier = itemIdentifier(ctx, answer.linkId, answer.code ?? item?.code, answer.text ?? item?.text ?? '', [...path, 'linkId']);
+  return assessmentObx(ctx, setId, type, identifier, subId, value, assessment, path, method);
 }
 
 /**
@@ -251,29 +245,28 @@ export function buildAnswerObx(
  * local code `total-score`) or `total-score^Total score^L`, OBX-5 the score. The interpretation goes to an
  * NTE after it (see the message builders).
  *
+ * @param ctx - the message context (directory look-ups, MSH-18 evidence)
  * @param setId - OBX-1
  * @param assessment - the scored assessment
- * @param dir - directory index for the author
  * @param path - path of the assessment in the input, for MappingError
  * @param subId - OBX-4 (already encoded), or ''
  * @param method - OBX-17 observation method (already encoded CE), or ''
  * @returns the segment text without terminator, or '' when the assessment has no score
  * @throws MappingError when the score code does not fit OBX-3 after escaping
  * @see HL7 v2.5.1 OBX-2, OBX-3, OBX-5
- * @example buildScoreObx(10, assessment, dir) // 'OBX|10|NM|44261-6^…^LN^total-score^^L||12||||||F|||…'
+ * @example buildScoreObx(ctx, 10, assessment) // 'OBX|10|NM|44261-6^…^LN^total-score^^L||12||||||F|||…'
  */
 export function buildScoreObx(
-  setId: number,
+  ctx: MessageContext,setId: number,
   assessment: Assessment,
-  dir: DirectoryIndex,
   path: IssuePath = [],
   subId = '',
   method = '',
 ): string {
   const score = assessment.score;
   if (score === undefined) return '';
-  const identifier = itemIdentifier(TOTAL_SCORE_LINK_ID, score.code, score.code?.display ?? 'Total score', [...path, 'score', 'code']);
-  return assessmentObx(setId, 'NM', identifier, subId, fitNm(score.value, [...path, 'score', 'value'], 'OBX-5'), assessment, dir, path, method);
+  const identifier = itemIdentifier(ctx, TOTAL_SCORE_LINK_ID, score.code, score.code?.display ?? 'Total score', [...path, 'score', 'code']);
+  return assessmentObx(ctx, setId, 'NM', identifier, subId, fitNm(score.value, [...path, 'score', 'value'], 'OBX-5'), assessment, path, method);
 }
 
 /**
@@ -281,29 +274,28 @@ export function buildScoreObx(
  * allows OBX but not NTE): OBX-2 `ST` (or `TX` with one repetition per line), OBX-3
  * `total-score-interp^Score interpretation^L` (a local code), OBX-5 the interpretation.
  *
+ * @param ctx - the message context (directory look-ups, MSH-18 evidence)
  * @param setId - OBX-1
  * @param interpretation - the text
  * @param assessment - the assessment
- * @param dir - directory index for the author
  * @param path - path of the assessment in the input, for MappingError
  * @param subId - OBX-4 (already encoded), or ''
  * @param method - OBX-17 (already encoded CE), or ''
  * @returns the segment text without terminator
  * @throws MappingError when the text exceeds OBX-5 after escaping
  * @see HL7 v2.5.1 OBX-2, OBX-3, OBX-5
- * @example buildInterpretationObx(11, 'Moderate depression', assessment, dir) // 'OBX|11|ST|total-score-interp^Score interpretation^L||Moderate depression||||||F|||…'
+ * @example buildInterpretationObx(ctx, 11, 'Moderate depression', assessment) // 'OBX|11|ST|total-score-interp^Score interpretation^L||Moderate depression||||||F|||…'
  */
 export function buildInterpretationObx(
-  setId: number,
+  ctx: MessageContext,setId: number,
   interpretation: string,
   assessment: Assessment,
-  dir: DirectoryIndex,
   path: IssuePath = [],
   subId = '',
   method = '',
 ): string {
-  const [type, value] = answerValue({ linkId: INTERPRETATION_CODE, value: { type: 'string', value: interpretation } }, [...path, 'score', 'interpretation']);
-  return assessmentObx(setId, type, `${INTERPRETATION_CODE}^Score interpretation^L`, subId, value, assessment, dir, path, method);
+  const [type, value] = answerValue(ctx, { linkId: INTERPRETATION_CODE, value: { type: 'string', value: interpretation } }, [...path, 'score', 'interpretation']);
+  return assessmentObx(ctx, setId, type, `${INTERPRETATION_CODE}^Score interpretation^L`, subId, value, assessment, path, method);
 }
 
 /**
@@ -313,17 +305,17 @@ export function buildInterpretationObx(
  * whenever OBX-11 is not `X`, and a value type without a value would say nothing), OBX-11 status, OBX-14
  * authored, OBX-16 author. An assessment without answers is still visible this way.
  *
+ * @param ctx - the message context (directory look-ups, MSH-18 evidence)
  * @param setId - OBX-1
  * @param instrument - the instrument, already encoded as CE
  * @param assessment - the assessment
- * @param dir - directory index for the author
  * @param path - path of the assessment in the input, for MappingError
  * @param subId - OBX-4 (already encoded)
  * @returns the segment text without terminator
  * @throws MappingError when the author's identifier does not fit 250 characters after escaping
  * @see HL7 v2.5.1 OBX-3, OBX-4, OBX-11
- * @example buildPanelObx(1, '44249-1^PHQ-9 quick depression assessment panel^LN', assessment, dir, [], 'asmt-0001') // 'OBX|1|CE|44249-1^PHQ-9 quick depression assessment panel^LN|asmt-0001|44249-1^PHQ-9 quick depression assessment panel^LN||||||F|||20260301101000-0500'
+ * @example buildPanelObx(ctx, 1, '44249-1^PHQ-9 quick depression assessment panel^LN', assessment, [], 'asmt-0001') // 'OBX|1|CE|44249-1^PHQ-9 quick depression assessment panel^LN|asmt-0001|44249-1^PHQ-9 quick depression assessment panel^LN||||||F|||20260301101000-0500'
  */
-export function buildPanelObx(setId: number, instrument: string, assessment: Assessment, dir: DirectoryIndex, path: IssuePath, subId: string): string {
-  return assessmentObx(setId, 'CE', instrument, subId, instrument, assessment, dir, path);
+export function buildPanelObx(ctx: MessageContext, setId: number, instrument: string, assessment: Assessment, path: IssuePath, subId: string): string {
+  return assessmentObx(ctx, setId, 'CE', instrument, subId, instrument, assessment, path);
 }

@@ -1,0 +1,162 @@
+/**
+ * Every speed-up of the HL7 layer, in one place: caches, precomputed tables and fast paths. Each export has a
+ * plain equivalent that gives the same result (written in its TSDoc), so removing a speed-up means replacing
+ * its body by that equivalent. The gain of each one, measured A/B at a realistic load, is in
+ * docs/performance.md ("HL7 speed-ups and their measured gain"); `bench/hl7-speed-ups.mjs` measures it again
+ * by building the library once with every speed-up and once per speed-up with it replaced.
+ *
+ * Apart from the caches below (which only remember results that never change) and the control-id state in
+ * messages/control-id.ts, nothing in src/hl7 keeps state between calls.
+ */
+import type { CharsetEvidence } from './charset-evidence.js';
+import type { IdLookup } from './directory-index.js';
+import { escapeLongText } from './long-text-escape.js';
+
+/**
+ * Long text (a note) is escaped by a scanner that finds each special character with `indexOf` instead of
+ * one regular-expression step per character. Plain equivalent: `undefined` (the general escaping, used for
+ * short values, handles any length).
+ * @param text - text to escape with the standard delimiters
+ * @param lines - whether LF and CRLF separate repetitions
+ * @param evidence - where a non-ASCII character is noted, or undefined
+ * @returns the escaped text, or undefined when the text is short (the general escaping is as fast there)
+ * @example escapeLongFast('x'.repeat(200), false, undefined) // 'xxx…' (the same text)
+ */
+export function escapeLongFast(text: string, lines: boolean, evidence: CharsetEvidence | undefined): string | undefined {
+  return text.length >= 128 ? escapeLongText(text, lines, evidence) : undefined;
+}
+
+/**
+ * Escaping notes whether any text it escaped held a non-ASCII character, so a message without any (the
+ * common case) gets MSH-18 empty without a scan of its text. Plain equivalent: `false` (no noting; every
+ * message is scanned).
+ */
+export const NOTE_NON_ASCII = true;
+
+/** Arrays of empty fields by length, copied by {@link emptyFields}. */
+const EMPTY_FIELDS: string[][] = [];
+
+/**
+ * A new array of `count` empty fields, copied from a cached template. Plain equivalent:
+ * `new Array<string>(count).fill('')`.
+ * @param count - the number of fields
+ * @returns a new array of `count` empty strings
+ * @example emptyFields(3) // ['', '', '']
+ */
+export function emptyFields(count: number): string[] {
+  let template = EMPTY_FIELDS[count];
+  if (template === undefined) {
+    template = new Array<string>(count).fill('');
+    EMPTY_FIELDS[count] = template;
+  }
+  return template.slice();
+}
+
+/** Runs of 0 … 63 field and component separators. */
+const PIPES: readonly string[] = Array.from({ length: 64 }, (_, k) => '|'.repeat(k));
+const CARETS: readonly string[] = Array.from({ length: 64 }, (_, k) => '^'.repeat(k));
+
+/**
+ * A run of `count` separators, precomputed for `|` and `^`. Plain equivalent: `sep.repeat(count)`.
+ * @param sep - the separator
+ * @param count - how many
+ * @returns the run
+ * @example separatorRun('^', 3) // '^^^'
+ */
+export function separatorRun(sep: string, count: number): string {
+  if (count < 64) {
+    if (sep === '|') return PIPES[count] as string;
+    if (sep === '^') return CARETS[count] as string;
+  }
+  return sep.repeat(count);
+}
+
+/**
+ * The XCN of a practitioner is built once per message (the same author appears in TXA, OBX, PV1…).
+ * Plain equivalent: `build()`.
+ * @param built - the message's XCN values by practitioner id
+ * @param practitionerId - the practitioner
+ * @param build - builds the XCN
+ * @returns the XCN
+ * @example cachedXcn(new Map(), 'prac-001', () => 'prac-001^^^^^^^^APP') // 'prac-001^^^^^^^^APP'
+ */
+export function cachedXcn(built: Map<string, string>, practitionerId: string, build: () => string): string {
+  const known = built.get(practitionerId);
+  if (known !== undefined) return known;
+  const value = build();
+  built.set(practitionerId, value);
+  return value;
+}
+
+/**
+ * Look-up by id in a list: a search from the end for a short list (a message looks up a few ids, and for up
+ * to 8 entries a search costs less than building a map), a map built on first use for a longer one. Either way
+ * the last entry with an id wins (a checked directory has no repeated ids). Plain equivalent: the map for
+ * every list.
+ * @param list - the entries
+ * @returns the look-up
+ * @example lookupById([{ id: 'a' }]).get('a') // { id: 'a' }
+ */
+export function lookupById<T extends { readonly id: string }>(list: readonly T[]): IdLookup<T> {
+  let map: Map<string, T> | undefined;
+  return {
+    get(id) {
+      if (list.length <= 8) {
+        for (let i = list.length - 1; i >= 0; i--) if ((list[i] as T).id === id) return list[i];
+        return undefined;
+      }
+      map ??= new Map(list.map((x) => [x.id, x]));
+      return map.get(id);
+    },
+  };
+}
+
+/**
+ * The v2.5.1 definitions the conformance check reads (segment fields, data-type components, compiled message
+ * structures) are parsed from their compact text once, on first use. Plain equivalent: `compute()`.
+ * @param cache - the parsed definitions by key
+ * @param key - the segment id, data type or structure name
+ * @param compute - parses the definition; undefined when there is none
+ * @returns the parsed definition, or undefined
+ * @example cachedDefinition(new Map(), 'PID', () => parse('PID'))
+ */
+export function cachedDefinition<T>(cache: Map<string, T>, key: string, compute: () => T | undefined): T | undefined {
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const value = compute();
+  if (value !== undefined) cache.set(key, value);
+  return value;
+}
+
+/**
+ * Random bytes drawn 512 at a time for control ids: one `getRandomValues` call per id costs microseconds, a
+ * read from the pool nothing, and the bytes are as random. Filled on first use, not at load (some edge
+ * runtimes refuse random values outside a request). Plain equivalent: one `getRandomValues` of one byte.
+ */
+const randomPool = new Uint8Array(512);
+let randomNext = randomPool.length;
+
+/**
+ * Fill `bytes` with random values: `crypto.getRandomValues` where there is one, else `Math.random`.
+ * @param bytes - the array to fill
+ * @returns nothing
+ * @example fillRandom(new Uint8Array(4))
+ */
+export function fillRandom(bytes: Uint8Array): void {
+  const cryptoObj = (globalThis as { crypto?: { getRandomValues?: (a: Uint8Array) => Uint8Array } }).crypto;
+  if (typeof cryptoObj?.getRandomValues === 'function') cryptoObj.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+}
+
+/**
+ * One random byte, from the pool.
+ * @returns 0 … 255
+ * @example randomByte() // 137
+ */
+export function randomByte(): number {
+  if (randomNext === randomPool.length) {
+    fillRandom(randomPool);
+    randomNext = 0;
+  }
+  return randomPool[randomNext++] as number;
+}
