@@ -12,7 +12,7 @@ export interface Hl7LengthDeviation {
 }
 
 /**
- * The documented length deviations of the builders (README, "Conformance notes and decisions"): identifiers and
+ * The documented length deviations of the builders (listed in the user documentation's conformance notes): identifiers and
  * codes are never cut or replaced, so one longer than its component is sent whole. Business identifiers in
  * CX-1 / XCN-1 (15: PID-3, IN1-3, IN1-49, the patient in QRD-8), the group id in XON-10 (20: IN1-9), chart
  * codes in CE-1 (20: DG1-3, PR1-3, OBX-3, a coded OBX-5, OBX-17, OBR-4) and the language tag (PID-15).

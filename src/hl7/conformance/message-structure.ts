@@ -10,6 +10,7 @@
  * @see HL7 v2.5.1 chapter 2, 2.12 "Message construction rules"
  */
 import type { Hl7Segment } from '../parser.js';
+import { cachedDefinition } from '../internal/speed-ups.js';
 import { HL7_MESSAGE_STRUCTURES } from './definitions.js';
 import type { Hl7Problem } from './problems.js';
 
@@ -110,14 +111,11 @@ const automata = new Map<string, Automaton>();
  * @example findStructureAutomaton('MDM_T02')?.name // 'MDM_T02'
  */
 export function findStructureAutomaton(structure: string): Automaton | undefined {
-  const cached = automata.get(structure);
-  if (cached !== undefined) return cached;
-  // Own keys only: the name comes from MSH-9.3 and may be `constructor` or `__proto__`.
-  const spec = Object.hasOwn(HL7_MESSAGE_STRUCTURES, structure) ? HL7_MESSAGE_STRUCTURES[structure] : undefined;
-  if (spec === undefined) return undefined;
-  const a = compileStructure(structure, spec);
-  automata.set(structure, a);
-  return a;
+  return cachedDefinition(automata, structure, () => {
+    // Own keys only: the name comes from MSH-9.3 and may be `constructor` or `__proto__`.
+    const spec = Object.hasOwn(HL7_MESSAGE_STRUCTURES, structure) ? HL7_MESSAGE_STRUCTURES[structure] : undefined;
+    return spec === undefined ? undefined : compileStructure(structure, spec);
+  });
 }
 
 const START = -1;

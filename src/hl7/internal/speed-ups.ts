@@ -129,6 +129,32 @@ export function cachedDefinition<T>(cache: Map<string, T>, key: string, compute:
 }
 
 /**
+ * `escapeHl7` with the standard delimiters (the default) uses the builders' escaping, which needs no compiled
+ * delimiter set. Plain equivalent: `false` (every delimiter set goes through its compiled form).
+ */
+export const STANDARD_DELIMITERS_FAST_PATH = true;
+
+/** Compiled delimiter sets by the object they were compiled from. */
+const compiledDelimiters = new WeakMap<object, unknown>();
+
+/**
+ * A delimiter set is checked and compiled (escape table, scanning expression) once per object, and again only
+ * when the object was changed since. Plain equivalent: `compile()`.
+ * @param delimiters - the delimiter set as given
+ * @param isCurrent - whether a compiled form still matches the object
+ * @param compile - checks and compiles the set
+ * @returns the compiled set
+ * @example cachedDelimiterSet(DEFAULT_HL7_DELIMITERS, () => true, () => compileNew(DEFAULT_HL7_DELIMITERS))
+ */
+export function cachedDelimiterSet<T>(delimiters: object, isCurrent: (compiled: T) => boolean, compile: () => T): T {
+  const known = compiledDelimiters.get(delimiters) as T | undefined;
+  if (known !== undefined && isCurrent(known)) return known;
+  const compiled = compile();
+  compiledDelimiters.set(delimiters, compiled);
+  return compiled;
+}
+
+/**
  * Random bytes drawn 512 at a time for control ids: one `getRandomValues` call per id costs microseconds, a
  * read from the pool nothing, and the bytes are as random. Filled on first use, not at load (some edge
  * runtimes refuse random values outside a request). Plain equivalent: one `getRandomValues` of one byte.

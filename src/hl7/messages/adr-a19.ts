@@ -106,51 +106,31 @@ function tailOfEscaped(escaped: string, max: number): string {
 }
 
 /**
- * Build an ADR^A19 message (MSH-9 `ADR^A19^ADR_A19`), the longitudinal summary:
- * MSH MSA QRD { PID PV1 [OBX…] [DG1…] [PR1…] [IN1…] }.
- *
- * - MSA-1 `AA`, MSA-2 the query id (or the control id); QRD as documented on {@link buildQrd}.
- * - One QUERY_RESPONSE group per encounter, newest first (PV1 of the encounter, its diagnoses as DG1, its
- *   procedures as PR1); a group per encounter that records refer to but that is not included (limit) or not
- *   in the chart (PV1 class U with the id as visit number); then one group for records without encounter
- *   (`PV1|n|N`, medical-history entries as DG1). Every group repeats the PID (PID-1 / PV1-1 number the groups).
- * - Notes ride as OBX TX (as in MDM^T02). An assessment rides as a CE OBX whose OBX-3 and value (OBX-5) are
- *   the instrument (in place of ORU's OBR-4; OBX-2 must be valued unless OBX-11 is X), then its answer OBX (as in ORU^R01, with the instrument also in
- *   OBX-17, observation method), the score, and the score interpretation as an ST OBX (QUERY_RESPONSE allows
- *   no NTE). OBX-4 (sub-id) holds the note or assessment id, so the OBX of one record can be told apart (ids
- *   longer than 20 characters after escaping in the derived form).
- * - Coverages (IN1) ride in the first group only.
- * - The segment order within a group is the standard's (OBX before DG1 before PR1 before IN1), which differs
- *   from the order written in the design table.
- *
- * @param chart - the patient's chart; checked with `validatePatientChart` first
- * @param options - header values, clock, control id (must begin with `ADR`), line ending, directory, `limit`,
- *   `queryId`
- * @returns the message text, every segment ended by `\r` (or the `lineEnding` option)
- * @throws ChartValidationError when the chart (or `options.directory`) is invalid
- * @throws InvalidArgumentError when an option is invalid (`limit` not a non-negative integer, `queryId` too long)
- * @throws MappingError when a procedure has no date for PR1-5, an identifier or code does not fit its field, or a
- *   set id would exceed 9 999 (more groups, or more OBX, DG1 or PR1 in one group, than SI holds)
- * @see HL7 v2.5.1 chapter 3, ADR^A19 / ADR_A19
- * @example buildAdrA19(chart, { limit: 10, queryId: 'Q1', now: '2026-03-01T10:30:00-05:00' })
+ * QRD-4 query id: the option escaped (at most 10 characters), or the last 10 characters of the control id.
+ * @param ctx - the message context
+ * @param queryId - the `queryId` option
+ * @param controlId - MSH-10, encoded
+ * @returns the encoded query id
+ * @throws InvalidArgumentError when the option is empty, not a string, or too long after escaping
+ * @example checkQueryId(ctx, undefined, 'ADR0123456789ABCDEF') // '6789ABCDEF'
  */
-export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): string {
-  const p = prepareMessage(chart, options, 'ADR');
-  const ctx = p.ctx;
-  const limit = checkLimit(options?.limit);
-  let queryId: string;
-  if (options?.queryId === undefined) {
-    queryId = tailOfEscaped(p.controlId, QRD_QUERY_ID_MAX);
-  } else {
-    if (typeof options.queryId !== 'string' || options.queryId === '') throw new InvalidArgumentError('options.queryId', 'must be a non-empty string');
-    queryId = esc(ctx, options.queryId);
-    if (queryId.length > QRD_QUERY_ID_MAX) throw new InvalidArgumentError('options.queryId', `must fit QRD-4's ${QRD_QUERY_ID_MAX} characters after escaping`);
-  }
-  const c = p.chart;
-  const records = summaryRecords(c);
-  const selected = limit === undefined ? records : records.slice(0, limit);
+function checkQueryId(ctx: MessageContext, queryId: unknown, controlId: string): string {
+  if (queryId === undefined) return tailOfEscaped(controlId, QRD_QUERY_ID_MAX);
+  if (typeof queryId !== 'string' || queryId === '') throw new InvalidArgumentError('options.queryId', 'must be a non-empty string');
+  const encoded = esc(ctx, queryId);
+  if (encoded.length > QRD_QUERY_ID_MAX) throw new InvalidArgumentError('options.queryId', `must fit QRD-4's ${QRD_QUERY_ID_MAX} characters after escaping`);
+  return encoded;
+}
 
-  // Group the selected records: encounters first (newest first), then referenced-only encounters, then the rest.
+/**
+ * The QUERY_RESPONSE groups of the selected records: one per included encounter (newest first), one per
+ * encounter that records refer to but that is not included, then one for records without encounter (always
+ * present when there is no other group).
+ * @param selected - the records, newest first
+ * @returns the groups, in message order
+ * @example groupRecords(summaryRecords(chart)).length // encounters + referenced-only encounters (+ 1)
+ */
+function groupRecords(selected: readonly SummaryRecord[]): Group[] {
   const encounterGroups = new Map<string, Group>();
   const referenceGroups = new Map<string, Group>();
   const none: Group = { visit: { kind: 'none' }, observations: [], history: [] };
@@ -177,6 +157,48 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
   }
   const groups = [...encounterGroups.values(), ...referenceGroups.values()];
   if (none.observations.length > 0 || none.history.length > 0 || groups.length === 0) groups.push(none);
+  return groups;
+}
+
+/**
+ * Build an ADR^A19 message (MSH-9 `ADR^A19^ADR_A19`), the longitudinal summary:
+ * MSH MSA QRD { PID PV1 [OBX…] [DG1…] [PR1…] [IN1…] }.
+ *
+ * - MSA-1 `AA`, MSA-2 the query id (or the control id); QRD as documented on {@link buildQrd}.
+ * - One QUERY_RESPONSE group per encounter, newest first (PV1 of the encounter, its diagnoses as DG1, its
+ *   procedures as PR1); a group per encounter that records refer to but that is not included (limit) or not
+ *   in the chart (PV1 class U with the id as visit number); then one group for records without encounter
+ *   (`PV1|n|N`, medical-history entries as DG1). Every group repeats the PID (PID-1 / PV1-1 number the groups).
+ * - Notes ride as OBX TX (as in MDM^T02). An assessment rides as a CE OBX whose OBX-3 and value (OBX-5) are
+ *   the instrument (in place of ORU's OBR-4; OBX-2 must be valued unless OBX-11 is X), then its answer OBX (as in ORU^R01, with the instrument also in
+ *   OBX-17, observation method), the score, and the score interpretation as an ST OBX (QUERY_RESPONSE allows
+ *   no NTE). OBX-4 (sub-id) holds the note or assessment id, so the OBX of one record can be told apart (ids
+ *   longer than 20 characters after escaping in the derived form).
+ * - Coverages (IN1) ride in the first group only.
+ * - The segment order within a group is the standard's: OBX before DG1 before PR1 before IN1 (v2.5.1 chapter 3,
+ *   ADR_A19 QUERY_RESPONSE).
+ *
+ * @param chart - the patient's chart; checked with `validatePatientChart` first
+ * @param options - header values, clock, control id (must begin with `ADR`), line ending, directory, `limit`,
+ *   `queryId`
+ * @returns the message text, every segment ended by `\r` (or the `lineEnding` option)
+ * @throws ChartValidationError when the chart (or `options.directory`) is invalid
+ * @throws InvalidArgumentError when an option is invalid (`limit` not a non-negative integer, `queryId` too long)
+ * @throws MappingError when a procedure has no date for PR1-5, an identifier or code does not fit its field, or a
+ *   set id would exceed 9 999 (more groups, or more OBX, DG1 or PR1 in one group, than SI holds)
+ * @see HL7 v2.5.1 chapter 3, ADR^A19 / ADR_A19
+ * @example buildAdrA19(chart, { limit: 10, queryId: 'Q1', now: '2026-03-01T10:30:00-05:00' })
+ */
+export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): string {
+  const p = prepareMessage(chart, options, 'ADR');
+  const ctx = p.ctx;
+  const limit = checkLimit(options?.limit);
+  const queryId = checkQueryId(ctx, options?.queryId, p.controlId);
+  const c = p.chart;
+  const records = summaryRecords(c);
+  const selected = limit === undefined ? records : records.slice(0, limit);
+
+  const groups = groupRecords(selected);
 
   if (groups.length > SI_MAX) {
     // PID-1 and PV1-1 number the QUERY_RESPONSE groups (SI, 4 digits): more groups need a lower limit.
