@@ -49,3 +49,11 @@ export function randomByte(): number {
   globalThis.crypto.getRandomValues(one);
   return one[0] as number;
 }
+
+export function cachedDateTime(_iso: string, format: () => string): string {
+  return format();
+}
+
+export function cachedInstant(_iso: string, format: () => string): string {
+  return format();
+}

@@ -128,6 +128,44 @@ export function cachedDefinition<T>(cache: Map<string, T>, key: string, compute:
   return value;
 }
 
+/** Recently formatted date-times and instants: a pure function's results, so caching changes nothing but speed. */
+const recentDateTimes = new Map<string, string>();
+const recentInstants = new Map<string, string>();
+const RECENT_MAX = 256;
+
+function recent(cache: Map<string, string>, iso: string, format: () => string): string {
+  const known = cache.get(iso);
+  if (known !== undefined) return known;
+  const value = format();
+  if (cache.size >= RECENT_MAX) cache.clear();
+  cache.set(iso, value);
+  return value;
+}
+
+/**
+ * A message repeats the same few date-times (authored, period start): the last 256 results of
+ * `formatHl7DateTime` are remembered. Plain equivalent: `format()`.
+ * @param iso - the chart date or date-time
+ * @param format - formats it (throws for a value outside the chart profile, which is not remembered)
+ * @returns the HL7 DT / DTM text
+ * @example cachedDateTime('1984-07-02', () => '19840702') // '19840702'
+ */
+export function cachedDateTime(iso: string, format: () => string): string {
+  return recent(recentDateTimes, iso, format);
+}
+
+/**
+ * The header time (`now`) of consecutive messages is often the same: the last 256 results of
+ * `formatHl7Instant` are remembered. Plain equivalent: `format()`.
+ * @param iso - the ISO 8601 instant
+ * @param format - formats it
+ * @returns `YYYYMMDDHHMMSS±ZZZZ`
+ * @example cachedInstant('2026-03-01T09:30:00Z', () => '20260301093000+0000') // '20260301093000+0000'
+ */
+export function cachedInstant(iso: string, format: () => string): string {
+  return recent(recentInstants, iso, format);
+}
+
 /**
  * `escapeHl7` with the standard delimiters (the default) uses the builders' escaping, which needs no compiled
  * delimiter set. Plain equivalent: `false` (every delimiter set goes through its compiled form).
