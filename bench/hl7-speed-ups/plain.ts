@@ -1,37 +1,13 @@
 /**
  * The plain equivalents of the speed-ups in src/hl7/internal/speed-ups.ts: the same results, without the
- * cache, table or fast path. `bench/hl7-speed-ups/ab.mjs` builds the library once per speed-up with that
+ * cache, table or fast path. (The plain equivalents of the speed-ups removed for want of a shown gain are now
+ * the library's own code: one regular-expression scan for long text too, MSH-18 from a scan of the finished
+ * message, `new Array(n).fill('')`, `sep.repeat(n)`, a map for every id look-up.) `bench/hl7-speed-ups/ab.mjs` builds the library once per speed-up with that
  * speed-up's export replaced by the one here, and times it against the library as it is.
  */
-import type { IdLookup } from '../../src/hl7/internal/directory-index.js';
-import type { CharsetEvidence } from '../../src/hl7/internal/charset-evidence.js';
-
-export function escapeLongFast(_text: string, _lines: boolean, _evidence: CharsetEvidence | undefined): string | undefined {
-  return undefined;
-}
-
-export const NOTE_NON_ASCII = false;
-
-export function emptyFields(count: number): string[] {
-  return new Array<string>(count).fill('');
-}
-
-export function separatorRun(sep: string, count: number): string {
-  return sep.repeat(count);
-}
 
 export function cachedXcn(_built: Map<string, string>, _practitionerId: string, build: () => string): string {
   return build();
-}
-
-export function lookupById<T extends { readonly id: string }>(list: readonly T[]): IdLookup<T> {
-  let map: Map<string, T> | undefined;
-  return {
-    get(id) {
-      map ??= new Map(list.map((x) => [x.id, x]));
-      return map.get(id);
-    },
-  };
 }
 
 export function cachedDefinition<T>(_cache: Map<string, T>, _key: string, compute: () => T | undefined): T | undefined {

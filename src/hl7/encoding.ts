@@ -171,7 +171,7 @@ export function checkHl7Delimiters(delimiters: Hl7Delimiters): Hl7Delimiters {
  */
 export function escapeHl7(text: string, delimiters: Hl7Delimiters = DEFAULT_HL7_DELIMITERS): string {
   if (typeof text !== 'string') throw new InvalidArgumentError('text', 'must be a string');
-  if (STANDARD_DELIMITERS_FAST_PATH && delimiters === DEFAULT_HL7_DELIMITERS) return escapeStandard(text, false, undefined);
+  if (STANDARD_DELIMITERS_FAST_PATH && delimiters === DEFAULT_HL7_DELIMITERS) return escapeStandard(text, false);
   const c = compile(delimiters);
   const re = c.specialGlobal;
   const replacement = c.replacement;

@@ -5,13 +5,11 @@ import { MappingError, type IssuePath } from '../../errors.js';
 import type { Identifier } from '../../model/common.js';
 import { COMPONENT_MAX, COMPOSITE_MAX } from '../internal/component-lengths.js';
 import { fitCompositeOrThrow } from '../internal/fit.js';
-import type { MessageContext } from '../internal/message-context.js';
 import { esc } from '../internal/standard-escape.js';
 import { hdForSystem } from './hd.js';
 
 /**
  * CX from an identifier: `value^^^assigning authority^type` (CX-1, CX-4 HD, CX-5 table 0203).
- * @param ctx - the message context
  * @param identifier - the identifier
  * @param path - where it is in the input, for MappingError
  * @param target - the field, e.g. `PID-3`
@@ -20,12 +18,12 @@ import { hdForSystem } from './hd.js';
  *   are never shortened). CX-1's own 15 characters are a known deviation: a longer business identifier is sent
  *   whole (documented in `HL7_LENGTH_DEVIATIONS`).
  * @see HL7 v2.5.1 CX data type
- * @example cxFromIdentifier(ctx, { system: 'urn:oid:1.2', value: '42', type: 'MR' }, [], 'PID-3') // '42^^^&1.2&ISO^MR'
+ * @example cxFromIdentifier({ system: 'urn:oid:1.2', value: '42', type: 'MR' }, [], 'PID-3') // '42^^^&1.2&ISO^MR'
  */
-export function cxFromIdentifier(ctx: MessageContext, identifier: Identifier, path: IssuePath, target: string): string {
-  const authority = hdForSystem(ctx, identifier.system);
+export function cxFromIdentifier(identifier: Identifier, path: IssuePath, target: string): string {
+  const authority = hdForSystem(identifier.system);
   if (authority === undefined) {
     throw new MappingError([...path, 'system'], target, `the identifier system is longer than the ${COMPONENT_MAX.universalId} characters ${target} CX-4 (HD-2) allows after escaping`);
   }
-  return fitCompositeOrThrow([esc(ctx, identifier.value), '', '', authority, identifier.type ?? ''], [], COMPOSITE_MAX, path, target);
+  return fitCompositeOrThrow([esc(identifier.value), '', '', authority, identifier.type ?? ''], [], COMPOSITE_MAX, path, target);
 }

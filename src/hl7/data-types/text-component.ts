@@ -4,21 +4,19 @@
  */
 import { hasText } from '../../internal/text.js';
 import { truncateEscaped } from '../internal/fit.js';
-import type { MessageContext } from '../internal/message-context.js';
 import { esc } from '../internal/standard-escape.js';
 
 /**
  * Escape free text and shorten it to a component's maximum length (never splitting an escape sequence or a
  * surrogate pair); blank text (white space only) gives an empty component.
- * @param ctx - the message context
  * @param value - chart text
  * @param max - the component's maximum length after escaping
  * @returns the escaped, possibly shortened text
- * @example textComponent(ctx, 'Okafor & Sons', 50) // 'Okafor \\T\\ Sons'
+ * @example textComponent('Okafor & Sons', 50) // 'Okafor \\T\\ Sons'
  */
-export function textComponent(ctx: MessageContext, value: string, max: number): string {
+export function textComponent(value: string, max: number): string {
   // Blank text carries nothing and FHIR leaves it out: an empty component, not spaces.
-  return hasText(value) ? truncateEscaped(esc(ctx, value), max) : '';
+  return hasText(value) ? truncateEscaped(esc(value), max) : '';
 }
 
 /**
@@ -26,13 +24,12 @@ export function textComponent(ctx: MessageContext, value: string, max: number): 
  * characters after escaping is sent whole (the chart check keeps codes to 64 characters, so the CE still fits
  * its 250), as business identifiers are; `checkHl7Message` reports it as `max-length`. Real LOINC, SNOMED CT,
  * ICD-10 and CPT codes are all shorter.
- * @param ctx - the message context
  * @param code - the chart code
  * @returns the escaped code
- * @example codeComponent(ctx, 'F32.1') // 'F32.1'
+ * @example codeComponent('F32.1') // 'F32.1'
  */
-export function codeComponent(ctx: MessageContext, code: string): string {
-  return esc(ctx, code);
+export function codeComponent(code: string): string {
+  return esc(code);
 }
 
 /**

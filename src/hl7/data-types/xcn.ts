@@ -30,7 +30,7 @@ import { nameParts } from './xpn.js';
  * @returns the encoded XCN
  * @throws MappingError when the practitioner's identifier does not fit 250 characters after escaping
  * @see HL7 v2.5.1 XCN data type
- * @example xcnForPractitioner({ dir: indexDirectory(undefined, 'APP'), nonAscii: false }, 'prac-404', [], 'PV1-7') // 'prac-404^^^^^^^^APP'
+ * @example xcnForPractitioner({ dir: indexDirectory(undefined, 'APP') }, 'prac-404', [], 'PV1-7') // 'prac-404^^^^^^^^APP'
  */
 export function xcnForPractitioner(ctx: MessageContext, practitionerId: string, path: IssuePath, target: string): string {
   return cachedXcn(ctx.dir.xcn, practitionerId, () => buildXcn(ctx, practitionerId, path, target));
@@ -41,14 +41,14 @@ function buildXcn(ctx: MessageContext, practitionerId: string, path: IssuePath, 
   const practitioner = dir.practitioners.get(practitionerId);
   // v2.5.1 XCN-1: "either the source table or the assigning authority must be valued"; a chart id is the
   // sending application's.
-  if (practitioner === undefined) return joinTrimmed([fitId(practitionerId, ID_NUMBER_MAX, ctx), '', '', '', '', '', '', '', dir.localAuthority], '^');
+  if (practitioner === undefined) return joinTrimmed([fitId(practitionerId, ID_NUMBER_MAX), '', '', '', '', '', '', '', dir.localAuthority], '^');
   // XCN-1 is ST 15: the first identifier whose value fits it (never a cut identifier), else the chart id.
   let identifier: Identifier | undefined;
   let idNumber = '';
   let authority = '';
   for (const candidate of practitioner.identifiers ?? []) {
-    const value = esc(ctx, candidate.value);
-    const hd = hdForSystem(ctx, candidate.system);
+    const value = esc(candidate.value);
+    const hd = hdForSystem(candidate.system);
     if (value.length <= ID_NUMBER_MAX && hd !== undefined) {
       identifier = candidate;
       idNumber = value;
@@ -57,11 +57,11 @@ function buildXcn(ctx: MessageContext, practitionerId: string, path: IssuePath, 
     }
   }
   if (identifier === undefined) {
-    idNumber = fitId(practitioner.id, ID_NUMBER_MAX, ctx);
+    idNumber = fitId(practitioner.id, ID_NUMBER_MAX);
     authority = dir.localAuthority;
   }
   const name = practitioner.names[0];
-  const n = name === undefined ? undefined : nameParts(ctx, name);
+  const n = name === undefined ? undefined : nameParts(name);
   const parts = [
     idNumber,
     n?.family ?? '',

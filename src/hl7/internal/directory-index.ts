@@ -3,12 +3,28 @@
  * the assigning authority of chart ids, and the XCN values already built.
  */
 import type { Directory, DirectoryPractitioner } from '../../model/directory.js';
-import { lookupById } from './speed-ups.js';
 
 /** A look-up by id (see {@link lookupById}). */
 export interface IdLookup<T> {
   /** The entry with this id, or undefined. */
   get(id: string): T | undefined;
+}
+
+/**
+ * Look-up by id in a list, by a map built on first use. The last entry with an id wins (a checked directory
+ * has no repeated ids).
+ * @param list - the entries
+ * @returns the look-up
+ * @example lookupById([{ id: 'a' }]).get('a') // { id: 'a' }
+ */
+export function lookupById<T extends { readonly id: string }>(list: readonly T[]): IdLookup<T> {
+  let map: Map<string, T> | undefined;
+  return {
+    get(id) {
+      map ??= new Map(list.map((x) => [x.id, x]));
+      return map.get(id);
+    },
+  };
 }
 
 /** Directory look-ups by id, and the assigning authority of chart ids. */

@@ -8,9 +8,8 @@
  *   ({@link fitId}); a business identifier or code that does not fit its field is a MappingError.
  */
 import { MappingError, type IssuePath } from '../../errors.js';
-import type { CharsetEvidence } from './charset-evidence.js';
 import { joinTrimmed } from './segment-text.js';
-import { escapeStandard } from './standard-escape.js';
+import { esc } from './standard-escape.js';
 
 /**
  * Cut escaped text to at most `max` code units without splitting an escape sequence (escaped text holds
@@ -126,13 +125,11 @@ export function hash64(text: string): string {
  * hex digits of the hash (4·`max` bits).
  * @param id - the chart id
  * @param max - the field's or component's maximum length (at least 8)
- * @param evidence - the message's charset evidence, where a non-ASCII id is noted for MSH-18 (every builder
- *   passes its message context; omitted, nothing is noted)
  * @returns the escaped id, or its derived form
  * @example fitId('f47ac10b-58cc-4372-a567-0e02b2c3d479', 30) // 'f47ac10b-58cc-1b5e3f0a9d2c4e71' (shape)
  */
-export function fitId(id: string, max: number, evidence?: CharsetEvidence): string {
-  const escaped = escapeStandard(id, false, evidence);
+export function fitId(id: string, max: number): string {
+  const escaped = esc(id);
   if (escaped.length <= max) return escaped;
   if (max < 17) return hash64(id).slice(0, max);
   return `${truncateEscaped(escaped, max - 17)}-${hash64(id)}`;

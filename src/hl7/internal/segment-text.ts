@@ -2,8 +2,6 @@
  * Segment text: fields joined by `|`, components by `^`, repetitions by `~`, trailing empty values dropped
  * (HL7 v2.5.1 chapter 2, 2.5 "Message construction": no trailing delimiters).
  */
-import { separatorRun } from './speed-ups.js';
-
 /**
  * Join components with a separator, dropping trailing empty ones (HL7 sends no trailing delimiters). A run
  * of empty values inside is appended as one run of separators.
@@ -23,7 +21,7 @@ export function joinTrimmed(parts: readonly string[], sep: string): string {
     if (part === '') {
       gap += 1;
     } else {
-      out += (gap === 1 ? sep : separatorRun(sep, gap)) + part;
+      out += (gap === 1 ? sep : sep.repeat(gap)) + part;
       gap = 1;
     }
   }
@@ -38,6 +36,16 @@ export function joinTrimmed(parts: readonly string[], sep: string): string {
  */
 export function repeat(values: readonly string[]): string {
   return values.length === 1 ? (values[0] as string) : values.join('~');
+}
+
+/**
+ * A new array of `count` empty fields, to be filled by position.
+ * @param count - the number of fields
+ * @returns a new array of `count` empty strings
+ * @example emptyFields(3) // ['', '', '']
+ */
+export function emptyFields(count: number): string[] {
+  return new Array<string>(count).fill('');
 }
 
 /**

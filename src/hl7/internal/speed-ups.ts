@@ -1,75 +1,16 @@
 /**
  * Every speed-up of the HL7 layer, in one place: caches, precomputed tables and fast paths. Each export has a
  * plain equivalent that gives the same result (written in its TSDoc), so removing a speed-up means replacing
- * its body by that equivalent. The gain of each one, measured A/B at a realistic load, is in
- * docs/performance.md ("HL7 speed-ups and their measured gain"); `bench/hl7-speed-ups.mjs` measures it again
+ * its body by that equivalent (speed-ups whose gain could not be shown were removed that way: the long-text
+ * escape scanner, non-ASCII noting for MSH-18, empty-field templates, separator runs, the short-list id
+ * look-up). The gain of each one, measured A/B at a realistic load, is in
+ * docs/performance.md ("HL7 speed-ups and their measured gain"); `bench/hl7-speed-ups/ab.mjs` measures it again
  * by building the library once with every speed-up and once per speed-up with it replaced.
  *
- * Apart from the caches below (which only remember results that never change) and the control-id state in
- * messages/control-id.ts, nothing in src/hl7 keeps state between calls.
+ * Apart from the caches and the random-byte pool below (which only remember results that never change, or
+ * hand out random bytes) and the control-id counter in messages/control-id.ts, nothing in src/hl7 keeps state
+ * between calls: what one message needs travels in its `MessageContext`.
  */
-import type { CharsetEvidence } from './charset-evidence.js';
-import type { IdLookup } from './directory-index.js';
-import { escapeLongText } from './long-text-escape.js';
-
-/**
- * Long text (a note) is escaped by a scanner that finds each special character with `indexOf` instead of
- * one regular-expression step per character. Plain equivalent: `undefined` (the general escaping, used for
- * short values, handles any length).
- * @param text - text to escape with the standard delimiters
- * @param lines - whether LF and CRLF separate repetitions
- * @param evidence - where a non-ASCII character is noted, or undefined
- * @returns the escaped text, or undefined when the text is short (the general escaping is as fast there)
- * @example escapeLongFast('x'.repeat(200), false, undefined) // 'xxx…' (the same text)
- */
-export function escapeLongFast(text: string, lines: boolean, evidence: CharsetEvidence | undefined): string | undefined {
-  return text.length >= 128 ? escapeLongText(text, lines, evidence) : undefined;
-}
-
-/**
- * Escaping notes whether any text it escaped held a non-ASCII character, so a message without any (the
- * common case) gets MSH-18 empty without a scan of its text. Plain equivalent: `false` (no noting; every
- * message is scanned).
- */
-export const NOTE_NON_ASCII = true;
-
-/** Arrays of empty fields by length, copied by {@link emptyFields}. */
-const EMPTY_FIELDS: string[][] = [];
-
-/**
- * A new array of `count` empty fields, copied from a cached template. Plain equivalent:
- * `new Array<string>(count).fill('')`.
- * @param count - the number of fields
- * @returns a new array of `count` empty strings
- * @example emptyFields(3) // ['', '', '']
- */
-export function emptyFields(count: number): string[] {
-  let template = EMPTY_FIELDS[count];
-  if (template === undefined) {
-    template = new Array<string>(count).fill('');
-    EMPTY_FIELDS[count] = template;
-  }
-  return template.slice();
-}
-
-/** Runs of 0 … 63 field and component separators. */
-const PIPES: readonly string[] = Array.from({ length: 64 }, (_, k) => '|'.repeat(k));
-const CARETS: readonly string[] = Array.from({ length: 64 }, (_, k) => '^'.repeat(k));
-
-/**
- * A run of `count` separators, precomputed for `|` and `^`. Plain equivalent: `sep.repeat(count)`.
- * @param sep - the separator
- * @param count - how many
- * @returns the run
- * @example separatorRun('^', 3) // '^^^'
- */
-export function separatorRun(sep: string, count: number): string {
-  if (count < 64) {
-    if (sep === '|') return PIPES[count] as string;
-    if (sep === '^') return CARETS[count] as string;
-  }
-  return sep.repeat(count);
-}
 
 /**
  * The XCN of a practitioner is built once per message (the same author appears in TXA, OBX, PV1…).
@@ -86,29 +27,6 @@ export function cachedXcn(built: Map<string, string>, practitionerId: string, bu
   const value = build();
   built.set(practitionerId, value);
   return value;
-}
-
-/**
- * Look-up by id in a list: a search from the end for a short list (a message looks up a few ids, and for up
- * to 8 entries a search costs less than building a map), a map built on first use for a longer one. Either way
- * the last entry with an id wins (a checked directory has no repeated ids). Plain equivalent: the map for
- * every list.
- * @param list - the entries
- * @returns the look-up
- * @example lookupById([{ id: 'a' }]).get('a') // { id: 'a' }
- */
-export function lookupById<T extends { readonly id: string }>(list: readonly T[]): IdLookup<T> {
-  let map: Map<string, T> | undefined;
-  return {
-    get(id) {
-      if (list.length <= 8) {
-        for (let i = list.length - 1; i >= 0; i--) if ((list[i] as T).id === id) return list[i];
-        return undefined;
-      }
-      map ??= new Map(list.map((x) => [x.id, x]));
-      return map.get(id);
-    },
-  };
 }
 
 /**

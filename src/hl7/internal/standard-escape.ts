@@ -1,26 +1,19 @@
 /**
  * The escaping every builder uses: escaping with the standard delimiters `|^~\&` (HL7 v2.5.1 chapter 2, 2.7
- * "Use of escape sequences in text fields"; the same result as `escapeHl7`), noting on the message's
- * {@link CharsetEvidence} whether any text given is not ASCII, for MSH-18.
+ * "Use of escape sequences in text fields"; the same result as `escapeHl7`).
  *
- * Escaping and line splitting (for TX repetitions) are done together, building the result once. A short value
- * is scanned by one regular expression, which also finds non-ASCII characters; long text goes to the long-text
- * scanner (through speed-ups.ts). Text with nothing to escape is returned as is, without copying.
+ * Escaping and line splitting (for TX repetitions) are done together, building the result once, in one scan
+ * of one regular expression. Text with nothing to escape is returned as is, without copying.
  *
  * Control characters: v2.5.1 text types (ST, TX, FT) hold printable characters, so every control character
  * (C0 U+0000–U+001F with tab, CR and LF, DEL U+007F, C1 U+0080–U+009F) is sent as a hex escape of its UTF-8
  * bytes, the reading `unescapeHl7` gives `\Xhh…\`: tab `\X09\`, DEL `\X7F\`, U+0085 `\XC285\`.
  */
-import type { CharsetEvidence } from './charset-evidence.js';
 import { controlEscape } from './control-escape.js';
-import { escapeLongFast, NOTE_NON_ASCII } from './speed-ups.js';
 
 /** The characters the standard delimiters make special, and every control character. Global: a scan resumes at lastIndex. */
 // eslint-disable-next-line no-control-regex
 const SPECIAL = /[|^~\\&\u0000-\u001f\u007f-\u009f]/g;
-/** The same, and every other non-ASCII code unit (U+00A0 … U+FFFF, surrogates included). */
-// eslint-disable-next-line no-control-regex
-const SPECIAL_OR_NON_ASCII = /[|^~\\&\u0000-\u001f\u007f-\uffff]/g;
 
 const CR = 13;
 const LF = 10;
@@ -45,20 +38,14 @@ const REPLACEMENT: readonly (string | undefined)[] = (() => {
  * Escape text with the standard delimiters: `\` → `\E\`, `|` → `\F\`, `^` → `\S\`, `&` → `\T\`,
  * `~` → `\R\`, CR → `\X0D\`, LF → `\X0A\`, any other control character → its UTF-8 bytes in hex
  * (`\X09\`, `\X7F\`, `\XC285\`). With `lines`, LF and CRLF end a line instead and are written as
- * the repetition separator `~` (a lone CR stays `\X0D\`). With `evidence`, a non-ASCII character is noted there.
+ * the repetition separator `~` (a lone CR stays `\X0D\`).
  * @param text - the text
  * @param lines - whether line breaks separate repetitions
- * @param evidence - the message's charset evidence, or undefined (nothing noted)
  * @returns the escaped text (`text` itself when nothing needed escaping)
- * @example escapeStandard('a|b\r\nc', true, undefined) // 'a\\F\\b~c'
+ * @example escapeStandard('a|b\r\nc', true) // 'a\\F\\b~c'
  */
-export function escapeStandard(text: string, lines: boolean, evidence: CharsetEvidence | undefined): string {
-  const noting = NOTE_NON_ASCII ? evidence : undefined;
-  const long = escapeLongFast(text, lines, noting);
-  if (long !== undefined) return long;
-  // One scan of one regular expression finds the special characters and, until the message is known to hold
-  // some, non-ASCII characters.
-  let re = noting !== undefined && !noting.nonAscii ? SPECIAL_OR_NON_ASCII : SPECIAL;
+export function escapeStandard(text: string, lines: boolean): string {
+  const re = SPECIAL;
   re.lastIndex = 0;
   let out = '';
   let last = 0;
@@ -69,14 +56,8 @@ export function escapeStandard(text: string, lines: boolean, evidence: CharsetEv
     const code = text.charCodeAt(i);
     let next = i + 1;
     let rep: string;
-    if (code > 0x9f) {
-      // The first non-ASCII character (other than C1): note it, then look for the special characters only.
-      (noting as CharsetEvidence).nonAscii = true;
-      re = SPECIAL;
-      re.lastIndex = next;
-      continue;
-    } else if (code > 0x7f) {
-      // A C1 control character is escaped, so the message does not hold it raw (not a reason for MSH-18).
+    if (code > 0x7f) {
+      // A C1 control character: its two UTF-8 bytes.
       rep = controlEscape(code, '\\');
     } else if (lines && code === LF) {
       rep = '~';
@@ -95,25 +76,23 @@ export function escapeStandard(text: string, lines: boolean, evidence: CharsetEv
 }
 
 /**
- * Escape a value with the standard delimiters (as `escapeHl7`), noting non-ASCII text for MSH-18.
- * @param evidence - the message's charset evidence
+ * Escape a value with the standard delimiters (as `escapeHl7`).
  * @param text - the value
  * @returns the escaped value
- * @example esc(ctx, 'A & B') // 'A \\T\\ B'
+ * @example esc('A & B') // 'A \\T\\ B'
  */
-export function esc(evidence: CharsetEvidence, text: string): string {
-  return escapeStandard(text, false, evidence);
+export function esc(text: string): string {
+  return escapeStandard(text, false);
 }
 
 /**
- * Escape multi-line text into TX repetitions with the standard delimiters, noting non-ASCII text: each line
+ * Escape multi-line text into TX repetitions with the standard delimiters: each line
  * (LF or CRLF ends a line) becomes one repetition, so line breaks are written as `~`; a lone CR is written
  * `\X0D\`; everything else as `escapeHl7`. Equal to `text.split(/\r\n|\n/).map(escapeHl7).join('~')`.
- * @param evidence - the message's charset evidence
  * @param text - the text
  * @returns the repetitions joined by `~`
- * @example escLines(ctx, 'line 1\nline 2') // 'line 1~line 2'
+ * @example escLines('line 1\nline 2') // 'line 1~line 2'
  */
-export function escLines(evidence: CharsetEvidence, text: string): string {
-  return escapeStandard(text, true, evidence);
+export function escLines(text: string): string {
+  return escapeStandard(text, true);
 }

@@ -107,17 +107,16 @@ function tailOfEscaped(escaped: string, max: number): string {
 
 /**
  * QRD-4 query id: the option escaped (at most 10 characters), or the last 10 characters of the control id.
- * @param ctx - the message context
  * @param queryId - the `queryId` option
  * @param controlId - MSH-10, encoded
  * @returns the encoded query id
  * @throws InvalidArgumentError when the option is empty, not a string, or too long after escaping
- * @example checkQueryId(ctx, undefined, 'ADR0123456789ABCDEF') // '6789ABCDEF'
+ * @example checkQueryId(undefined, 'ADR0123456789ABCDEF') // '6789ABCDEF'
  */
-function checkQueryId(ctx: MessageContext, queryId: unknown, controlId: string): string {
+function checkQueryId(queryId: unknown, controlId: string): string {
   if (queryId === undefined) return tailOfEscaped(controlId, QRD_QUERY_ID_MAX);
   if (typeof queryId !== 'string' || queryId === '') throw new InvalidArgumentError('options.queryId', 'must be a non-empty string');
-  const encoded = esc(ctx, queryId);
+  const encoded = esc(queryId);
   if (encoded.length > QRD_QUERY_ID_MAX) throw new InvalidArgumentError('options.queryId', `must fit QRD-4's ${QRD_QUERY_ID_MAX} characters after escaping`);
   return encoded;
 }
@@ -193,7 +192,7 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
   const p = prepareMessage(chart, options, 'ADR');
   const ctx = p.ctx;
   const limit = checkLimit(options?.limit);
-  const queryId = checkQueryId(ctx, options?.queryId, p.controlId);
+  const queryId = checkQueryId(options?.queryId, p.controlId);
   const c = p.chart;
   const records = summaryRecords(c);
   const selected = limit === undefined ? records : records.slice(0, limit);
@@ -204,11 +203,11 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
     // PID-1 and PV1-1 number the QUERY_RESPONSE groups (SI, 4 digits): more groups need a lower limit.
     throw new MappingError(['encounters'], 'PID-1', `the summary would need ${groups.length} QUERY_RESPONSE groups; PID-1 and PV1-1 (SI) number at most ${SI_MAX} (set a lower limit)`);
   }
-  const segments = [buildMsa(options?.queryId === undefined ? p.controlId : queryId), buildQrd(ctx, p.now, queryId, limit, selected.length, c.patient)];
-  const coverages = coverageSegments(ctx, c.patient.coverages);
+  const segments = [buildMsa(options?.queryId === undefined ? p.controlId : queryId), buildQrd(p.now, queryId, limit, selected.length, c.patient)];
+  const coverages = coverageSegments(c.patient.coverages);
   groups.forEach((g, gi) => {
     const setId = gi + 1;
-    segments.push(buildPid(ctx, c.patient, setId));
+    segments.push(buildPid(c.patient, setId));
     const visit = g.visit;
     if (visit.kind === 'encounter') segments.push(buildPv1(ctx, visit.record.value, setId, ['encounters', visit.record.index]));
     else if (visit.kind === 'reference') segments.push(buildPv1Reference(ctx, visit.id, setId));
@@ -218,7 +217,7 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
     for (const r of g.observations) {
       if (r.kind === 'note') {
         const path: IssuePath = ['notes', r.index];
-        const notes = buildNoteObx(ctx, r.value, obx, path, fitId(r.value.id, OBX_SUB_ID_MAX, ctx));
+        const notes = buildNoteObx(ctx, r.value, obx, path, fitId(r.value.id, OBX_SUB_ID_MAX));
         obx += notes.length;
         segments.push(...notes);
       } else {
@@ -228,12 +227,12 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
     let dg1 = 1;
     if (visit.kind === 'encounter') {
       const e = visit.record.value;
-      (e.diagnoses ?? []).forEach((d, i) => segments.push(buildDg1(ctx, dg1++, d, ['encounters', visit.record.index, 'diagnoses', i])));
+      (e.diagnoses ?? []).forEach((d, i) => segments.push(buildDg1(dg1++, d, ['encounters', visit.record.index, 'diagnoses', i])));
       (e.procedures ?? []).forEach((pr, i) =>
         segments.push(buildPr1(ctx, i + 1, pr, e, ['encounters', visit.record.index, 'procedures', i])),
       );
     }
-    for (const h of g.history) segments.push(buildHistoryDg1(ctx, dg1++, h.value, ['medicalHistory', h.index]));
+    for (const h of g.history) segments.push(buildHistoryDg1(dg1++, h.value, ['medicalHistory', h.index]));
     if (gi === 0) segments.push(...coverages);
   });
   return assembleMessage(p, ['ADR', 'A19', 'ADR_A19'], segments);
@@ -241,9 +240,9 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
 
 /** Push an assessment's OBX (answers, score, interpretation) and return the next OBX set id. */
 function pushAssessment(ctx: MessageContext, segments: string[], a: Assessment, firstSetId: number, path: IssuePath): number {
-  const subId = fitId(a.id, OBX_SUB_ID_MAX, ctx);
+  const subId = fitId(a.id, OBX_SUB_ID_MAX);
   const instrument = a.instrument;
-  const method = instrumentCe(ctx, instrument, path, 'OBX-17');
+  const method = instrumentCe(instrument, path, 'OBX-17');
   const items = new Map((instrument.items ?? []).map((item) => [item.linkId, item]));
   let setId = firstSetId;
   segments.push(buildPanelObx(ctx, setId++, method, a, path, subId));

@@ -40,9 +40,9 @@ export function buildAdtA08(chart: PatientChart, encounterId: string, options?: 
   const encounter = encounters[index];
   if (encounter === undefined) throw new ChartNotFoundError('encounter');
   const path = ['encounters', index];
-  const segments = [buildEvn('A08', p.now), buildPid(ctx, p.chart.patient), buildPv1(ctx, encounter, 1, path)];
-  (encounter.diagnoses ?? []).forEach((d, i) => segments.push(buildDg1(ctx, i + 1, d, [...path, 'diagnoses', i])));
+  const segments = [buildEvn('A08', p.now), buildPid(p.chart.patient), buildPv1(ctx, encounter, 1, path)];
+  (encounter.diagnoses ?? []).forEach((d, i) => segments.push(buildDg1(i + 1, d, [...path, 'diagnoses', i])));
   (encounter.procedures ?? []).forEach((pr, i) => segments.push(buildPr1(ctx, i + 1, pr, encounter, [...path, 'procedures', i])));
-  segments.push(...coverageSegments(ctx, p.chart.patient.coverages));
+  segments.push(...coverageSegments(p.chart.patient.coverages));
   return assembleMessage(p, ['ADT', 'A08', 'ADT_A01'], segments);
 }

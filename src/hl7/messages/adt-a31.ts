@@ -9,21 +9,19 @@ import { buildPid } from '../segments/pid.js';
 import { buildPv1NotApplicable } from '../segments/pv1.js';
 import { assembleMessage } from './assemble-message.js';
 import { prepareMessage, type Hl7MessageOptions } from './prepare-message.js';
-import type { MessageContext } from '../internal/message-context.js';
 
 /**
  * IN1 segments for the patient's coverages, in chart order (primary first), leaving out entered-in-error
  * ones (IN1 has no status to mark them).
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
  * @param coverages - the patient's coverages
  * @returns the IN1 segments, set ids from 1
  * @throws MappingError when an identifier does not fit its field after escaping
- * @example coverageSegments(ctx, chart.patient.coverages) // ['IN1|1|GOLD-PPO^Gold PPO|…']
+ * @example coverageSegments(chart.patient.coverages) // ['IN1|1|GOLD-PPO^Gold PPO|…']
  */
-export function coverageSegments(ctx: MessageContext, coverages: readonly Coverage[] | undefined): string[] {
+export function coverageSegments(coverages: readonly Coverage[] | undefined): string[] {
   const out: string[] = [];
   (coverages ?? []).forEach((c, i) => {
-    if (c.status !== 'entered-in-error') out.push(buildIn1(ctx, out.length + 1, c, ['patient', 'coverages', i]));
+    if (c.status !== 'entered-in-error') out.push(buildIn1(out.length + 1, c, ['patient', 'coverages', i]));
   });
   return out;
 }
@@ -45,7 +43,6 @@ export function coverageSegments(ctx: MessageContext, coverages: readonly Covera
  */
 export function buildAdtA31(chart: PatientChart, options?: Hl7MessageOptions): string {
   const p = prepareMessage(chart, options, 'ADT');
-  const ctx = p.ctx;
-  const segments = [buildEvn('A31', p.now), buildPid(ctx, p.chart.patient), buildPv1NotApplicable(), ...coverageSegments(ctx, p.chart.patient.coverages)];
+  const segments = [buildEvn('A31', p.now), buildPid(p.chart.patient), buildPv1NotApplicable(), ...coverageSegments(p.chart.patient.coverages)];
   return assembleMessage(p, ['ADT', 'A31', 'ADT_A05'], segments);
 }

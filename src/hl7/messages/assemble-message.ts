@@ -1,16 +1,17 @@
 /**
  * The last step of every HL7 message builder: the MSH and the segments joined into message text.
  */
-import { holdsNonAscii } from '../internal/charset-evidence.js';
-import { NOTE_NON_ASCII } from '../internal/speed-ups.js';
 import { buildMsh } from '../segments/msh.js';
 import type { PreparedMessage } from './prepare-message.js';
 
+// eslint-disable-next-line no-control-regex
+const NON_ASCII_RE = /[^\u0000-\u007f]/;
+
 /**
- * Put the message together: MSH (with MSH-18 `UNICODE UTF-8` exactly when some text sent is not ASCII),
- * then the segments, each followed by the line ending (the last one too). Escaping noted on the message
- * context whether any text given was not ASCII; only then are the header values and segments scanned (the
- * text may have been shortened or replaced by a derived id since, so only the message itself tells).
+ * Put the message together: MSH, then the segments, each followed by the line ending (the last one too).
+ * MSH-18 (character set, table 0211) is `UNICODE UTF-8` exactly when the message text holds a character
+ * outside ASCII, and empty (ASCII, the default) otherwise: decided from the header values and segments as
+ * sent, since text may have been shortened or replaced by a derived id on the way.
  * @param p - the prepared header values
  * @param messageType - MSH-9's three components
  * @param segments - the segments after MSH, without terminators
@@ -21,8 +22,8 @@ export function assembleMessage(p: PreparedMessage, messageType: readonly [strin
   const le = p.lineEnding;
   const h = p.header;
   const nonAscii =
-    (p.ctx.nonAscii || !NOTE_NON_ASCII) &&
-    (holdsNonAscii([h.sendingApplication, h.sendingFacility, h.receivingApplication, h.receivingFacility, p.controlId]) || holdsNonAscii(segments));
+    NON_ASCII_RE.test(h.sendingApplication + h.sendingFacility + h.receivingApplication + h.receivingFacility + p.controlId) ||
+    segments.some((s) => NON_ASCII_RE.test(s));
   const msh = buildMsh({
     sendingApplication: h.sendingApplication,
     sendingFacility: h.sendingFacility,

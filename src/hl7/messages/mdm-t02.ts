@@ -16,7 +16,7 @@ import { prepareMessage, type Hl7MessageOptions } from './prepare-message.js';
 /**
  * The PV1 of a record that may belong to an encounter: the encounter's PV1 when the chart holds it, a
  * reference PV1 (class U, visit number = the id) when it does not, `PV1|1|N` when there is no encounter.
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param chart - the checked chart
  * @param encounterId - the record's encounter id, if any
  * @returns the PV1 segment
@@ -58,7 +58,7 @@ export function buildMdmT02(chart: PatientChart, noteId: string, options?: Hl7Me
   const path = ['notes', index];
   const segments = [
     buildEvn('T02', p.now),
-    buildPid(ctx, p.chart.patient),
+    buildPid(p.chart.patient),
     visitSegment(ctx, p.chart, note.encounterId),
     buildTxa(ctx, note, path),
     ...buildNoteObx(ctx, note, 1, path),

@@ -18,7 +18,7 @@ import { visitSegment } from './mdm-t02.js';
 /**
  * The OBX segments of an assessment (one per answer, in answer order, then the score as NM) and the NTE of
  * the score interpretation, numbered from `firstSetId`.
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param assessment - the assessment
  * @param firstSetId - OBX-1 of the first OBX
  * @param path - where the assessment is in the input
@@ -39,7 +39,7 @@ export function assessmentObservations(ctx: MessageContext, assessment: Assessme
   if (score !== '') {
     out.push(score);
     const interpretation = assessment.score?.interpretation;
-    if (hasText(interpretation)) out.push(buildNte(ctx, 1, interpretation));
+    if (hasText(interpretation)) out.push(buildNte(1, interpretation));
   }
   return out;
 }
@@ -71,9 +71,9 @@ export function buildOruR01(chart: PatientChart, assessmentId: string, options?:
   if (assessment === undefined) throw new ChartNotFoundError('assessment');
   const path = ['assessments', index];
   const segments = [
-    buildPid(ctx, p.chart.patient),
+    buildPid(p.chart.patient),
     visitSegment(ctx, p.chart, assessment.encounterId),
-    buildObr(ctx, assessment, path),
+    buildObr(assessment, path),
     ...assessmentObservations(ctx, assessment, 1, path),
   ];
   return assembleMessage(p, ['ORU', 'R01', 'ORU_R01'], segments);

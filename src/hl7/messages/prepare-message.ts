@@ -7,7 +7,6 @@ import type { PatientChart } from '../../model/chart.js';
 import type { Directory } from '../../model/directory.js';
 import { validateDirectoryOption, validatePatientChart } from '../../validation/chart.js';
 import { formatHl7Instant } from '../datetime.js';
-import type { CharsetEvidence } from '../internal/charset-evidence.js';
 import { indexDirectory } from '../internal/directory-index.js';
 import type { MessageContext } from '../internal/message-context.js';
 import { esc } from '../internal/standard-escape.js';
@@ -81,11 +80,11 @@ const CONTROL_ID_MAX = 20;
  */
 const DEFAULT_ID_AUTHORITY = 'CHART-EXPORT';
 
-function hdOption(evidence: CharsetEvidence, options: Hl7MessageOptions, key: 'sendingApplication' | 'sendingFacility' | 'receivingApplication' | 'receivingFacility'): string {
+function hdOption(options: Hl7MessageOptions, key: 'sendingApplication' | 'sendingFacility' | 'receivingApplication' | 'receivingFacility'): string {
   const value: unknown = options[key];
   if (value === undefined) return '';
   if (typeof value !== 'string') throw new InvalidArgumentError(`options.${key}`, 'must be a string');
-  const encoded = esc(evidence, value);
+  const encoded = esc(value);
   if (encoded.length > HD1_MAX) throw new InvalidArgumentError(`options.${key}`, `must fit ${HD1_MAX} characters after escaping (HD-1, IS 20)`);
   return encoded;
 }
@@ -102,8 +101,6 @@ function hdOption(evidence: CharsetEvidence, options: Hl7MessageOptions, key: 's
  */
 export function prepareMessage(chart: unknown, options: Hl7MessageOptions | undefined, messageCode: string): PreparedMessage {
   const checked = validatePatientChart(chart);
-  // What the header values escape counts for MSH-18 too; the message context takes it over below.
-  const evidence: CharsetEvidence = { nonAscii: false };
   const o: Hl7MessageOptions = options ?? {};
   if (typeof o !== 'object' || o === null) throw new InvalidArgumentError('options', 'must be an object');
   const directory = o.directory === undefined ? undefined : validateDirectoryOption(o.directory);
@@ -126,19 +123,19 @@ export function prepareMessage(chart: unknown, options: Hl7MessageOptions | unde
     if (typeof o.controlId !== 'string' || !o.controlId.startsWith(messageCode)) {
       throw new InvalidArgumentError('options.controlId', `must be a string beginning with ${messageCode}`);
     }
-    controlId = esc(evidence, o.controlId);
+    controlId = esc(o.controlId);
     if (controlId.length > CONTROL_ID_MAX) {
       throw new InvalidArgumentError('options.controlId', `must fit MSH-10's ${CONTROL_ID_MAX} characters after escaping`);
     }
   }
   const header = {
-    sendingApplication: hdOption(evidence, o, 'sendingApplication'),
-    sendingFacility: hdOption(evidence, o, 'sendingFacility'),
-    receivingApplication: hdOption(evidence, o, 'receivingApplication'),
-    receivingFacility: hdOption(evidence, o, 'receivingFacility'),
+    sendingApplication: hdOption(o, 'sendingApplication'),
+    sendingFacility: hdOption(o, 'sendingFacility'),
+    receivingApplication: hdOption(o, 'receivingApplication'),
+    receivingFacility: hdOption(o, 'receivingFacility'),
     processingId,
   };
   const authority = header.sendingApplication === '' ? DEFAULT_ID_AUTHORITY : header.sendingApplication;
-  const ctx: MessageContext = { dir: indexDirectory(directory, authority), nonAscii: evidence.nonAscii };
+  const ctx: MessageContext = { dir: indexDirectory(directory, authority) };
   return { chart: checked, ctx, now, controlId, lineEnding, header };
 }

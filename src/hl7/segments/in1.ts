@@ -10,11 +10,9 @@ import { HL7_RELATIONSHIP } from '../tables.js';
 import { cxFromIdentifier } from '../data-types/cx.js';
 import { textComponent } from '../data-types/text-component.js';
 import { COMPONENT_MAX, COMPOSITE_MAX, ID_NUMBER_MAX } from '../internal/component-lengths.js';
-import { segment } from '../internal/segment-text.js';
+import { emptyFields, segment } from '../internal/segment-text.js';
 import { setIdField } from '../internal/set-id.js';
-import { emptyFields } from '../internal/speed-ups.js';
 import { esc } from '../internal/standard-escape.js';
-import type { MessageContext } from '../internal/message-context.js';
 
 /** IN1-8 group number maximum length (ST, 12). */
 const GROUP_NUMBER_MAX = 12;
@@ -40,23 +38,22 @@ const POLICY_NUMBER_MAX = 15;
  * - Not carried: coverage status (IN1 has none; entered-in-error coverages are left out by the message
  *   builders).
  *
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
  * @param setId - IN1-1
  * @param coverage - the coverage (already validated)
  * @param path - path of the coverage in the input, for MappingError
  * @returns the segment text without terminator
  * @throws MappingError when an identifier does not fit its field after escaping
  * @see HL7 v2.5.1 IN1-1 … IN1-49
- * @example buildIn1(ctx, 1, coverage) // 'IN1|1|GOLD-PPO^Gold PPO|60054^^^&2.16.840.1.113883.3.221.5&ISO|Acme Health Plan|…'
+ * @example buildIn1(1, coverage) // 'IN1|1|GOLD-PPO^Gold PPO|60054^^^&2.16.840.1.113883.3.221.5&ISO|Acme Health Plan|…'
  */
-export function buildIn1(ctx: MessageContext, setId: number, coverage: Coverage, path: IssuePath = []): string {
+export function buildIn1(setId: number, coverage: Coverage, path: IssuePath = []): string {
   const fields = emptyFields(49);
   fields[0] = setIdField(setId, path, 'IN1-1');
   fields[1] =
     coverage.plan === undefined
       ? fitId(coverage.id, COMPONENT_MAX.ceIdentifier)
       : fitCompositeOrThrow(
-          [fitId(coverage.plan.id, COMPONENT_MAX.ceIdentifier), textComponent(ctx, coverage.plan.name ?? '', COMPONENT_MAX.ceText)],
+          [fitId(coverage.plan.id, COMPONENT_MAX.ceIdentifier), textComponent(coverage.plan.name ?? '', COMPONENT_MAX.ceText)],
           [1],
           COMPOSITE_MAX,
           [...path, 'plan', 'id'],
@@ -64,12 +61,12 @@ export function buildIn1(ctx: MessageContext, setId: number, coverage: Coverage,
         );
   const payer = coverage.payer;
   fields[2] =
-    payer.identifier === undefined ? fitId(payer.id, ID_NUMBER_MAX, ctx) : cxFromIdentifier(ctx, payer.identifier, [...path, 'payer', 'identifier'], 'IN1-3');
-  fields[3] = textComponent(ctx, payer.name, COMPONENT_MAX.organizationName);
+    payer.identifier === undefined ? fitId(payer.id, ID_NUMBER_MAX) : cxFromIdentifier(payer.identifier, [...path, 'payer', 'identifier'], 'IN1-3');
+  fields[3] = textComponent(payer.name, COMPONENT_MAX.organizationName);
   if (coverage.group !== undefined) {
-    const groupId = esc(ctx, coverage.group.id);
+    const groupId = esc(coverage.group.id);
     if (groupId.length <= GROUP_NUMBER_MAX) fields[7] = groupId;
-    const xon = [textComponent(ctx, coverage.group.name ?? '', COMPONENT_MAX.organizationName), '', '', '', '', '', '', '', '', fitId(coverage.group.id, 200, ctx)];
+    const xon = [textComponent(coverage.group.name ?? '', COMPONENT_MAX.organizationName), '', '', '', '', '', '', '', '', fitId(coverage.group.id, 200)];
     fields[8] = fitCompositeOrThrow(xon, [0], COMPOSITE_MAX, [...path, 'group', 'id'], 'IN1-9');
   }
   if (coverage.period?.start !== undefined) fields[11] = formatHl7DateTime(coverage.period.start);
@@ -79,7 +76,7 @@ export function buildIn1(ctx: MessageContext, setId: number, coverage: Coverage,
   if (coverage.order !== undefined && coverage.order <= 99) fields[21] = String(coverage.order);
   // A blank member id is left out, as FHIR leaves `subscriberId` out.
   if (hasText(coverage.memberId)) {
-    const member = esc(ctx, coverage.memberId);
+    const member = esc(coverage.memberId);
     if (member.length <= POLICY_NUMBER_MAX) fields[35] = member;
     fields[48] = fitCompositeOrThrow([member, '', '', '', 'MB'], [], COMPOSITE_MAX, [...path, 'memberId'], 'IN1-49');
   }

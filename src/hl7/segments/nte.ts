@@ -5,7 +5,6 @@ import { truncateEscaped } from '../internal/fit.js';
 import { segment } from '../internal/segment-text.js';
 import { setIdField } from '../internal/set-id.js';
 import { escLines } from '../internal/standard-escape.js';
-import type { MessageContext } from '../internal/message-context.js';
 
 /** NTE-3 maximum length (FT, 65536). */
 const NTE3_MAX = 65536;
@@ -14,13 +13,12 @@ const NTE3_MAX = 65536;
  * Build an NTE segment whose NTE-3 comment repeats once per line of `text` (LF or CRLF separate lines; a
  * lone CR is sent as `\X0D\`). A comment longer than 65 536 characters after escaping is shortened (lossy).
  *
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
  * @param setId - NTE-1
  * @param text - the comment
  * @returns the segment text without terminator
  * @see HL7 v2.5.1 NTE-1, NTE-3
- * @example buildNte(ctx, 1, 'Moderate depression') // 'NTE|1||Moderate depression'
+ * @example buildNte(1, 'Moderate depression') // 'NTE|1||Moderate depression'
  */
-export function buildNte(ctx: MessageContext, setId: number, text: string): string {
-  return segment('NTE', [setIdField(setId, [], 'NTE-1'), '', truncateEscaped(escLines(ctx, text), NTE3_MAX)]);
+export function buildNte(setId: number, text: string): string {
+  return segment('NTE', [setIdField(setId, [], 'NTE-1'), '', truncateEscaped(escLines(text), NTE3_MAX)]);
 }

@@ -14,9 +14,8 @@ import { ceFromCoding } from '../data-types/ce.js';
 import { codeComponent, textComponent } from '../data-types/text-component.js';
 import { xcnForPractitioner } from '../data-types/xcn.js';
 import { COMPONENT_MAX, COMPOSITE_MAX } from '../internal/component-lengths.js';
-import { segment } from '../internal/segment-text.js';
+import { emptyFields, segment } from '../internal/segment-text.js';
 import { setIdField } from '../internal/set-id.js';
-import { emptyFields } from '../internal/speed-ups.js';
 import { esc, escLines } from '../internal/standard-escape.js';
 import type { MessageContext } from '../internal/message-context.js';
 
@@ -37,13 +36,12 @@ export const INTERPRETATION_CODE = 'total-score-interp';
 /**
  * Escape text into TX repetitions (LF or CRLF end a line; a lone CR stays inside its line as `\X0D\`) and
  * pack them into OBX-5 values of at most {@link OBX5_MAX} characters.
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
  * @param text - the text
  * @returns one OBX-5 value per OBX segment needed
- * @example textValues(ctx, 'a\nb') // ['a~b']
+ * @example textValues('a\nb') // ['a~b']
  */
-export function textValues(ctx: MessageContext, text: string): string[] {
-  const escaped = escLines(ctx, text);
+export function textValues(text: string): string[] {
+  const escaped = escLines(text);
   // The escaped text holds `~` only as repetition separators, so it splits back into lines exactly.
   return escaped.length <= OBX5_MAX ? [escaped] : packLines(escaped.split('~')).map((chunk) => chunk.join('~'));
 }
@@ -108,7 +106,7 @@ function tail(
  * - OBX-11 status (table 0085: final F, preliminary P, amended C, entered-in-error W); OBX-14 authored;
  *   OBX-16 the author.
  *
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param note - the note (already validated)
  * @param firstSetId - OBX-1 of the first segment
  * @param path - path of the note in the input, for MappingError
@@ -120,13 +118,13 @@ function tail(
  */
 export function buildNoteObx(ctx: MessageContext, note: ClinicalNote, firstSetId: number, path: IssuePath = [], subId = ''): string[] {
   const [loinc] = LOINC_NOTE_TYPE[note.type];
-  const obx3 = fitCompositeOrThrow([loinc, textComponent(ctx, note.title, COMPONENT_MAX.ceText), 'LN'], [1], COMPOSITE_MAX, [...path, 'title'], 'OBX-3');
+  const obx3 = fitCompositeOrThrow([loinc, textComponent(note.title, COMPONENT_MAX.ceText), 'LN'], [1], COMPOSITE_MAX, [...path, 'title'], 'OBX-3');
   const base = emptyFields(17);
   base[1] = 'TX';
   base[2] = obx3;
   base[3] = subId;
   tail(ctx, base, HL7_NOTE_RESULT_STATUS[note.status], note.authored, note.authorId, path);
-  return textValues(ctx, note.text).map((value, i) => {
+  return textValues(note.text).map((value, i) => {
     const fields = i === 0 ? base : [...base];
     fields[0] = setIdField(firstSetId + i, path, 'OBX-1');
     fields[4] = value;
@@ -163,18 +161,18 @@ function assessmentObx(
  * text, and the linkId as alternate identifier in the local system `L` (`code^text^LN^linkId^^L`); an item
  * without a code is identified by its linkId alone (`linkId^text^L`).
  */
-function itemIdentifier(ctx: MessageContext, linkId: string, code: Coding | undefined, text: string, path: IssuePath): string {
+function itemIdentifier(linkId: string, code: Coding | undefined, text: string, path: IssuePath): string {
   // CE-1 and CE-4 hold 20 characters: a longer linkId is derived (fitId); a code is sent whole (codeComponent).
-  const question = textComponent(ctx, text, COMPONENT_MAX.ceText);
+  const question = textComponent(text, COMPONENT_MAX.ceText);
   const parts =
     code === undefined
       ? [fitId(linkId, COMPONENT_MAX.ceIdentifier), question, 'L']
-      : [codeComponent(ctx, code.code), question, CODE_SYSTEMS[code.system].hl7, fitId(linkId, COMPONENT_MAX.ceIdentifier), '', 'L'];
+      : [codeComponent(code.code), question, CODE_SYSTEMS[code.system].hl7, fitId(linkId, COMPONENT_MAX.ceIdentifier), '', 'L'];
   return fitCompositeOrThrow(parts, [1], COMPOSITE_MAX, path, 'OBX-3');
 }
 
 /** OBX-2 value type and OBX-5 value of an answer. */
-function answerValue(ctx: MessageContext, answer: AssessmentAnswer, valuePath: IssuePath): [string, string] {
+function answerValue(answer: AssessmentAnswer, valuePath: IssuePath): [string, string] {
   const v = answer.value;
   switch (v.type) {
     case 'integer':
@@ -183,7 +181,7 @@ function answerValue(ctx: MessageContext, answer: AssessmentAnswer, valuePath: I
     case 'boolean':
       return ['CE', v.value ? 'Y^Yes^HL70136' : 'N^No^HL70136'];
     case 'coding':
-      return ['CE', ceFromCoding(ctx, v.value, valuePath, 'OBX-5')];
+      return ['CE', ceFromCoding(v.value, valuePath, 'OBX-5')];
     case 'date':
       return ['DT', formatHl7DateTime(v.value)];
     case 'dateTime':
@@ -191,9 +189,9 @@ function answerValue(ctx: MessageContext, answer: AssessmentAnswer, valuePath: I
     case 'string': {
       // A blank answer is no answer, as FHIR leaves the item unanswered: the OBX keeps an empty OBX-5.
       if (!hasText(v.value)) return ['ST', ''];
-      const single = esc(ctx, v.value);
+      const single = esc(v.value);
       if (!/[\r\n]/.test(v.value) && single.length <= ST_MAX) return ['ST', single];
-      const text = escLines(ctx, v.value);
+      const text = escLines(v.value);
       if (text.length > OBX5_MAX) {
         throw new MappingError(valuePath, 'OBX-5', `the answer is longer than the ${OBX5_MAX} characters OBX-5 allows after escaping`);
       }
@@ -213,7 +211,7 @@ function answerValue(ctx: MessageContext, answer: AssessmentAnswer, valuePath: I
  *   without a code `linkId^text^L`; a linkId longer than CE-1's / CE-4's 20 characters after escaping is sent
  *   in the derived form of chart ids, a code whole); OBX-4 the sub-id given; OBX-11 status (table 0085, from the assessment status); OBX-14 authored; OBX-16 author.
  *
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param setId - OBX-1
  * @param answer - the answer (already validated)
  * @param item - its item definition, when the instrument has one
@@ -235,8 +233,8 @@ export function buildAnswerObx(
   subId = '',
   method = '',
 ): string {
-  const [type, value] = answerValue(ctx, answer, [...path, 'value', 'value']);
-  const identifier = itemIdentifier(ctx, answer.linkId, answer.code ?? item?.code, answer.text ?? item?.text ?? '', [...path, 'linkId']);
+  const [type, value] = answerValue(answer, [...path, 'value', 'value']);
+  const identifier = itemIdentifier(answer.linkId, answer.code ?? item?.code, answer.text ?? item?.text ?? '', [...path, 'linkId']);
   return assessmentObx(ctx, setId, type, identifier, subId, value, assessment, path, method);
 }
 
@@ -245,7 +243,7 @@ export function buildAnswerObx(
  * local code `total-score`) or `total-score^Total score^L`, OBX-5 the score. The interpretation goes to an
  * NTE after it (see the message builders).
  *
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param setId - OBX-1
  * @param assessment - the scored assessment
  * @param path - path of the assessment in the input, for MappingError
@@ -265,7 +263,7 @@ export function buildScoreObx(
 ): string {
   const score = assessment.score;
   if (score === undefined) return '';
-  const identifier = itemIdentifier(ctx, TOTAL_SCORE_LINK_ID, score.code, score.code?.display ?? 'Total score', [...path, 'score', 'code']);
+  const identifier = itemIdentifier(TOTAL_SCORE_LINK_ID, score.code, score.code?.display ?? 'Total score', [...path, 'score', 'code']);
   return assessmentObx(ctx, setId, 'NM', identifier, subId, fitNm(score.value, [...path, 'score', 'value'], 'OBX-5'), assessment, path, method);
 }
 
@@ -274,7 +272,7 @@ export function buildScoreObx(
  * allows OBX but not NTE): OBX-2 `ST` (or `TX` with one repetition per line), OBX-3
  * `total-score-interp^Score interpretation^L` (a local code), OBX-5 the interpretation.
  *
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param setId - OBX-1
  * @param interpretation - the text
  * @param assessment - the assessment
@@ -294,7 +292,7 @@ export function buildInterpretationObx(
   subId = '',
   method = '',
 ): string {
-  const [type, value] = answerValue(ctx, { linkId: INTERPRETATION_CODE, value: { type: 'string', value: interpretation } }, [...path, 'score', 'interpretation']);
+  const [type, value] = answerValue({ linkId: INTERPRETATION_CODE, value: { type: 'string', value: interpretation } }, [...path, 'score', 'interpretation']);
   return assessmentObx(ctx, setId, type, `${INTERPRETATION_CODE}^Score interpretation^L`, subId, value, assessment, path, method);
 }
 
@@ -305,7 +303,7 @@ export function buildInterpretationObx(
  * whenever OBX-11 is not `X`, and a value type without a value would say nothing), OBX-11 status, OBX-14
  * authored, OBX-16 author. An assessment without answers is still visible this way.
  *
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param setId - OBX-1
  * @param instrument - the instrument, already encoded as CE
  * @param assessment - the assessment

@@ -14,7 +14,6 @@ import { xtnFromTelecom } from '../data-types/xtn.js';
 import { COMPOSITE_MAX } from '../internal/component-lengths.js';
 import { repeat, segment } from '../internal/segment-text.js';
 import { setIdField } from '../internal/set-id.js';
-import type { MessageContext } from '../internal/message-context.js';
 
 /**
  * The patient's identifiers in PID-3 order: the first with type `MR` (or else the first) leads, the others
@@ -45,33 +44,32 @@ export function orderedIdentifiers(patient: Patient): { identifier: Patient['ide
  * - PID-29 death date/time and PID-30 death indicator `Y` when deceased (a date or `true`); `N` when `false`.
  * - Not sent (no chart data): PID-2, PID-4, PID-6, PID-9, PID-10, PID-12, PID-17…28, PID-31…39.
  *
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
  * @param patient - the chart's patient (already validated)
  * @param setId - PID-1
  * @param path - path of the patient in the input, for MappingError
  * @returns the segment text without terminator
  * @throws MappingError when an identifier does not fit PID-3's 250 characters after escaping
  * @see HL7 v2.5.1 PID-1 … PID-30
- * @example buildPid(ctx, chart.patient) // 'PID|1||MRN-000123^^^&2.16.840.1.113883.19.5&ISO^MR||Okafor^Adaeze^^^^^L|…'
+ * @example buildPid(chart.patient) // 'PID|1||MRN-000123^^^&2.16.840.1.113883.19.5&ISO^MR||Okafor^Adaeze^^^^^L|…'
  */
-export function buildPid(ctx: MessageContext, patient: Patient, setId = 1, path: IssuePath = ['patient']): string {
+export function buildPid(patient: Patient, setId = 1, path: IssuePath = ['patient']): string {
   const ids = orderedIdentifiers(patient).map(({ identifier, index }) =>
-    cxFromIdentifier(ctx, identifier, [...path, 'identifiers', index], 'PID-3'),
+    cxFromIdentifier(identifier, [...path, 'identifiers', index], 'PID-3'),
   );
-  const names = patient.names.map((n, i) => xpnFromName(ctx, n, [...path, 'names', i], 'PID-5'));
+  const names = patient.names.map((n, i) => xpnFromName(n, [...path, 'names', i], 'PID-5'));
   const addresses = (patient.addresses ?? [])
-    .map((a, i) => xadFromAddress(ctx, a, [...path, 'addresses', i], 'PID-11'))
+    .map((a, i) => xadFromAddress(a, [...path, 'addresses', i], 'PID-11'))
     .filter((a) => a !== '');
   const home: string[] = [];
   const work: string[] = [];
   (patient.telecoms ?? []).forEach((t, i) => {
     if (t.value === '') return;
-    (t.use === 'work' ? work : home).push(xtnFromTelecom(ctx, t, [...path, 'telecoms', i], t.use === 'work' ? 'PID-14' : 'PID-13'));
+    (t.use === 'work' ? work : home).push(xtnFromTelecom(t, [...path, 'telecoms', i], t.use === 'work' ? 'PID-14' : 'PID-13'));
   });
   const language =
     patient.language === undefined || patient.language === ''
       ? ''
-      : fitCompositeOrThrow([codeComponent(ctx, patient.language)], [], COMPOSITE_MAX, [...path, 'language'], 'PID-15');
+      : fitCompositeOrThrow([codeComponent(patient.language)], [], COMPOSITE_MAX, [...path, 'language'], 'PID-15');
   const marital = patient.maritalStatus === undefined ? '' : `${HL7_MARITAL_STATUS[patient.maritalStatus].join('^')}^HL70002`;
   const deceased = patient.deceased;
   return segment('PID', [

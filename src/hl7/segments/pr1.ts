@@ -9,9 +9,8 @@ import { fitId } from '../internal/fit.js';
 import { ceFromCoding } from '../data-types/ce.js';
 import { textComponent } from '../data-types/text-component.js';
 import { xcnForPractitioner } from '../data-types/xcn.js';
-import { segment } from '../internal/segment-text.js';
+import { emptyFields, segment } from '../internal/segment-text.js';
 import { setIdField } from '../internal/set-id.js';
-import { emptyFields } from '../internal/speed-ups.js';
 import type { MessageContext } from '../internal/message-context.js';
 
 /** PR1-4 maximum length (ST, 40). */
@@ -62,7 +61,7 @@ function procedureMinutes(procedure: Procedure): string {
  *   PR1-19 procedure identifier = the procedure id; PR1-20 action code `D` for entered-in-error.
  * - Not carried: any other status (PR1 has no status field: a `not-done` procedure reads as performed).
  *
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param setId - PR1-1
  * @param procedure - the procedure (already validated)
  * @param encounter - its encounter, for the PR1-5 default
@@ -75,12 +74,12 @@ function procedureMinutes(procedure: Procedure): string {
 export function buildPr1(ctx: MessageContext, setId: number, procedure: Procedure, encounter: Encounter | undefined, path: IssuePath = []): string {
   const fields = emptyFields(20);
   fields[0] = setIdField(setId, path, 'PR1-1');
-  fields[2] = ceFromCoding(ctx, procedure.code, [...path, 'code'], 'PR1-3');
-  fields[3] = textComponent(ctx, procedure.code.display ?? '', PR1_DESCRIPTION_MAX);
+  fields[2] = ceFromCoding(procedure.code, [...path, 'code'], 'PR1-3');
+  fields[3] = textComponent(procedure.code.display ?? '', PR1_DESCRIPTION_MAX);
   fields[4] = procedureDateTime(procedure, encounter, path);
   fields[6] = procedureMinutes(procedure);
   if (procedure.performerId !== undefined) fields[11] = xcnForPractitioner(ctx, procedure.performerId, [...path, 'performerId'], 'PR1-12');
-  if (procedure.id !== undefined) fields[18] = fitId(procedure.id, EI_MAX, ctx);
+  if (procedure.id !== undefined) fields[18] = fitId(procedure.id, EI_MAX);
   if (procedure.status === 'entered-in-error') fields[19] = 'D';
   return segment('PR1', fields);
 }

@@ -8,9 +8,8 @@ import { fitComposite, fitId } from '../internal/fit.js';
 import { HL7_PATIENT_CLASS } from '../tables.js';
 import { xcnForPractitioner } from '../data-types/xcn.js';
 import { HD1_MAX, ID_NUMBER_MAX } from '../internal/component-lengths.js';
-import { repeat, segment } from '../internal/segment-text.js';
+import { emptyFields, repeat, segment } from '../internal/segment-text.js';
 import { setIdField } from '../internal/set-id.js';
-import { emptyFields } from '../internal/speed-ups.js';
 import { esc } from '../internal/standard-escape.js';
 import type { MessageContext } from '../internal/message-context.js';
 
@@ -36,7 +35,7 @@ export function buildPv1NotApplicable(setId = 1): string {
 /**
  * PV1 for an encounter that the chart refers to but does not hold: patient class `U` (unknown) and the
  * encounter id as visit number (PV1-19, CX-5 `VN`), so the reference stays resolvable by id.
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param encounterId - the encounter's chart id
  * @param setId - PV1-1
  * @returns the segment text without terminator
@@ -48,7 +47,7 @@ export function buildPv1Reference(ctx: MessageContext, encounterId: string, setI
 
 /** PV1-19 visit number: the encounter's chart id (CX-1, derived above 15), the sending application as CX-4, `VN`. */
 function visitNumber(ctx: MessageContext, encounterId: string): string {
-  return `${fitId(encounterId, ID_NUMBER_MAX, ctx)}^^^${ctx.dir.localAuthority}^VN`;
+  return `${fitId(encounterId, ID_NUMBER_MAX)}^^^${ctx.dir.localAuthority}^VN`;
 }
 
 /**
@@ -61,11 +60,11 @@ function visitNumber(ctx: MessageContext, encounterId: string): string {
  */
 function location(ctx: MessageContext, locationId: string): string {
   const loc = ctx.dir.locations.get(locationId);
-  const id = fitId(locationId, PL_ID_MAX, ctx);
+  const id = fitId(locationId, PL_ID_MAX);
   if (loc === undefined) return `${'^'.repeat(9)}${id}`;
   const org = loc.organizationId === undefined ? undefined : ctx.dir.organizations.get(loc.organizationId);
-  const orgId = org === undefined ? '' : esc(ctx, org.id);
-  const parts = ['', '', '', orgId.length <= HD1_MAX ? orgId : '', '', '', '', '', esc(ctx, loc.name), id];
+  const orgId = org === undefined ? '' : esc(org.id);
+  const parts = ['', '', '', orgId.length <= HD1_MAX ? orgId : '', '', '', '', '', esc(loc.name), id];
   // Only the name is free text; the ids take at most 20 + 40 characters, so the name always fits once shortened.
   return fitComposite(parts, [8], PL_MAX) ?? '';
 }
@@ -85,7 +84,7 @@ function location(ctx: MessageContext, locationId: string): string {
  * - Not carried (no v2.5.1 PV1 field): encounter status (a valued PV1-45 implies finished), type (PV1-4 is
  *   table 0007 admission type, not a visit type code) and reason for visit.
  *
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param encounter - the encounter (already validated)
  * @param setId - PV1-1
  * @param path - path of the encounter in the input, for MappingError

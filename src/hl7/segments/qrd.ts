@@ -8,10 +8,8 @@ import { orderedIdentifiers } from './pid.js';
 import { hdForSystem } from '../data-types/hd.js';
 import { nameParts } from '../data-types/xpn.js';
 import { COMPOSITE_MAX } from '../internal/component-lengths.js';
-import { segment } from '../internal/segment-text.js';
-import { emptyFields } from '../internal/speed-ups.js';
+import { emptyFields, segment } from '../internal/segment-text.js';
 import { esc } from '../internal/standard-escape.js';
-import type { MessageContext } from '../internal/message-context.js';
 
 /** QRD-4 maximum length (ST, 10). */
 export const QRD_QUERY_ID_MAX = 10;
@@ -30,7 +28,6 @@ const QRD_QUANTITY_MAX = 10;
  *   prefix; a name given only as text in the surname).
  * - QRD-9 what subject filter `DEM^Demographics^HL70048`; QRD-10 what department data code `^Patient summary`.
  *
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
  * @param now - QRD-1, DTM with seconds and offset
  * @param queryId - QRD-4, already encoded, at most 10 characters
  * @param quantity - the limit asked for, or undefined
@@ -40,22 +37,22 @@ const QRD_QUANTITY_MAX = 10;
  * @returns the segment text without terminator
  * @throws MappingError when the primary identifier does not fit 250 characters after escaping
  * @see HL7 v2.5.1 QRD-1 … QRD-10
- * @example buildQrd(ctx, '20260301093000-0500', 'Q1', 10, 4, patient) // 'QRD|20260301093000-0500|R|I|Q1|||10^RD|MRN-000123^Okafor^Adaeze^^^^^^&2.16.840.1.113883.19.5&ISO^^^^MR|DEM^Demographics^HL70048|^Patient summary'
+ * @example buildQrd('20260301093000-0500', 'Q1', 10, 4, patient) // 'QRD|20260301093000-0500|R|I|Q1|||10^RD|MRN-000123^Okafor^Adaeze^^^^^^&2.16.840.1.113883.19.5&ISO^^^^MR|DEM^Demographics^HL70048|^Patient summary'
  */
-export function buildQrd(ctx: MessageContext, now: string, queryId: string, quantity: number | undefined, sent: number, patient: Patient, path: IssuePath = ['patient']): string {
+export function buildQrd(now: string, queryId: string, quantity: number | undefined, sent: number, patient: Patient, path: IssuePath = ['patient']): string {
   const limited = quantity === undefined || `${quantity}^RD`.length > QRD_QUANTITY_MAX ? sent : quantity;
   const primary = orderedIdentifiers(patient)[0];
   const name = patient.names[0];
   const parts = emptyFields(13);
   if (primary !== undefined) {
-    parts[0] = esc(ctx, primary.identifier.value);
+    parts[0] = esc(primary.identifier.value);
     // PID-3 refuses an identifier whose system does not fit HD-2, before QRD is built.
-    parts[8] = hdForSystem(ctx, primary.identifier.system) ?? '';
+    parts[8] = hdForSystem(primary.identifier.system) ?? '';
     parts[12] = primary.identifier.type ?? '';
   }
   if (name !== undefined) {
     // The same name parts as PID-5 (a name given only as text in the surname, as there).
-    const n = nameParts(ctx, name);
+    const n = nameParts(name);
     parts[1] = n.family;
     parts[2] = n.given;
     parts[3] = n.middle;

@@ -7,8 +7,7 @@ import { formatHl7DateTime } from '../datetime.js';
 import { fitId } from '../internal/fit.js';
 import { HL7_COMPLETION_STATUS, HL7_CONFIDENTIALITY, HL7_DOCUMENT_TYPE, hl7AvailabilityStatus } from '../tables.js';
 import { xcnForPractitioner } from '../data-types/xcn.js';
-import { segment } from '../internal/segment-text.js';
-import { emptyFields } from '../internal/speed-ups.js';
+import { emptyFields, segment } from '../internal/segment-text.js';
 import type { MessageContext } from '../internal/message-context.js';
 
 /** TXA-12 maximum length (EI, 30). */
@@ -27,7 +26,7 @@ export const TXA_DOCUMENT_NUMBER_MAX = 30;
  *   (table 0273): CA for entered-in-error, else AV.
  * - Not carried in TXA: the title (v2.5.1 has no title field; it rides in OBX-3.2) and the encounter (PV1).
  *
- * @param ctx - the message context (directory look-ups, MSH-18 evidence)
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param note - the note (already validated)
  * @param path - path of the note in the input, for MappingError
  * @returns the segment text without terminator
@@ -42,7 +41,7 @@ export function buildTxa(ctx: MessageContext, note: ClinicalNote, path: IssuePat
   fields[2] = 'TX';
   fields[5] = formatHl7DateTime(note.authored);
   if (note.authorId !== undefined) fields[8] = xcnForPractitioner(ctx, note.authorId, [...path, 'authorId'], 'TXA-9');
-  fields[11] = fitId(note.id, TXA_DOCUMENT_NUMBER_MAX, ctx);
+  fields[11] = fitId(note.id, TXA_DOCUMENT_NUMBER_MAX);
   fields[16] = HL7_COMPLETION_STATUS[note.status];
   fields[17] = HL7_CONFIDENTIALITY[note.confidentiality ?? 'N'];
   fields[18] = hl7AvailabilityStatus(note.status);
