@@ -5,8 +5,6 @@
 
 /** v2.5.1 component lengths that chart ids and names can exceed: CX-1 and XCN-1 ID number (ST 15). */
 export const ID_NUMBER_MAX = 15;
-/** EI-1 entity identifier (ST 199). */
-export const EI1_MAX = 199;
 /** HD-1 namespace id (IS 20). */
 export const HD1_MAX = 20;
 
