@@ -170,8 +170,8 @@ export type {
 export { DEFAULT_HL7_DELIMITERS, escapeHl7, unescapeHl7 } from './hl7/encoding.js';
 export type { Hl7Delimiters } from './hl7/encoding.js';
 export { formatHl7DateTime, parseHl7DateTime } from './hl7/datetime.js';
-export { generateControlId } from './hl7/messages/common.js';
-export type { Hl7MessageOptions } from './hl7/messages/common.js';
+export { generateControlId } from './hl7/messages/control-id.js';
+export type { Hl7MessageOptions } from './hl7/messages/prepare-message.js';
 export { buildAdtA31 } from './hl7/messages/adt-a31.js';
 export { buildAdrA19 } from './hl7/messages/adr-a19.js';
 export type { Hl7SummaryOptions } from './hl7/messages/adr-a19.js';
@@ -180,6 +180,9 @@ export { buildMdmT02 } from './hl7/messages/mdm-t02.js';
 export { buildOruR01 } from './hl7/messages/oru-r01.js';
 export { parseHl7Message, getHl7Value } from './hl7/parser.js';
 export type { Hl7Message, Hl7Segment, Hl7Field, Hl7Repetition, Hl7Component } from './hl7/parser.js';
-export { checkHl7Message, HL7_LENGTH_DEVIATIONS, HL7_PROBLEM_CODES, isHl7LengthDeviation } from './hl7/structure.js';
-export type { Hl7LengthDeviation, Hl7Problem, Hl7ProblemCode } from './hl7/structure.js';
+export { checkHl7Message } from './hl7/conformance/check-message.js';
+export { HL7_LENGTH_DEVIATIONS, isHl7LengthDeviation } from './hl7/conformance/length-deviations.js';
+export { HL7_PROBLEM_CODES } from './hl7/conformance/problems.js';
+export type { Hl7LengthDeviation } from './hl7/conformance/length-deviations.js';
+export type { Hl7Problem, Hl7ProblemCode } from './hl7/conformance/problems.js';
 

@@ -8,6 +8,7 @@
  */
 import { DateTimeFormatError } from '../errors.js';
 import { daysInMonth, parseIsoDateTime } from '../internal/iso.js';
+import { cachedDateTime, cachedInstant } from './internal/speed-ups.js';
 
 const ISO_EXPECTED = 'ISO 8601 date or date-time';
 const ISO_SHAPE = 'expected YYYY, YYYY-MM, YYYY-MM-DD or YYYY-MM-DDThh:mm:ss[.f{1,4}](Z|±hh:mm) with real calendar values';
@@ -25,9 +26,10 @@ const ISO_SHAPE = 'expected YYYY, YYYY-MM, YYYY-MM-DD or YYYY-MM-DDThh:mm:ss[.f{
  * @example formatHl7DateTime('1984-07-02') // '19840702'
  */
 export function formatHl7DateTime(iso: string): string {
-  // A message repeats the same few date-times (authored, period start): remember recent results.
-  const cached = typeof iso === 'string' ? recent.get(iso) : undefined;
-  if (cached !== undefined) return cached;
+  return typeof iso === 'string' ? cachedDateTime(iso, () => formatNew(iso)) : formatNew(iso);
+}
+
+function formatNew(iso: string): string {
   const p = typeof iso === 'string' ? parseIsoDateTime(iso) : undefined;
   if (p === undefined) throw new DateTimeFormatError(ISO_EXPECTED, ISO_SHAPE);
   let out = p.year + (p.month ?? '') + (p.day ?? '');
@@ -36,14 +38,8 @@ export function formatHl7DateTime(iso: string): string {
     if (p.fraction !== undefined) out += `.${p.fraction}`;
     out += p.offset ?? '';
   }
-  if (recent.size >= RECENT_MAX) recent.clear();
-  recent.set(iso, out);
   return out;
 }
-
-/** Recently formatted values (a pure function's results, so caching changes nothing but speed). */
-const recent = new Map<string, string>();
-const RECENT_MAX = 256;
 
 const HL7_DTM_RE = /^(\d{4})(?:(\d{2})(?:(\d{2})(?:(\d{2})(?:(\d{2})(?:(\d{2})(?:\.(\d{1,4}))?)?)?)?)?)?([+-]\d{4})?$/;
 
@@ -111,16 +107,13 @@ export function parseHl7DateTime(hl7: string): string {
  * @internal
  */
 export function formatHl7Instant(iso: string): string {
-  const cached = recentInstants.get(iso);
-  if (cached !== undefined) return cached;
+  return cachedInstant(iso, () => formatNewInstant(iso));
+}
+
+function formatNewInstant(iso: string): string {
   const p = parseIsoDateTime(iso);
   if (p === undefined || p.precision !== 'second') {
     throw new DateTimeFormatError('ISO 8601 date-time', 'expected YYYY-MM-DDThh:mm:ss[.f{1,4}](Z|±hh:mm)');
   }
-  const out = `${p.year}${p.month}${p.day}${p.hour}${p.minute}${p.second}${p.offset}`;
-  if (recentInstants.size >= RECENT_MAX) recentInstants.clear();
-  recentInstants.set(iso, out);
-  return out;
+  return `${p.year}${p.month}${p.day}${p.hour}${p.minute}${p.second}${p.offset}`;
 }
-
-const recentInstants = new Map<string, string>();

@@ -17,7 +17,7 @@
  * through unchanged, and keeps any malformed sequence literally, so a UNC path such as `\\server\share`
  * survives. For every string `s`, `unescapeHl7(escapeHl7(s)) === s`.
  *
- * HAPI writes CR as `\X000d\` (a 16-bit code unit, not UTF-8 bytes; reference bug #19), which read as UTF-8
+ * HAPI writes CR as `\X000d\` (a 16-bit code unit, not UTF-8 bytes), which read as UTF-8
  * would be NUL + CR. A hex run of two or more bytes made only of `00 hh` pairs is therefore read as one
  * character U+00hh per pair (`\X000d\` → CR, `\X000D000A\` → CR LF, `\X00e9\` → é). Text never holds NUL
  * in practice, and `escapeHl7` never writes such a run (a NUL alone is `\X00\`, each control character its
@@ -25,7 +25,9 @@
  * and kept literally.
  */
 import { InvalidArgumentError } from '../errors.js';
-import { controlEscape, escapeStandard } from './internal/escape.js';
+import { controlEscape } from './internal/control-escape.js';
+import { cachedDelimiterSet, STANDARD_DELIMITERS_FAST_PATH } from './internal/speed-ups.js';
+import { escapeStandard } from './internal/standard-escape.js';
 
 /**
  * The delimiters of an HL7 v2 message: MSH-1 (field separator) and the characters of MSH-2 (component,
@@ -74,8 +76,6 @@ interface CompiledDelimiters {
   readonly d: Hl7Delimiters;
 }
 
-const compiledCache = new WeakMap<Hl7Delimiters, CompiledDelimiters>();
-
 function regexClassChar(c: string): string {
   // Inside a character class only these need a backslash.
   return /[\\\]^-]/.test(c) ? `\\${c}` : c;
@@ -107,8 +107,10 @@ function sameDelimiters(a: Hl7Delimiters, b: Hl7Delimiters): boolean {
 }
 
 function compile(delimiters: Hl7Delimiters): CompiledDelimiters {
-  const cached = compiledCache.get(delimiters);
-  if (cached !== undefined && sameDelimiters(cached.d, delimiters)) return cached;
+  return cachedDelimiterSet(delimiters, (c: CompiledDelimiters) => sameDelimiters(c.d, delimiters), () => compileNew(delimiters));
+}
+
+function compileNew(delimiters: Hl7Delimiters): CompiledDelimiters {
   if (delimiters === null || typeof delimiters !== 'object') {
     throw new InvalidArgumentError('delimiters', 'must be an object with field, component, repetition, escape and subcomponent');
   }
@@ -138,7 +140,6 @@ function compile(delimiters: Hl7Delimiters): CompiledDelimiters {
     specialGlobal: new RegExp(cls, 'g'),
     d: Object.freeze({ field, component, repetition, escape, subcomponent, ...(truncation === undefined ? {} : { truncation }) }),
   };
-  compiledCache.set(delimiters, compiled);
   return compiled;
 }
 
@@ -170,7 +171,7 @@ export function checkHl7Delimiters(delimiters: Hl7Delimiters): Hl7Delimiters {
  */
 export function escapeHl7(text: string, delimiters: Hl7Delimiters = DEFAULT_HL7_DELIMITERS): string {
   if (typeof text !== 'string') throw new InvalidArgumentError('text', 'must be a string');
-  if (delimiters === DEFAULT_HL7_DELIMITERS) return escapeStandard(text, false, false);
+  if (STANDARD_DELIMITERS_FAST_PATH && delimiters === DEFAULT_HL7_DELIMITERS) return escapeStandard(text, false);
   const c = compile(delimiters);
   const re = c.specialGlobal;
   const replacement = c.replacement;

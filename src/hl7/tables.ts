@@ -2,7 +2,7 @@
  * Reverse code maps, chart (FHIR) codes → HL7 v2.5.1 table values. Every target value exists in the
  * v2.5.1 table named; where the chart has a code that v2.5.1 lacks, the map says what is sent instead and
  * what is lost. Sources: the HL7 V2-to-FHIR IG concept maps read in reverse, filtered by the v2.5.1 tables
- * (see the mapping reference, section 2.2).
+ * (HL7 v2.5.1 chapter 2A, and the tables of chapters 2, 3, 6, 7 and 9 each map names).
  */
 import type { AddressType, AddressUse, NameUse, TelecomSystem, TelecomUse } from '../model/common.js';
 import type { DiagnosisUse, EncounterClass } from '../model/encounter.js';

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COMPOSITE_DATA_TYPES, dataTypeComponents, segmentFields } from '../../src/hl7/definitions.js';
+import { COMPOSITE_DATA_TYPES, dataTypeComponents, segmentFields } from '../../src/hl7/conformance/definitions.js';
 import {
   buildAdrA19,
   buildAdtA08,

@@ -8,7 +8,8 @@
  *   ({@link fitId}); a business identifier or code that does not fit its field is a MappingError.
  */
 import { MappingError, type IssuePath } from '../../errors.js';
-import { esc, noteDropped } from './escape.js';
+import { joinTrimmed } from './segment-text.js';
+import { esc } from './standard-escape.js';
 
 /**
  * Cut escaped text to at most `max` code units without splitting an escape sequence (escaped text holds
@@ -20,7 +21,6 @@ import { esc, noteDropped } from './escape.js';
  */
 export function truncateEscaped(escaped: string, max: number): string {
   if (escaped.length <= max) return escaped;
-  noteDropped();
   if (max <= 0) return '';
   let cut = max;
   let open = -1;
@@ -31,44 +31,6 @@ export function truncateEscaped(escaped: string, max: number): string {
   const before = escaped.charCodeAt(cut - 1);
   if (cut > 0 && before >= 0xd800 && before <= 0xdbff) cut -= 1; // do not split a surrogate pair
   return escaped.slice(0, cut);
-}
-
-/** Runs of 0 … 63 field and component separators, so that a run of empty values is appended at once. */
-const PIPES: readonly string[] = Array.from({ length: 64 }, (_, k) => '|'.repeat(k));
-const CARETS: readonly string[] = Array.from({ length: 64 }, (_, k) => '^'.repeat(k));
-
-function separators(sep: string, count: number): string {
-  if (count < 64) {
-    if (sep === '|') return PIPES[count] as string;
-    if (sep === '^') return CARETS[count] as string;
-  }
-  return sep.repeat(count);
-}
-
-/**
- * Join components with a separator, dropping trailing empty ones (HL7 sends no trailing delimiters). A run
- * of empty values inside is appended as one run of separators.
- * @param parts - encoded parts
- * @param sep - the separator
- * @returns the joined text
- * @example joinTrimmed(['a', '', 'b', '', ''], '^') // 'a^^b'
- */
-export function joinTrimmed(parts: readonly string[], sep: string): string {
-  let end = parts.length;
-  while (end > 0 && parts[end - 1] === '') end--;
-  if (end === 0) return '';
-  let out = parts[0] as string;
-  let gap = 1; // separators owed before the next non-empty part
-  for (let i = 1; i < end; i++) {
-    const part = parts[i] as string;
-    if (part === '') {
-      gap += 1;
-    } else {
-      out += (gap === 1 ? sep : separators(sep, gap)) + part;
-      gap = 1;
-    }
-  }
-  return out;
 }
 
 /**
@@ -169,7 +131,6 @@ export function hash64(text: string): string {
 export function fitId(id: string, max: number): string {
   const escaped = esc(id);
   if (escaped.length <= max) return escaped;
-  noteDropped();
   if (max < 17) return hash64(id).slice(0, max);
   return `${truncateEscaped(escaped, max - 17)}-${hash64(id)}`;
 }

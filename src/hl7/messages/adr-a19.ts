@@ -9,8 +9,6 @@ import type { MedicalHistoryEntry } from '../../model/history.js';
 import type { ClinicalNote } from '../../model/note.js';
 import { isoOrderKey } from '../../internal/iso.js';
 import { hasText } from '../../internal/text.js';
-import { esc } from '../internal/escape.js';
-import { SI_MAX, type DirectoryIndex } from '../internal/fields.js';
 import { fitId } from '../internal/fit.js';
 import { buildDg1, buildHistoryDg1 } from '../segments/dg1.js';
 import { buildMsa } from '../segments/msa.js';
@@ -21,7 +19,11 @@ import { buildPr1 } from '../segments/pr1.js';
 import { buildPv1, buildPv1NotApplicable, buildPv1Reference } from '../segments/pv1.js';
 import { buildQrd, QRD_QUERY_ID_MAX } from '../segments/qrd.js';
 import { coverageSegments } from './adt-a31.js';
-import { assembleMessage, prepareMessage, type Hl7MessageOptions } from './common.js';
+import { assembleMessage } from './assemble-message.js';
+import { prepareMessage, type Hl7MessageOptions } from './prepare-message.js';
+import { SI_MAX } from '../internal/set-id.js';
+import { esc } from '../internal/standard-escape.js';
+import type { MessageContext } from '../internal/message-context.js';
 
 /** Options of {@link buildAdrA19}. */
 export interface Hl7SummaryOptions extends Hl7MessageOptions {
@@ -104,52 +106,30 @@ function tailOfEscaped(escaped: string, max: number): string {
 }
 
 /**
- * Build an ADR^A19 message (MSH-9 `ADR^A19^ADR_A19`), the longitudinal summary:
- * MSH MSA QRD { PID PV1 [OBX…] [DG1…] [PR1…] [IN1…] }.
- *
- * - MSA-1 `AA`, MSA-2 the query id (or the control id); QRD-1 the export time, QRD-2 `R`, QRD-3 `I`, QRD-4 the
- *   query id, QRD-7 `<limit>^RD` (or the number of records sent), QRD-8 the patient's primary identifier and
- *   first name, QRD-9 `DEM^Demographics^HL70048`, QRD-10 `^Patient summary`.
- * - One QUERY_RESPONSE group per encounter, newest first (PV1 of the encounter, its diagnoses as DG1, its
- *   procedures as PR1); a group per encounter that records refer to but that is not included (limit) or not
- *   in the chart (PV1 class U with the id as visit number); then one group for records without encounter
- *   (`PV1|n|N`, medical-history entries as DG1). Every group repeats the PID (PID-1 / PV1-1 number the groups).
- * - Notes ride as OBX TX (as in MDM^T02). An assessment rides as a CE OBX whose OBX-3 and value (OBX-5) are
- *   the instrument (in place of ORU's OBR-4; OBX-2 must be valued unless OBX-11 is X), then its answer OBX (as in ORU^R01, with the instrument also in
- *   OBX-17, observation method), the score, and the score interpretation as an ST OBX (QUERY_RESPONSE allows
- *   no NTE). OBX-4 (sub-id) holds the note or assessment id, so the OBX of one record can be told apart (ids
- *   longer than 20 characters after escaping in the derived form).
- * - Coverages (IN1) ride in the first group only.
- * - The segment order within a group is the standard's (OBX before DG1 before PR1 before IN1), which differs
- *   from the order written in the design table.
- *
- * @param chart - the patient's chart; checked with `validatePatientChart` first
- * @param options - header values, clock, control id (must begin with `ADR`), line ending, directory, `limit`,
- *   `queryId`
- * @returns the message text, every segment ended by `\r` (or the `lineEnding` option)
- * @throws ChartValidationError when the chart (or `options.directory`) is invalid
- * @throws InvalidArgumentError when an option is invalid (`limit` not a non-negative integer, `queryId` too long)
- * @throws MappingError when a procedure has no date for PR1-5, an identifier or code does not fit its field, or a
- *   set id would exceed 9 999 (more groups, or more OBX, DG1 or PR1 in one group, than SI holds)
- * @see HL7 v2.5.1 chapter 3, ADR^A19 / ADR_A19
- * @example buildAdrA19(chart, { limit: 10, queryId: 'Q1', now: '2026-03-01T10:30:00-05:00' })
+ * QRD-4 query id: the option escaped (at most 10 characters), or the last 10 characters of the control id.
+ * @param queryId - the `queryId` option
+ * @param controlId - MSH-10, encoded
+ * @returns the encoded query id
+ * @throws InvalidArgumentError when the option is empty, not a string, or too long after escaping
+ * @example checkQueryId(undefined, 'ADR0123456789ABCDEF') // '6789ABCDEF'
  */
-export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): string {
-  const p = prepareMessage(chart, options, 'ADR');
-  const limit = checkLimit(options?.limit);
-  let queryId: string;
-  if (options?.queryId === undefined) {
-    queryId = tailOfEscaped(p.controlId, QRD_QUERY_ID_MAX);
-  } else {
-    if (typeof options.queryId !== 'string' || options.queryId === '') throw new InvalidArgumentError('options.queryId', 'must be a non-empty string');
-    queryId = esc(options.queryId);
-    if (queryId.length > QRD_QUERY_ID_MAX) throw new InvalidArgumentError('options.queryId', `must fit QRD-4's ${QRD_QUERY_ID_MAX} characters after escaping`);
-  }
-  const c = p.chart;
-  const records = summaryRecords(c);
-  const selected = limit === undefined ? records : records.slice(0, limit);
+function checkQueryId(queryId: unknown, controlId: string): string {
+  if (queryId === undefined) return tailOfEscaped(controlId, QRD_QUERY_ID_MAX);
+  if (typeof queryId !== 'string' || queryId === '') throw new InvalidArgumentError('options.queryId', 'must be a non-empty string');
+  const encoded = esc(queryId);
+  if (encoded.length > QRD_QUERY_ID_MAX) throw new InvalidArgumentError('options.queryId', `must fit QRD-4's ${QRD_QUERY_ID_MAX} characters after escaping`);
+  return encoded;
+}
 
-  // Group the selected records: encounters first (newest first), then referenced-only encounters, then the rest.
+/**
+ * The QUERY_RESPONSE groups of the selected records: one per included encounter (newest first), one per
+ * encounter that records refer to but that is not included, then one for records without encounter (always
+ * present when there is no other group).
+ * @param selected - the records, newest first
+ * @returns the groups, in message order
+ * @example groupRecords(summaryRecords(chart)).length // encounters + referenced-only encounters (+ 1)
+ */
+function groupRecords(selected: readonly SummaryRecord[]): Group[] {
   const encounterGroups = new Map<string, Group>();
   const referenceGroups = new Map<string, Group>();
   const none: Group = { visit: { kind: 'none' }, observations: [], history: [] };
@@ -176,6 +156,48 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
   }
   const groups = [...encounterGroups.values(), ...referenceGroups.values()];
   if (none.observations.length > 0 || none.history.length > 0 || groups.length === 0) groups.push(none);
+  return groups;
+}
+
+/**
+ * Build an ADR^A19 message (MSH-9 `ADR^A19^ADR_A19`), the longitudinal summary:
+ * MSH MSA QRD { PID PV1 [OBX…] [DG1…] [PR1…] [IN1…] }.
+ *
+ * - MSA-1 `AA`, MSA-2 the query id (or the control id); QRD as documented on {@link buildQrd}.
+ * - One QUERY_RESPONSE group per encounter, newest first (PV1 of the encounter, its diagnoses as DG1, its
+ *   procedures as PR1); a group per encounter that records refer to but that is not included (limit) or not
+ *   in the chart (PV1 class U with the id as visit number); then one group for records without encounter
+ *   (`PV1|n|N`, medical-history entries as DG1). Every group repeats the PID (PID-1 / PV1-1 number the groups).
+ * - Notes ride as OBX TX (as in MDM^T02). An assessment rides as a CE OBX whose OBX-3 and value (OBX-5) are
+ *   the instrument (in place of ORU's OBR-4; OBX-2 must be valued unless OBX-11 is X), then its answer OBX (as in ORU^R01, with the instrument also in
+ *   OBX-17, observation method), the score, and the score interpretation as an ST OBX (QUERY_RESPONSE allows
+ *   no NTE). OBX-4 (sub-id) holds the note or assessment id, so the OBX of one record can be told apart (ids
+ *   longer than 20 characters after escaping in the derived form).
+ * - Coverages (IN1) ride in the first group only.
+ * - The segment order within a group is the standard's: OBX before DG1 before PR1 before IN1 (v2.5.1 chapter 3,
+ *   ADR_A19 QUERY_RESPONSE).
+ *
+ * @param chart - the patient's chart; checked with `validatePatientChart` first
+ * @param options - header values, clock, control id (must begin with `ADR`), line ending, directory, `limit`,
+ *   `queryId`
+ * @returns the message text, every segment ended by `\r` (or the `lineEnding` option)
+ * @throws ChartValidationError when the chart (or `options.directory`) is invalid
+ * @throws InvalidArgumentError when an option is invalid (`limit` not a non-negative integer, `queryId` too long)
+ * @throws MappingError when a procedure has no date for PR1-5, an identifier or code does not fit its field, or a
+ *   set id would exceed 9 999 (more groups, or more OBX, DG1 or PR1 in one group, than SI holds)
+ * @see HL7 v2.5.1 chapter 3, ADR^A19 / ADR_A19
+ * @example buildAdrA19(chart, { limit: 10, queryId: 'Q1', now: '2026-03-01T10:30:00-05:00' })
+ */
+export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): string {
+  const p = prepareMessage(chart, options, 'ADR');
+  const ctx = p.ctx;
+  const limit = checkLimit(options?.limit);
+  const queryId = checkQueryId(options?.queryId, p.controlId);
+  const c = p.chart;
+  const records = summaryRecords(c);
+  const selected = limit === undefined ? records : records.slice(0, limit);
+
+  const groups = groupRecords(selected);
 
   if (groups.length > SI_MAX) {
     // PID-1 and PV1-1 number the QUERY_RESPONSE groups (SI, 4 digits): more groups need a lower limit.
@@ -187,19 +209,19 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
     const setId = gi + 1;
     segments.push(buildPid(c.patient, setId));
     const visit = g.visit;
-    if (visit.kind === 'encounter') segments.push(buildPv1(visit.record.value, p.dir, setId, ['encounters', visit.record.index]));
-    else if (visit.kind === 'reference') segments.push(buildPv1Reference(visit.id, p.dir, setId));
+    if (visit.kind === 'encounter') segments.push(buildPv1(ctx, visit.record.value, setId, ['encounters', visit.record.index]));
+    else if (visit.kind === 'reference') segments.push(buildPv1Reference(ctx, visit.id, setId));
     else segments.push(buildPv1NotApplicable(setId));
 
     let obx = 1;
     for (const r of g.observations) {
       if (r.kind === 'note') {
         const path: IssuePath = ['notes', r.index];
-        const notes = buildNoteObx(r.value, obx, p.dir, path, fitId(r.value.id, OBX_SUB_ID_MAX));
+        const notes = buildNoteObx(ctx, r.value, obx, path, fitId(r.value.id, OBX_SUB_ID_MAX));
         obx += notes.length;
         segments.push(...notes);
       } else {
-        obx = pushAssessment(segments, r.value, obx, p.dir, ['assessments', r.index]);
+        obx = pushAssessment(ctx, segments, r.value, obx, ['assessments', r.index]);
       }
     }
     let dg1 = 1;
@@ -207,7 +229,7 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
       const e = visit.record.value;
       (e.diagnoses ?? []).forEach((d, i) => segments.push(buildDg1(dg1++, d, ['encounters', visit.record.index, 'diagnoses', i])));
       (e.procedures ?? []).forEach((pr, i) =>
-        segments.push(buildPr1(i + 1, pr, e, p.dir, ['encounters', visit.record.index, 'procedures', i])),
+        segments.push(buildPr1(ctx, i + 1, pr, e, ['encounters', visit.record.index, 'procedures', i])),
       );
     }
     for (const h of g.history) segments.push(buildHistoryDg1(dg1++, h.value, ['medicalHistory', h.index]));
@@ -217,22 +239,22 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
 }
 
 /** Push an assessment's OBX (answers, score, interpretation) and return the next OBX set id. */
-function pushAssessment(segments: string[], a: Assessment, firstSetId: number, dir: DirectoryIndex, path: IssuePath): number {
+function pushAssessment(ctx: MessageContext, segments: string[], a: Assessment, firstSetId: number, path: IssuePath): number {
   const subId = fitId(a.id, OBX_SUB_ID_MAX);
   const instrument = a.instrument;
   const method = instrumentCe(instrument, path, 'OBX-17');
   const items = new Map((instrument.items ?? []).map((item) => [item.linkId, item]));
   let setId = firstSetId;
-  segments.push(buildPanelObx(setId++, method, a, dir, path, subId));
+  segments.push(buildPanelObx(ctx, setId++, method, a, path, subId));
   a.answers.forEach((answer, i) => {
-    segments.push(buildAnswerObx(setId++, answer, items.get(answer.linkId), a, dir, [...path, 'answers', i], subId, method));
+    segments.push(buildAnswerObx(ctx, setId++, answer, items.get(answer.linkId), a, [...path, 'answers', i], subId, method));
   });
-  const score = buildScoreObx(setId, a, dir, path, subId, method);
+  const score = buildScoreObx(ctx, setId, a, path, subId, method);
   if (score !== '') {
     segments.push(score);
     setId++;
     const interpretation = a.score?.interpretation;
-    if (hasText(interpretation)) segments.push(buildInterpretationObx(setId++, interpretation, a, dir, path, subId, method));
+    if (hasText(interpretation)) segments.push(buildInterpretationObx(ctx, setId++, interpretation, a, path, subId, method));
   }
   return setId;
 }

@@ -10,7 +10,8 @@ import { buildPid } from '../segments/pid.js';
 import { buildPr1 } from '../segments/pr1.js';
 import { buildPv1 } from '../segments/pv1.js';
 import { coverageSegments } from './adt-a31.js';
-import { assembleMessage, prepareMessage, type Hl7MessageOptions } from './common.js';
+import { assembleMessage } from './assemble-message.js';
+import { prepareMessage, type Hl7MessageOptions } from './prepare-message.js';
 
 /**
  * Build an ADT^A08 message (MSH-9 `ADT^A08^ADT_A01`) for one encounter: MSH EVN PID PV1 [DG1…] [PR1…]
@@ -33,14 +34,15 @@ import { assembleMessage, prepareMessage, type Hl7MessageOptions } from './commo
 export function buildAdtA08(chart: PatientChart, encounterId: string, options?: Hl7MessageOptions): string {
   requireIdArgument('encounterId', encounterId);
   const p = prepareMessage(chart, options, 'ADT');
+  const ctx = p.ctx;
   const encounters = p.chart.encounters ?? [];
   const index = encounters.findIndex((e) => e.id === encounterId);
   const encounter = encounters[index];
   if (encounter === undefined) throw new ChartNotFoundError('encounter');
   const path = ['encounters', index];
-  const segments = [buildEvn('A08', p.now), buildPid(p.chart.patient), buildPv1(encounter, p.dir, 1, path)];
+  const segments = [buildEvn('A08', p.now), buildPid(p.chart.patient), buildPv1(ctx, encounter, 1, path)];
   (encounter.diagnoses ?? []).forEach((d, i) => segments.push(buildDg1(i + 1, d, [...path, 'diagnoses', i])));
-  (encounter.procedures ?? []).forEach((pr, i) => segments.push(buildPr1(i + 1, pr, encounter, p.dir, [...path, 'procedures', i])));
+  (encounter.procedures ?? []).forEach((pr, i) => segments.push(buildPr1(ctx, i + 1, pr, encounter, [...path, 'procedures', i])));
   segments.push(...coverageSegments(p.chart.patient.coverages));
   return assembleMessage(p, ['ADT', 'A08', 'ADT_A01'], segments);
 }

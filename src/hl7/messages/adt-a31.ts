@@ -7,7 +7,8 @@ import { buildEvn } from '../segments/evn.js';
 import { buildIn1 } from '../segments/in1.js';
 import { buildPid } from '../segments/pid.js';
 import { buildPv1NotApplicable } from '../segments/pv1.js';
-import { assembleMessage, prepareMessage, type Hl7MessageOptions } from './common.js';
+import { assembleMessage } from './assemble-message.js';
+import { prepareMessage, type Hl7MessageOptions } from './prepare-message.js';
 
 /**
  * IN1 segments for the patient's coverages, in chart order (primary first), leaving out entered-in-error

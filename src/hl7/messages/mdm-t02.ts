@@ -4,30 +4,31 @@
 import { requireIdArgument } from '../../internal/args.js';
 import { ChartNotFoundError } from '../../errors.js';
 import type { PatientChart } from '../../model/chart.js';
-import type { DirectoryIndex } from '../internal/fields.js';
+import type { MessageContext } from '../internal/message-context.js';
 import { buildEvn } from '../segments/evn.js';
 import { buildNoteObx } from '../segments/obx.js';
 import { buildPid } from '../segments/pid.js';
 import { buildPv1, buildPv1NotApplicable, buildPv1Reference } from '../segments/pv1.js';
 import { buildTxa } from '../segments/txa.js';
-import { assembleMessage, prepareMessage, type Hl7MessageOptions } from './common.js';
+import { assembleMessage } from './assemble-message.js';
+import { prepareMessage, type Hl7MessageOptions } from './prepare-message.js';
 
 /**
  * The PV1 of a record that may belong to an encounter: the encounter's PV1 when the chart holds it, a
  * reference PV1 (class U, visit number = the id) when it does not, `PV1|1|N` when there is no encounter.
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param chart - the checked chart
  * @param encounterId - the record's encounter id, if any
- * @param dir - the directory index
  * @returns the PV1 segment
  * @throws MappingError when a practitioner identifier does not fit after escaping
- * @example visitSegment(chart, undefined, dir) // 'PV1|1|N'
+ * @example visitSegment(ctx, chart, undefined) // 'PV1|1|N'
  */
-export function visitSegment(chart: PatientChart, encounterId: string | undefined, dir: DirectoryIndex): string {
+export function visitSegment(ctx: MessageContext, chart: PatientChart, encounterId: string | undefined): string {
   if (encounterId === undefined) return buildPv1NotApplicable();
   const encounters = chart.encounters ?? [];
   const index = encounters.findIndex((e) => e.id === encounterId);
   const encounter = encounters[index];
-  return encounter === undefined ? buildPv1Reference(encounterId, dir) : buildPv1(encounter, dir, 1, ['encounters', index]);
+  return encounter === undefined ? buildPv1Reference(ctx, encounterId) : buildPv1(ctx, encounter, 1, ['encounters', index]);
 }
 
 /**
@@ -49,6 +50,7 @@ export function visitSegment(chart: PatientChart, encounterId: string | undefine
 export function buildMdmT02(chart: PatientChart, noteId: string, options?: Hl7MessageOptions): string {
   requireIdArgument('noteId', noteId);
   const p = prepareMessage(chart, options, 'MDM');
+  const ctx = p.ctx;
   const notes = p.chart.notes ?? [];
   const index = notes.findIndex((n) => n.id === noteId);
   const note = notes[index];
@@ -57,9 +59,9 @@ export function buildMdmT02(chart: PatientChart, noteId: string, options?: Hl7Me
   const segments = [
     buildEvn('T02', p.now),
     buildPid(p.chart.patient),
-    visitSegment(p.chart, note.encounterId, p.dir),
-    buildTxa(note, p.dir, path),
-    ...buildNoteObx(note, 1, p.dir, path),
+    visitSegment(ctx, p.chart, note.encounterId),
+    buildTxa(ctx, note, path),
+    ...buildNoteObx(ctx, note, 1, path),
   ];
   return assembleMessage(p, ['MDM', 'T02', 'MDM_T02'], segments);
 }

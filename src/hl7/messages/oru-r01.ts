@@ -6,35 +6,36 @@ import { hasText } from '../../internal/text.js';
 import { ChartNotFoundError, type IssuePath } from '../../errors.js';
 import type { Assessment } from '../../model/assessment.js';
 import type { PatientChart } from '../../model/chart.js';
-import type { DirectoryIndex } from '../internal/fields.js';
+import type { MessageContext } from '../internal/message-context.js';
 import { buildNte } from '../segments/nte.js';
 import { buildObr } from '../segments/obr.js';
 import { buildAnswerObx, buildScoreObx } from '../segments/obx.js';
 import { buildPid } from '../segments/pid.js';
-import { assembleMessage, prepareMessage, type Hl7MessageOptions } from './common.js';
+import { assembleMessage } from './assemble-message.js';
+import { prepareMessage, type Hl7MessageOptions } from './prepare-message.js';
 import { visitSegment } from './mdm-t02.js';
 
 /**
  * The OBX segments of an assessment (one per answer, in answer order, then the score as NM) and the NTE of
  * the score interpretation, numbered from `firstSetId`.
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param assessment - the assessment
  * @param firstSetId - OBX-1 of the first OBX
- * @param dir - the directory index
  * @param path - where the assessment is in the input
  * @param subId - OBX-4, or ''
  * @returns the segments
  * @throws MappingError when a code or identifier does not fit its field after escaping, or the assessment has
  *   more than 9 998 answers (OBX-1 is an SI set id of at most 9 999)
- * @example assessmentObservations(assessment, 1, dir, ['assessments', 0]).length // answers + score + NTE
+ * @example assessmentObservations(ctx, assessment, 1, ['assessments', 0]).length // answers + score + NTE
  */
-export function assessmentObservations(assessment: Assessment, firstSetId: number, dir: DirectoryIndex, path: IssuePath, subId = ''): string[] {
+export function assessmentObservations(ctx: MessageContext, assessment: Assessment, firstSetId: number, path: IssuePath, subId = ''): string[] {
   const items = new Map((assessment.instrument.items ?? []).map((item) => [item.linkId, item]));
   const out: string[] = [];
   let setId = firstSetId;
   assessment.answers.forEach((answer, i) => {
-    out.push(buildAnswerObx(setId++, answer, items.get(answer.linkId), assessment, dir, [...path, 'answers', i], subId));
+    out.push(buildAnswerObx(ctx, setId++, answer, items.get(answer.linkId), assessment, [...path, 'answers', i], subId));
   });
-  const score = buildScoreObx(setId, assessment, dir, path, subId);
+  const score = buildScoreObx(ctx, setId, assessment, path, subId);
   if (score !== '') {
     out.push(score);
     const interpretation = assessment.score?.interpretation;
@@ -63,6 +64,7 @@ export function assessmentObservations(assessment: Assessment, firstSetId: numbe
 export function buildOruR01(chart: PatientChart, assessmentId: string, options?: Hl7MessageOptions): string {
   requireIdArgument('assessmentId', assessmentId);
   const p = prepareMessage(chart, options, 'ORU');
+  const ctx = p.ctx;
   const assessments = p.chart.assessments ?? [];
   const index = assessments.findIndex((a) => a.id === assessmentId);
   const assessment = assessments[index];
@@ -70,9 +72,9 @@ export function buildOruR01(chart: PatientChart, assessmentId: string, options?:
   const path = ['assessments', index];
   const segments = [
     buildPid(p.chart.patient),
-    visitSegment(p.chart, assessment.encounterId, p.dir),
+    visitSegment(ctx, p.chart, assessment.encounterId),
     buildObr(assessment, path),
-    ...assessmentObservations(assessment, 1, p.dir, path),
+    ...assessmentObservations(ctx, assessment, 1, path),
   ];
   return assembleMessage(p, ['ORU', 'R01', 'ORU_R01'], segments);
 }

@@ -5,9 +5,12 @@ import type { IssuePath } from '../../errors.js';
 import type { Diagnosis } from '../../model/encounter.js';
 import type { MedicalHistoryEntry } from '../../model/history.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { ceFromCoding, emptyFields, segment, setIdField, textComponent } from '../internal/fields.js';
 import { fitId } from '../internal/fit.js';
 import { hl7DiagnosisType, hl7HistoryDiagnosisType } from '../tables.js';
+import { ceFromCoding } from '../data-types/ce.js';
+import { textComponent } from '../data-types/text-component.js';
+import { emptyFields, segment } from '../internal/segment-text.js';
+import { setIdField } from '../internal/set-id.js';
 
 /** DG1-4 maximum length (ST, 40). */
 export const DG1_DESCRIPTION_MAX = 40;

@@ -1,7 +1,7 @@
+import { segment } from '../internal/segment-text.js';
 /**
  * EVN, the event type segment (HL7 v2.5.1 chapter 3, 3.4.1).
  */
-import { segment } from '../internal/fields.js';
 
 /**
  * Build the EVN segment: EVN-1 the trigger event (B, table 0003), EVN-2 the recorded date/time (required):

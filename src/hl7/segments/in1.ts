@@ -5,10 +5,14 @@ import type { IssuePath } from '../../errors.js';
 import { hasText } from '../../internal/text.js';
 import type { Coverage } from '../../model/patient.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { esc } from '../internal/escape.js';
-import { COMPONENT_MAX, COMPOSITE_MAX, ID_NUMBER_MAX, cxFromIdentifier, emptyFields, segment, setIdField, textComponent } from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId } from '../internal/fit.js';
 import { HL7_RELATIONSHIP } from '../tables.js';
+import { cxFromIdentifier } from '../data-types/cx.js';
+import { textComponent } from '../data-types/text-component.js';
+import { COMPONENT_MAX, COMPOSITE_MAX, ID_NUMBER_MAX } from '../internal/component-lengths.js';
+import { emptyFields, segment } from '../internal/segment-text.js';
+import { setIdField } from '../internal/set-id.js';
+import { esc } from '../internal/standard-escape.js';
 
 /** IN1-8 group number maximum length (ST, 12). */
 const GROUP_NUMBER_MAX = 12;

@@ -1,7 +1,7 @@
+import { segment } from '../internal/segment-text.js';
 /**
  * MSA, the message acknowledgment segment (HL7 v2.5.1 chapter 2, 2.14.8), used by ADR^A19.
  */
-import { segment } from '../internal/fields.js';
 
 /**
  * Build the MSA segment of a query response: MSA-1 `AA` (application accept, table 0008), MSA-2 the

@@ -1,9 +1,10 @@
 /**
  * NTE, notes and comments (HL7 v2.5.1 chapter 2, 2.14.10).
  */
-import { escLines } from '../internal/escape.js';
-import { segment, setIdField } from '../internal/fields.js';
 import { truncateEscaped } from '../internal/fit.js';
+import { segment } from '../internal/segment-text.js';
+import { setIdField } from '../internal/set-id.js';
+import { escLines } from '../internal/standard-escape.js';
 
 /** NTE-3 maximum length (FT, 65536). */
 const NTE3_MAX = 65536;

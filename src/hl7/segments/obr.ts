@@ -5,9 +5,12 @@
 import type { IssuePath } from '../../errors.js';
 import type { Assessment, AssessmentInstrument } from '../../model/assessment.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { ceFromCoding, COMPONENT_MAX, COMPOSITE_MAX, emptyFields, segment, textComponent } from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId } from '../internal/fit.js';
 import { HL7_ORDER_RESULT_STATUS } from '../tables.js';
+import { ceFromCoding } from '../data-types/ce.js';
+import { textComponent } from '../data-types/text-component.js';
+import { COMPONENT_MAX, COMPOSITE_MAX } from '../internal/component-lengths.js';
+import { emptyFields, segment } from '../internal/segment-text.js';
 
 /** OBR-3 maximum length (EI, 22). */
 export const OBR_FILLER_NUMBER_MAX = 22;

@@ -8,21 +8,16 @@ import type { Assessment, AssessmentAnswer, AssessmentItemDefinition } from '../
 import { CODE_SYSTEMS, type Coding } from '../../model/common.js';
 import type { ClinicalNote } from '../../model/note.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { esc, escLines } from '../internal/escape.js';
-import {
-  ceFromCoding,
-  codeComponent,
-  COMPONENT_MAX,
-  COMPOSITE_MAX,
-  emptyFields,
-  segment,
-  setIdField,
-  textComponent,
-  xcnForPractitioner,
-  type DirectoryIndex,
-} from '../internal/fields.js';
 import { fitCompositeOrThrow, fitId, fitNm, truncateEscaped } from '../internal/fit.js';
 import { HL7_ANSWER_RESULT_STATUS, HL7_NOTE_RESULT_STATUS, LOINC_NOTE_TYPE } from '../tables.js';
+import { ceFromCoding } from '../data-types/ce.js';
+import { codeComponent, textComponent } from '../data-types/text-component.js';
+import { xcnForPractitioner } from '../data-types/xcn.js';
+import { COMPONENT_MAX, COMPOSITE_MAX } from '../internal/component-lengths.js';
+import { emptyFields, segment } from '../internal/segment-text.js';
+import { setIdField } from '../internal/set-id.js';
+import { esc, escLines } from '../internal/standard-escape.js';
+import type { MessageContext } from '../internal/message-context.js';
 
 /** OBX-5 maximum length (99 999), applied to the whole field, all repetitions together. */
 export const OBX5_MAX = 99_999;
@@ -86,18 +81,17 @@ export function packLines(lines: readonly string[], max = OBX5_MAX): string[][] 
 
 /** The common tail of an OBX: OBX-11 status, OBX-14 observation date/time, OBX-16 responsible observer. */
 function tail(
-  fields: string[],
+  ctx: MessageContext,fields: string[],
   status: string,
   authored: string,
   authorId: string | undefined,
-  dir: DirectoryIndex,
   path: IssuePath,
   method = '',
 ): void {
   fields[10] = status;
   fields[16] = method;
   fields[13] = formatHl7DateTime(authored);
-  if (authorId !== undefined) fields[15] = xcnForPractitioner(authorId, dir, [...path, 'authorId'], 'OBX-16');
+  if (authorId !== undefined) fields[15] = xcnForPractitioner(ctx, authorId, [...path, 'authorId'], 'OBX-16');
 }
 
 /**
@@ -112,24 +106,24 @@ function tail(
  * - OBX-11 status (table 0085: final F, preliminary P, amended C, entered-in-error W); OBX-14 authored;
  *   OBX-16 the author.
  *
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param note - the note (already validated)
  * @param firstSetId - OBX-1 of the first segment
- * @param dir - directory index for the author
  * @param path - path of the note in the input, for MappingError
  * @param subId - OBX-4 (already encoded), or ''
  * @returns one or more segments without terminators
  * @throws MappingError when the author's identifier does not fit 250 characters after escaping
  * @see HL7 v2.5.1 OBX-1 … OBX-16
- * @example buildNoteObx(note, 1, dir) // ['OBX|1|TX|11506-3^Progress note^LN||Subjective: low mood~Plan: follow up||||||F|||20260301101500-0500||prac-001^Okafor^Adaeze']
+ * @example buildNoteObx(ctx, note, 1) // ['OBX|1|TX|11506-3^Progress note^LN||Subjective: low mood~Plan: follow up||||||F|||20260301101500-0500||prac-001^Okafor^Adaeze']
  */
-export function buildNoteObx(note: ClinicalNote, firstSetId: number, dir: DirectoryIndex, path: IssuePath = [], subId = ''): string[] {
+export function buildNoteObx(ctx: MessageContext, note: ClinicalNote, firstSetId: number, path: IssuePath = [], subId = ''): string[] {
   const [loinc] = LOINC_NOTE_TYPE[note.type];
   const obx3 = fitCompositeOrThrow([loinc, textComponent(note.title, COMPONENT_MAX.ceText), 'LN'], [1], COMPOSITE_MAX, [...path, 'title'], 'OBX-3');
   const base = emptyFields(17);
   base[1] = 'TX';
   base[2] = obx3;
   base[3] = subId;
-  tail(base, HL7_NOTE_RESULT_STATUS[note.status], note.authored, note.authorId, dir, path);
+  tail(ctx, base, HL7_NOTE_RESULT_STATUS[note.status], note.authored, note.authorId, path);
   return textValues(note.text).map((value, i) => {
     const fields = i === 0 ? base : [...base];
     fields[0] = setIdField(firstSetId + i, path, 'OBX-1');
@@ -143,13 +137,12 @@ export function buildNoteObx(note: ClinicalNote, firstSetId: number, dir: Direct
  * from the assessment (the shared tail of every assessment observation).
  */
 function assessmentObx(
-  setId: number,
+  ctx: MessageContext,setId: number,
   type: string,
   identifier: string,
   subId: string,
   value: string,
   assessment: Assessment,
-  dir: DirectoryIndex,
   path: IssuePath,
   method = '',
 ): string {
@@ -159,7 +152,7 @@ function assessmentObx(
   fields[2] = identifier;
   fields[3] = subId;
   fields[4] = value;
-  tail(fields, HL7_ANSWER_RESULT_STATUS[assessment.status], assessment.authored, assessment.authorId, dir, path, method);
+  tail(ctx, fields, HL7_ANSWER_RESULT_STATUS[assessment.status], assessment.authored, assessment.authorId, path, method);
   return segment('OBX', fields);
 }
 
@@ -218,32 +211,31 @@ function answerValue(answer: AssessmentAnswer, valuePath: IssuePath): [string, s
  *   without a code `linkId^text^L`; a linkId longer than CE-1's / CE-4's 20 characters after escaping is sent
  *   in the derived form of chart ids, a code whole); OBX-4 the sub-id given; OBX-11 status (table 0085, from the assessment status); OBX-14 authored; OBX-16 author.
  *
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param setId - OBX-1
  * @param answer - the answer (already validated)
  * @param item - its item definition, when the instrument has one
  * @param assessment - the assessment
- * @param dir - directory index for the author
  * @param path - path of the answer in the input, for MappingError
  * @param subId - OBX-4 (already encoded), or ''
  * @param method - OBX-17 observation method (already encoded CE), or '': the instrument, in ADR^A19
  * @returns the segment text without terminator
  * @throws MappingError when a code or identifier does not fit its field after escaping
  * @see HL7 v2.5.1 OBX-1 … OBX-16
- * @example buildAnswerObx(1, answer, item, assessment, dir) // 'OBX|1|CE|44250-9^Little interest or pleasure in doing things^LN^phq9-1^^L||LA6569-3^Several days^LN||||||F|||…'
+ * @example buildAnswerObx(ctx, 1, answer, item, assessment) // 'OBX|1|CE|44250-9^Little interest or pleasure in doing things^LN^phq9-1^^L||LA6569-3^Several days^LN||||||F|||…'
  */
 export function buildAnswerObx(
-  setId: number,
+  ctx: MessageContext,setId: number,
   answer: AssessmentAnswer,
   item: AssessmentItemDefinition | undefined,
   assessment: Assessment,
-  dir: DirectoryIndex,
   path: IssuePath = [],
   subId = '',
   method = '',
 ): string {
   const [type, value] = answerValue(answer, [...path, 'value', 'value']);
   const identifier = itemIdentifier(answer.linkId, answer.code ?? item?.code, answer.text ?? item?.text ?? '', [...path, 'linkId']);
-  return assessmentObx(setId, type, identifier, subId, value, assessment, dir, path, method);
+  return assessmentObx(ctx, setId, type, identifier, subId, value, assessment, path, method);
 }
 
 /**
@@ -251,21 +243,20 @@ export function buildAnswerObx(
  * local code `total-score`) or `total-score^Total score^L`, OBX-5 the score. The interpretation goes to an
  * NTE after it (see the message builders).
  *
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param setId - OBX-1
  * @param assessment - the scored assessment
- * @param dir - directory index for the author
  * @param path - path of the assessment in the input, for MappingError
  * @param subId - OBX-4 (already encoded), or ''
  * @param method - OBX-17 observation method (already encoded CE), or ''
  * @returns the segment text without terminator, or '' when the assessment has no score
  * @throws MappingError when the score code does not fit OBX-3 after escaping
  * @see HL7 v2.5.1 OBX-2, OBX-3, OBX-5
- * @example buildScoreObx(10, assessment, dir) // 'OBX|10|NM|44261-6^…^LN^total-score^^L||12||||||F|||…'
+ * @example buildScoreObx(ctx, 10, assessment) // 'OBX|10|NM|44261-6^…^LN^total-score^^L||12||||||F|||…'
  */
 export function buildScoreObx(
-  setId: number,
+  ctx: MessageContext,setId: number,
   assessment: Assessment,
-  dir: DirectoryIndex,
   path: IssuePath = [],
   subId = '',
   method = '',
@@ -273,7 +264,7 @@ export function buildScoreObx(
   const score = assessment.score;
   if (score === undefined) return '';
   const identifier = itemIdentifier(TOTAL_SCORE_LINK_ID, score.code, score.code?.display ?? 'Total score', [...path, 'score', 'code']);
-  return assessmentObx(setId, 'NM', identifier, subId, fitNm(score.value, [...path, 'score', 'value'], 'OBX-5'), assessment, dir, path, method);
+  return assessmentObx(ctx, setId, 'NM', identifier, subId, fitNm(score.value, [...path, 'score', 'value'], 'OBX-5'), assessment, path, method);
 }
 
 /**
@@ -281,29 +272,28 @@ export function buildScoreObx(
  * allows OBX but not NTE): OBX-2 `ST` (or `TX` with one repetition per line), OBX-3
  * `total-score-interp^Score interpretation^L` (a local code), OBX-5 the interpretation.
  *
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param setId - OBX-1
  * @param interpretation - the text
  * @param assessment - the assessment
- * @param dir - directory index for the author
  * @param path - path of the assessment in the input, for MappingError
  * @param subId - OBX-4 (already encoded), or ''
  * @param method - OBX-17 (already encoded CE), or ''
  * @returns the segment text without terminator
  * @throws MappingError when the text exceeds OBX-5 after escaping
  * @see HL7 v2.5.1 OBX-2, OBX-3, OBX-5
- * @example buildInterpretationObx(11, 'Moderate depression', assessment, dir) // 'OBX|11|ST|total-score-interp^Score interpretation^L||Moderate depression||||||F|||…'
+ * @example buildInterpretationObx(ctx, 11, 'Moderate depression', assessment) // 'OBX|11|ST|total-score-interp^Score interpretation^L||Moderate depression||||||F|||…'
  */
 export function buildInterpretationObx(
-  setId: number,
+  ctx: MessageContext,setId: number,
   interpretation: string,
   assessment: Assessment,
-  dir: DirectoryIndex,
   path: IssuePath = [],
   subId = '',
   method = '',
 ): string {
   const [type, value] = answerValue({ linkId: INTERPRETATION_CODE, value: { type: 'string', value: interpretation } }, [...path, 'score', 'interpretation']);
-  return assessmentObx(setId, type, `${INTERPRETATION_CODE}^Score interpretation^L`, subId, value, assessment, dir, path, method);
+  return assessmentObx(ctx, setId, type, `${INTERPRETATION_CODE}^Score interpretation^L`, subId, value, assessment, path, method);
 }
 
 /**
@@ -313,17 +303,17 @@ export function buildInterpretationObx(
  * whenever OBX-11 is not `X`, and a value type without a value would say nothing), OBX-11 status, OBX-14
  * authored, OBX-16 author. An assessment without answers is still visible this way.
  *
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param setId - OBX-1
  * @param instrument - the instrument, already encoded as CE
  * @param assessment - the assessment
- * @param dir - directory index for the author
  * @param path - path of the assessment in the input, for MappingError
  * @param subId - OBX-4 (already encoded)
  * @returns the segment text without terminator
  * @throws MappingError when the author's identifier does not fit 250 characters after escaping
  * @see HL7 v2.5.1 OBX-3, OBX-4, OBX-11
- * @example buildPanelObx(1, '44249-1^PHQ-9 quick depression assessment panel^LN', assessment, dir, [], 'asmt-0001') // 'OBX|1|CE|44249-1^PHQ-9 quick depression assessment panel^LN|asmt-0001|44249-1^PHQ-9 quick depression assessment panel^LN||||||F|||20260301101000-0500'
+ * @example buildPanelObx(ctx, 1, '44249-1^PHQ-9 quick depression assessment panel^LN', assessment, [], 'asmt-0001') // 'OBX|1|CE|44249-1^PHQ-9 quick depression assessment panel^LN|asmt-0001|44249-1^PHQ-9 quick depression assessment panel^LN||||||F|||20260301101000-0500'
  */
-export function buildPanelObx(setId: number, instrument: string, assessment: Assessment, dir: DirectoryIndex, path: IssuePath, subId: string): string {
-  return assessmentObx(setId, 'CE', instrument, subId, instrument, assessment, dir, path);
+export function buildPanelObx(ctx: MessageContext, setId: number, instrument: string, assessment: Assessment, path: IssuePath, subId: string): string {
+  return assessmentObx(ctx, setId, 'CE', instrument, subId, instrument, assessment, path);
 }

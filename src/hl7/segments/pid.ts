@@ -4,9 +4,16 @@
 import type { IssuePath } from '../../errors.js';
 import type { Patient } from '../../model/patient.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { codeComponent, COMPOSITE_MAX, cxFromIdentifier, repeat, segment, setIdField, xadFromAddress, xpnFromName, xtnFromTelecom } from '../internal/fields.js';
 import { fitCompositeOrThrow } from '../internal/fit.js';
 import { HL7_MARITAL_STATUS, HL7_SEX } from '../tables.js';
+import { cxFromIdentifier } from '../data-types/cx.js';
+import { codeComponent } from '../data-types/text-component.js';
+import { xadFromAddress } from '../data-types/xad.js';
+import { xpnFromName } from '../data-types/xpn.js';
+import { xtnFromTelecom } from '../data-types/xtn.js';
+import { COMPOSITE_MAX } from '../internal/component-lengths.js';
+import { repeat, segment } from '../internal/segment-text.js';
+import { setIdField } from '../internal/set-id.js';
 
 /**
  * The patient's identifiers in PID-3 order: the first with type `MR` (or else the first) leads, the others

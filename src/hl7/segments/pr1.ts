@@ -5,8 +5,13 @@ import { MappingError, type IssuePath } from '../../errors.js';
 import type { Encounter, Procedure } from '../../model/encounter.js';
 import { isoSortKey, parseIsoDateTime } from '../../internal/iso.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { ceFromCoding, emptyFields, segment, setIdField, textComponent, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
 import { fitId } from '../internal/fit.js';
+import { ceFromCoding } from '../data-types/ce.js';
+import { textComponent } from '../data-types/text-component.js';
+import { xcnForPractitioner } from '../data-types/xcn.js';
+import { emptyFields, segment } from '../internal/segment-text.js';
+import { setIdField } from '../internal/set-id.js';
+import type { MessageContext } from '../internal/message-context.js';
 
 /** PR1-4 maximum length (ST, 40). */
 export const PR1_DESCRIPTION_MAX = 40;
@@ -56,24 +61,24 @@ function procedureMinutes(procedure: Procedure): string {
  *   PR1-19 procedure identifier = the procedure id; PR1-20 action code `D` for entered-in-error.
  * - Not carried: any other status (PR1 has no status field: a `not-done` procedure reads as performed).
  *
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param setId - PR1-1
  * @param procedure - the procedure (already validated)
  * @param encounter - its encounter, for the PR1-5 default
- * @param dir - directory index for the performer
  * @param path - path of the procedure in the input, for MappingError
  * @returns the segment text without terminator
  * @throws MappingError when PR1-5 cannot be filled, or a code or identifier does not fit after escaping
  * @see HL7 v2.5.1 PR1-1 … PR1-20
- * @example buildPr1(1, { code: { system: 'cpt', code: '90834' }, status: 'completed', performed: '2026-03-01T09:35:00-05:00' }, enc, dir) // 'PR1|1||90834^^C4||20260301093500-0500'
+ * @example buildPr1(ctx, 1, { code: { system: 'cpt', code: '90834' }, status: 'completed', performed: '2026-03-01T09:35:00-05:00' }, enc) // 'PR1|1||90834^^C4||20260301093500-0500'
  */
-export function buildPr1(setId: number, procedure: Procedure, encounter: Encounter | undefined, dir: DirectoryIndex, path: IssuePath = []): string {
+export function buildPr1(ctx: MessageContext, setId: number, procedure: Procedure, encounter: Encounter | undefined, path: IssuePath = []): string {
   const fields = emptyFields(20);
   fields[0] = setIdField(setId, path, 'PR1-1');
   fields[2] = ceFromCoding(procedure.code, [...path, 'code'], 'PR1-3');
   fields[3] = textComponent(procedure.code.display ?? '', PR1_DESCRIPTION_MAX);
   fields[4] = procedureDateTime(procedure, encounter, path);
   fields[6] = procedureMinutes(procedure);
-  if (procedure.performerId !== undefined) fields[11] = xcnForPractitioner(procedure.performerId, dir, [...path, 'performerId'], 'PR1-12');
+  if (procedure.performerId !== undefined) fields[11] = xcnForPractitioner(ctx, procedure.performerId, [...path, 'performerId'], 'PR1-12');
   if (procedure.id !== undefined) fields[18] = fitId(procedure.id, EI_MAX);
   if (procedure.status === 'entered-in-error') fields[19] = 'D';
   return segment('PR1', fields);

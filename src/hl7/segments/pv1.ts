@@ -4,10 +4,14 @@
 import type { IssuePath } from '../../errors.js';
 import type { Encounter, ParticipantRole } from '../../model/encounter.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { esc, noteDropped } from '../internal/escape.js';
-import { emptyFields, HD1_MAX, ID_NUMBER_MAX, repeat, segment, setIdField, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
 import { fitComposite, fitId } from '../internal/fit.js';
 import { HL7_PATIENT_CLASS } from '../tables.js';
+import { xcnForPractitioner } from '../data-types/xcn.js';
+import { HD1_MAX, ID_NUMBER_MAX } from '../internal/component-lengths.js';
+import { emptyFields, repeat, segment } from '../internal/segment-text.js';
+import { setIdField } from '../internal/set-id.js';
+import { esc } from '../internal/standard-escape.js';
+import type { MessageContext } from '../internal/message-context.js';
 
 /** PV1-3 maximum length (PL, 80). */
 const PL_MAX = 80;
@@ -31,19 +35,19 @@ export function buildPv1NotApplicable(setId = 1): string {
 /**
  * PV1 for an encounter that the chart refers to but does not hold: patient class `U` (unknown) and the
  * encounter id as visit number (PV1-19, CX-5 `VN`), so the reference stays resolvable by id.
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param encounterId - the encounter's chart id
- * @param dir - the directory index (for the assigning authority of chart ids)
  * @param setId - PV1-1
  * @returns the segment text without terminator
- * @example buildPv1Reference('enc-9', indexDirectory(undefined, 'APP')) // 'PV1|1|U|||||||||||||||||enc-9^^^APP^VN'
+ * @example buildPv1Reference(ctx, 'enc-9') // with MSH-3 'APP': // 'PV1|1|U|||||||||||||||||enc-9^^^APP^VN'
  */
-export function buildPv1Reference(encounterId: string, dir: DirectoryIndex, setId = 1): string {
-  return segment('PV1', [setIdField(setId, [], 'PV1-1'), 'U', ...emptyFields(16), visitNumber(encounterId, dir)]);
+export function buildPv1Reference(ctx: MessageContext, encounterId: string, setId = 1): string {
+  return segment('PV1', [setIdField(setId, [], 'PV1-1'), 'U', ...emptyFields(16), visitNumber(ctx, encounterId)]);
 }
 
 /** PV1-19 visit number: the encounter's chart id (CX-1, derived above 15), the sending application as CX-4, `VN`. */
-function visitNumber(encounterId: string, dir: DirectoryIndex): string {
-  return `${fitId(encounterId, ID_NUMBER_MAX)}^^^${dir.localAuthority}^VN`;
+function visitNumber(ctx: MessageContext, encounterId: string): string {
+  return `${fitId(encounterId, ID_NUMBER_MAX)}^^^${ctx.dir.localAuthority}^VN`;
 }
 
 /**
@@ -54,13 +58,12 @@ function visitNumber(encounterId: string, dir: DirectoryIndex): string {
  * characters after escaping (else PL-4 is left empty: a namespace id is never cut). The name is shortened to
  * fit PV1-3's 80 characters; an id longer than 40 characters after escaping is sent in its derived form.
  */
-function location(locationId: string, dir: DirectoryIndex): string {
-  const loc = dir.locations.get(locationId);
+function location(ctx: MessageContext, locationId: string): string {
+  const loc = ctx.dir.locations.get(locationId);
   const id = fitId(locationId, PL_ID_MAX);
   if (loc === undefined) return `${'^'.repeat(9)}${id}`;
-  const org = loc.organizationId === undefined ? undefined : dir.organizations.get(loc.organizationId);
+  const org = loc.organizationId === undefined ? undefined : ctx.dir.organizations.get(loc.organizationId);
   const orgId = org === undefined ? '' : esc(org.id);
-  if (orgId.length > HD1_MAX) noteDropped(); // escaped but not sent: MSH-18 must not count it
   const parts = ['', '', '', orgId.length <= HD1_MAX ? orgId : '', '', '', '', '', esc(loc.name), id];
   // Only the name is free text; the ids take at most 20 + 40 characters, so the name always fits once shortened.
   return fitComposite(parts, [8], PL_MAX) ?? '';
@@ -81,30 +84,30 @@ function location(locationId: string, dir: DirectoryIndex): string {
  * - Not carried (no v2.5.1 PV1 field): encounter status (a valued PV1-45 implies finished), type (PV1-4 is
  *   table 0007 admission type, not a visit type code) and reason for visit.
  *
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param encounter - the encounter (already validated)
- * @param dir - directory index for practitioners and locations
  * @param setId - PV1-1
  * @param path - path of the encounter in the input, for MappingError
  * @returns the segment text without terminator
  * @throws MappingError when a practitioner identifier does not fit 250 characters after escaping
  * @see HL7 v2.5.1 PV1-1 … PV1-52
- * @example buildPv1(encounter, dir) // 'PV1|1|O|^^^org-001^^^^^Riverside Clinic, Suite 200^loc-001|||||||…|enc-0001^^^APP^VN|…'
+ * @example buildPv1(ctx, encounter) // 'PV1|1|O|^^^org-001^^^^^Riverside Clinic, Suite 200^loc-001|||||||…|enc-0001^^^APP^VN|…'
  */
-export function buildPv1(encounter: Encounter, dir: DirectoryIndex, setId = 1, path: IssuePath = []): string {
+export function buildPv1(ctx: MessageContext, encounter: Encounter, setId = 1, path: IssuePath = []): string {
   const fields = emptyFields(52);
   fields[0] = setIdField(setId, path, 'PV1-1');
   fields[1] = HL7_PATIENT_CLASS[encounter.class];
-  if (encounter.locationId !== undefined) fields[2] = location(encounter.locationId, dir);
+  if (encounter.locationId !== undefined) fields[2] = location(ctx, encounter.locationId);
   const byField = new Map<number, string[]>();
   (encounter.participants ?? []).forEach((p, i) => {
     const n = ROLE_FIELD[p.role];
     const list = byField.get(n) ?? [];
-    list.push(xcnForPractitioner(p.practitionerId, dir, [...path, 'participants', i, 'practitionerId'], `PV1-${n}`));
+    list.push(xcnForPractitioner(ctx, p.practitionerId, [...path, 'participants', i, 'practitionerId'], `PV1-${n}`));
     byField.set(n, list);
   });
   for (const [n, list] of byField) fields[n - 1] = repeat(list);
   // CX-1 is ST 15: an encounter id longer than that is sent in its derived form.
-  fields[18] = visitNumber(encounter.id, dir);
+  fields[18] = visitNumber(ctx, encounter.id);
   if (encounter.period?.start !== undefined) fields[43] = formatHl7DateTime(encounter.period.start);
   if (encounter.period?.end !== undefined) fields[44] = formatHl7DateTime(encounter.period.end);
   return segment('PV1', fields);

@@ -3,10 +3,13 @@
  */
 import type { IssuePath } from '../../errors.js';
 import type { Patient } from '../../model/patient.js';
-import { esc } from '../internal/escape.js';
-import { COMPOSITE_MAX, emptyFields, hdForSystem, nameParts, segment } from '../internal/fields.js';
 import { fitCompositeOrThrow } from '../internal/fit.js';
 import { orderedIdentifiers } from './pid.js';
+import { hdForSystem } from '../data-types/hd.js';
+import { nameParts } from '../data-types/xpn.js';
+import { COMPOSITE_MAX } from '../internal/component-lengths.js';
+import { emptyFields, segment } from '../internal/segment-text.js';
+import { esc } from '../internal/standard-escape.js';
 
 /** QRD-4 maximum length (ST, 10). */
 export const QRD_QUERY_ID_MAX = 10;

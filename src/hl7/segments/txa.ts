@@ -4,9 +4,11 @@
 import type { IssuePath } from '../../errors.js';
 import type { ClinicalNote } from '../../model/note.js';
 import { formatHl7DateTime } from '../datetime.js';
-import { emptyFields, segment, xcnForPractitioner, type DirectoryIndex } from '../internal/fields.js';
 import { fitId } from '../internal/fit.js';
 import { HL7_COMPLETION_STATUS, HL7_CONFIDENTIALITY, HL7_DOCUMENT_TYPE, hl7AvailabilityStatus } from '../tables.js';
+import { xcnForPractitioner } from '../data-types/xcn.js';
+import { emptyFields, segment } from '../internal/segment-text.js';
+import type { MessageContext } from '../internal/message-context.js';
 
 /** TXA-12 maximum length (EI, 30). */
 export const TXA_DOCUMENT_NUMBER_MAX = 30;
@@ -24,21 +26,21 @@ export const TXA_DOCUMENT_NUMBER_MAX = 30;
  *   (table 0273): CA for entered-in-error, else AV.
  * - Not carried in TXA: the title (v2.5.1 has no title field; it rides in OBX-3.2) and the encounter (PV1).
  *
+ * @param ctx - the message context (directory look-ups by id, XCN values built so far)
  * @param note - the note (already validated)
- * @param dir - directory index for the author
  * @param path - path of the note in the input, for MappingError
  * @returns the segment text without terminator
  * @throws MappingError when the author's identifier does not fit 250 characters after escaping
  * @see HL7 v2.5.1 TXA-1 … TXA-19
- * @example buildTxa(note, dir) // 'TXA|1|PR|TX|||20260301101500-0500|||prac-001^Okafor^Adaeze|||note-0001|||||AU|U|AV'
+ * @example buildTxa(ctx, note) // 'TXA|1|PR|TX|||20260301101500-0500|||prac-001^Okafor^Adaeze|||note-0001|||||AU|U|AV'
  */
-export function buildTxa(note: ClinicalNote, dir: DirectoryIndex, path: IssuePath = []): string {
+export function buildTxa(ctx: MessageContext, note: ClinicalNote, path: IssuePath = []): string {
   const fields = emptyFields(19);
   fields[0] = '1';
   fields[1] = HL7_DOCUMENT_TYPE[note.type];
   fields[2] = 'TX';
   fields[5] = formatHl7DateTime(note.authored);
-  if (note.authorId !== undefined) fields[8] = xcnForPractitioner(note.authorId, dir, [...path, 'authorId'], 'TXA-9');
+  if (note.authorId !== undefined) fields[8] = xcnForPractitioner(ctx, note.authorId, [...path, 'authorId'], 'TXA-9');
   fields[11] = fitId(note.id, TXA_DOCUMENT_NUMBER_MAX);
   fields[16] = HL7_COMPLETION_STATUS[note.status];
   fields[17] = HL7_CONFIDENTIALITY[note.confidentiality ?? 'N'];

@@ -1,10 +1,11 @@
 /**
- * HL7 v2.5.1 definitions used by the structure check: the abstract message structures of the five messages
+ * HL7 v2.5.1 definitions used by the conformance check (`checkHl7Message`): the abstract message structures of the five messages
  * this library emits, the fields (data type, required-ness, repetition, maximum length) of the segments it
  * emits, and the closed code tables whose values it checks. Source: the v2.5.1 standard as encoded in HAPI's
  * generated v2.5.1 structures (`hapi-structures-v251`, `segment/*.java`, `message/*.java`), the v2.5.1
- * tables (mapping reference, section 2) and the components of the composite data types (v2.5.1 chapter 2A).
+ * tables of chapters 2, 3, 6, 7 and 9, and the components of the composite data types (chapter 2A).
  */
+import { cachedDefinition } from '../internal/speed-ups.js';
 
 /**
  * Abstract message structures, in the standard's notation: `[X]` optional, `{X}` repeating, `[{X}]` optional
@@ -144,11 +145,13 @@ const parsedFields = new Map<string, readonly FieldDefinition[]>();
  * @example segmentFields('MSH')?.[9] // { type: 'ST', required: true, repeating: false, maxLength: 20 } (MSH-10)
  */
 export function segmentFields(segmentId: string): readonly FieldDefinition[] | undefined {
-  const cached = parsedFields.get(segmentId);
-  if (cached !== undefined) return cached;
+  return cachedDefinition(parsedFields, segmentId, () => parseSegmentFields(segmentId));
+}
+
+function parseSegmentFields(segmentId: string): readonly FieldDefinition[] | undefined {
   const spec = SEGMENT_FIELDS[segmentId];
   if (spec === undefined) return undefined;
-  const defs = spec.split('|').map((f, i): FieldDefinition => {
+  return spec.split('|').map((f, i): FieldDefinition => {
     const parts = f.split(' ');
     const type = parts[0] as string;
     const flags = parts.length === 3 ? (parts[1] as string) : '';
@@ -156,8 +159,6 @@ export function segmentFields(segmentId: string): readonly FieldDefinition[] | u
     const table = FIELD_TABLES[`${segmentId}-${i + 1}`];
     return { type, required: flags.includes('R'), repeating: flags.includes('*'), maxLength, ...(table === undefined ? {} : { table }) };
   });
-  parsedFields.set(segmentId, defs);
-  return defs;
 }
 
 /** One component of a composite data type (or one sub-component of a composite component). */
@@ -242,16 +243,16 @@ const parsedComponents = new Map<string, readonly ComponentDefinition[]>();
  * @example dataTypeComponents('HD') // [{ type: 'IS', maxLength: 20 }, { type: 'ST', maxLength: 199 }, { type: 'ID', maxLength: 6 }]
  */
 export function dataTypeComponents(type: string): readonly ComponentDefinition[] | undefined {
-  const cached = parsedComponents.get(type);
-  if (cached !== undefined) return cached;
   if (PRIMITIVE_TYPES.has(type)) return NO_COMPONENTS;
+  return cachedDefinition(parsedComponents, type, () => parseDataTypeComponents(type));
+}
+
+function parseDataTypeComponents(type: string): readonly ComponentDefinition[] | undefined {
   // Own keys only: a type read from a message (OBX-2) may be `constructor` or `__proto__`.
   const spec = Object.hasOwn(DATA_TYPE_COMPONENTS, type) ? DATA_TYPE_COMPONENTS[type] : undefined;
   if (spec === undefined) return undefined;
-  const defs = spec.split('|').map((c): ComponentDefinition => {
+  return spec.split('|').map((c): ComponentDefinition => {
     const [componentType, length] = c.split(' ') as [string, string];
     return { type: componentType, maxLength: Number(length) };
   });
-  parsedComponents.set(type, defs);
-  return defs;
 }
