@@ -12,7 +12,7 @@
 import { controlEscape } from './control-escape.js';
 
 /** The characters the standard delimiters make special, and every control character. Global: a scan resumes at lastIndex. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are escaped
 const SPECIAL = /[|^~\\&\u0000-\u001f\u007f-\u009f]/g;
 
 const CR = 13;

@@ -4,7 +4,7 @@
 import { buildMsh } from '../segments/msh.js';
 import type { PreparedMessage } from './prepare-message.js';
 
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- ASCII starts at U+0000
 const NON_ASCII_RE = /[^\u0000-\u007f]/;
 
 /**
