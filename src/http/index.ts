@@ -56,5 +56,9 @@ export type {
 export { createFixedWindowRateLimiter } from './rate-limiter.js';
 export type { RateLimiter, RateLimitDecision, FixedWindowRateLimiter, FixedWindowRateLimiterOptions } from './rate-limiter.js';
 
+// OpenAPI description
+export { createOpenApiDocument } from './openapi.js';
+export type { OpenApiDocument, OpenApiDocumentOptions, OpenApiValue } from './openapi.js';
+
 // Errors
 export { DataSourceUnavailableError, DATA_SOURCE_UNAVAILABLE, isDataSourceUnavailable } from './errors.js';
