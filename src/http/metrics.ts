@@ -29,7 +29,9 @@ const KNOWN_STATUSES: readonly number[] = [200, 400, 401, 403, 404, 405, 406, 42
 
 /** What the `onError` hook of {@link ExportMetrics} is given: the handler's context, optionally with the source. */
 export interface ExportErrorContext {
+  /** The request id of the answer (not used as a label). */
   readonly requestId: string;
+  /** The matched route, or `undefined` for an unknown path (`route="other"`). */
   readonly route: ExportRouteName | undefined;
   /** Where the error came from, when the caller knows; else it is told from the error (see {@link createExportMetrics}). */
   readonly source?: ExportErrorSource | undefined;

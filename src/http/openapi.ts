@@ -68,25 +68,33 @@ const MESSAGE_TYPES: Readonly<Record<string, string>> = {
 const ROUTE_TEXT: Readonly<Record<string, { readonly summary: string; readonly description: string }>> = {
   exportFhirPatient: {
     summary: 'Patient demographics and coverage (FHIR)',
-    description: 'A `collection` Bundle: the Patient first, then its Coverage resources and the directory records they name.',
+    description: 'A `collection` Bundle: the Patient first, then its Coverage resources and the payer Organizations they name.',
   },
   exportFhirPatientBundle: {
     summary: 'Longitudinal patient Bundle (FHIR)',
     description:
-      'A `collection` Bundle: the Patient, then the newest encounters, notes (Composition + DocumentReference), assessments ' +
-      '(QuestionnaireResponse, with the Questionnaire) and medical-history records, each kind capped by its own limit parameter.',
+      'A `collection` Bundle: the Patient and its Coverage, then the newest encounters (with their Condition and Procedure ' +
+      'resources), notes (Composition + DocumentReference), assessments (QuestionnaireResponse, with the Questionnaire) and ' +
+      'medical-history records (Condition), each kind capped by its own limit parameter, and the Practitioner, Location and ' +
+      'Organization records they refer to.',
   },
   exportFhirEncounter: {
     summary: 'One encounter (FHIR)',
-    description: 'A `collection` Bundle: the Patient and the Encounter, with its diagnoses, procedures and visit context when available.',
+    description:
+      'A `collection` Bundle: the Patient and the Encounter, with its diagnoses (Condition), procedures (Procedure) and visit ' +
+      'context (Practitioner, Location, Organization) when available.',
   },
   exportFhirNote: {
     summary: 'One clinical note (FHIR)',
-    description: 'A `collection` Bundle: the Patient, the Composition and the DocumentReference of the note.',
+    description:
+      'A `collection` Bundle: the Patient, the Composition and the DocumentReference of the note, with its encounter and the ' +
+      'directory records they refer to when available.',
   },
   exportFhirAssessment: {
     summary: 'One assessment (FHIR)',
-    description: 'A `collection` Bundle: the Patient and the QuestionnaireResponse, with Questionnaire-style resources when available.',
+    description:
+      'A `collection` Bundle: the Patient and the QuestionnaireResponse, with its Questionnaire, its encounter and the directory ' +
+      'records they refer to when available.',
   },
   publicFhirDirectory: {
     summary: 'Public directory (FHIR)',
