@@ -398,8 +398,12 @@ function rateLimitHeaders(required: boolean): Json {
   };
 }
 
-/** The responses of GET (or HEAD, without bodies) on an export route. */
-function routeResponses(route: RouteDefinition, head: boolean): Json {
+/**
+ * The responses of GET (or HEAD, without bodies) on an export route. Error answers are the same for every
+ * route of a format and audience (keyed or public): they go to `shared` (components.responses) once, and
+ * the route refers to them.
+ */
+function routeResponses(route: RouteDefinition, head: boolean, shared: Json): Json {
   const keyed = route.scope !== undefined;
   const errorFormat = route.format === 'fhir' ? 'fhir' : 'problem';
   // On the public directory, the x-ratelimit-* headers come only with a configured directory rate limit.
@@ -459,10 +463,17 @@ function routeResponses(route: RouteDefinition, head: boolean): Json {
   }
   responses[500] = internal;
   responses[503] = error(503, { ...failure, 'retry-after': header('retryAfter', false) });
+  const prefix = `${route.format === 'fhir' ? 'Fhir' : 'Hl7'}${keyed ? '' : 'Public'}`;
+  for (const [status, response] of Object.entries(responses)) {
+    if (status === '200') continue;
+    const name = `${prefix}${status}${head ? 'Head' : ''}`;
+    shared[name] ??= response;
+    responses[status] = ref('responses', name);
+  }
   return responses;
 }
 
-function routeOperation(route: RouteDefinition, head: boolean): Json {
+function routeOperation(route: RouteDefinition, head: boolean, shared: Json): Json {
   const text = ROUTE_TEXT[route.name] ?? { summary: route.name, description: '' };
   const scope = route.scope;
   const accept = route.format === 'fhir' ? '`application/fhir+json` (also `application/json`, `application/json+fhir`)' : '`application/hl7-v2`';
@@ -477,7 +488,7 @@ function routeOperation(route: RouteDefinition, head: boolean): Json {
       (scope === undefined ? '' : 'Every request with a valid key counts against its rate limit, whatever its outcome.'),
     parameters: [...route.parameters.map((p) => ref('parameters', parameterComponent(route, p))), ref('parameters', 'requestId')],
     security: scope === undefined ? [] : [{ apiKey: [scope] }],
-    responses: routeResponses(route, head),
+    responses: routeResponses(route, head, shared),
   };
 }
 
@@ -585,11 +596,12 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}): Ope
   const serverUrl = options.serverUrl ?? '/';
   if (typeof serverUrl !== 'string' || serverUrl === '') throw new InvalidArgumentError('serverUrl', 'must be a non-empty string');
   const paths: Record<string, Json> = {};
+  const responses: Json = {};
   for (const route of EXPORT_ROUTES) {
     const errorFormat = route.format === 'fhir' ? 'fhir' : 'problem';
     paths[`${basePath}${route.path}`] = {
-      get: routeOperation(route, false),
-      head: routeOperation(route, true),
+      get: routeOperation(route, false, responses),
+      head: routeOperation(route, true, responses),
       [OTHER_METHODS_EXTENSION]: {
         description: 'Any method other than GET and HEAD.',
         responses: {
@@ -655,6 +667,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}): Ope
       parameters: buildParameters(options),
       headers: buildHeaders(),
       schemas,
+      responses,
     },
     [UNMATCHED_PATH_EXTENSION]: {
       description: 'Any path that is not a route, with any method (an unknown path is answered before the method is checked).',

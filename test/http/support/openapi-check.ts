@@ -124,7 +124,8 @@ export function findOpenApiProblems(described: Described, exchange: Exchange): s
   const pathname = new URL(exchange.target, 'http://127.0.0.1').pathname;
   const found = responsesFor(document, method, pathname);
   if (typeof found === 'string') return [found];
-  const response = found.responses[String(exchange.status)];
+  const listed = found.responses[String(exchange.status)];
+  const response = listed === undefined ? undefined : resolve(document, listed);
   if (!isObject(response)) {
     return [`${found.label} answered ${exchange.status}, which the description does not list (it lists ${Object.keys(found.responses).join(', ')})`];
   }
