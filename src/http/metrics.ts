@@ -45,7 +45,10 @@ export interface ExportMetricsOptions {
 
 /** The metrics of one handler (or several sharing it). */
 export interface ExportMetrics {
-  /** Give as the handler's `observer`: counts the request, its duration, and a 429 as a rate-limit denial. */
+  /**
+   * Give as the handler's `observer`: counts the request, its duration, and a 429 as a rate-limit denial.
+   * Throws `InvalidArgumentError` for something that is not a readable object (the handler ignores what its hooks throw).
+   */
   readonly observer: (observation: ExportObservation) => void;
   /** Give as the handler's `onError`: counts the error behind a 500 or 503 by source and kind. */
   readonly onError: (error: unknown, context: ExportErrorContext) => void;
@@ -162,11 +165,18 @@ export function createExportMetrics(options: ExportMetricsOptions = {}): ExportM
   };
 
   function observer(observation: ExportObservation): void {
-    const route = routeLabel(observation?.route);
-    const status = statusLabel(observation?.status);
+    if (typeof observation !== 'object' || observation === null) throw new InvalidArgumentError('observation', 'must be an object');
+    let fields: { route: unknown; status: unknown; ms: unknown };
+    try {
+      fields = { route: observation.route, status: observation.status, ms: observation.durationMs };
+    } catch (error) {
+      throw new InvalidArgumentError('observation', 'must be readable', { cause: error });
+    }
+    const route = routeLabel(fields.route);
+    const status = statusLabel(fields.status);
     add(requests, `${route} ${status}`);
     if (status === '429') add(rateLimited, route);
-    const ms: unknown = observation?.durationMs;
+    const ms = fields.ms;
     // A duration that is not a finite non-negative number cannot be placed in a bucket: the request still counts.
     if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return;
     const seconds = ms / 1000;
@@ -189,7 +199,9 @@ export function createExportMetrics(options: ExportMetricsOptions = {}): ExportM
       given = context?.source;
       route = context?.route;
     } catch {
+      // An unreadable context: the error still counts, on route "other", its source told from the error.
       given = undefined;
+      route = undefined;
     }
     const source = typeof given === 'string' && SOURCE_SET.has(given) ? (given as ExportErrorSource) : sourceOf(error);
     add(errors, `${routeLabel(route)} ${source} ${kindOf(error)}`);

@@ -13,11 +13,17 @@ export type OpenApiValue = string | number | boolean | null | OpenApiValue[] | {
 
 /** The OpenAPI 3.1 document: a plain JSON object (`JSON.stringify` it to serve it). */
 export interface OpenApiDocument {
+  /** The OpenAPI version of the document. */
   readonly openapi: '3.1.1';
+  /** Title, version, summary, description and license of the service. */
   readonly info: { readonly title: string; readonly version: string; readonly [key: string]: OpenApiValue };
-  readonly servers: readonly { readonly url: string; readonly description?: string }[];
+  /** Where the service is reached (`serverUrl`). */
+  readonly servers: readonly { readonly url: string }[];
+  /** The routes by path (under `basePath`), each with its operations. */
   readonly paths: { readonly [path: string]: { readonly [key: string]: OpenApiValue } };
+  /** Security scheme, parameters, headers, schemas and the shared error responses. */
   readonly components: { readonly [key: string]: { readonly [name: string]: OpenApiValue } };
+  /** `tags` and the extension `x-unmatched-path`. */
   readonly [key: string]: OpenApiValue | object;
 }
 
@@ -146,13 +152,19 @@ function checkBasePath(basePath: string | undefined): string {
 }
 
 function resolveLimit(name: LimitName, limits: ExportLimits | undefined): { readonly default: number; readonly max: number } {
-  const given = limits?.[name];
+  const given: unknown = limits?.[name];
+  if (given !== undefined && (typeof given !== 'object' || given === null)) throw new InvalidArgumentError(`limits.${name}`, 'must be an object');
+  // Each field read once, checked before any arithmetic, as the handler does.
+  const { max: givenMax, default: givenDefault } = (given ?? {}) as { max?: unknown; default?: unknown };
+  const read = (label: string, value: unknown): number => {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+      throw new InvalidArgumentError(`limits.${name}.${label}`, 'must be a non-negative integer');
+    }
+    return value;
+  };
   const fallback = DEFAULT_LIMITS[name];
-  const max = given?.max ?? fallback.max;
-  const def = given?.default ?? Math.min(fallback.default, max);
-  for (const [label, value] of [['default', def], ['max', max]] as const) {
-    if (!Number.isSafeInteger(value) || value < 0) throw new InvalidArgumentError(`limits.${name}.${label}`, 'must be a non-negative integer');
-  }
+  const max = givenMax === undefined ? fallback.max : read('max', givenMax);
+  const def = givenDefault === undefined ? Math.min(fallback.default, max) : read('default', givenDefault);
   if (def > max) throw new InvalidArgumentError(`limits.${name}.default`, 'must not exceed the maximum');
   return { default: def, max };
 }
@@ -179,7 +191,7 @@ const LIMIT_TEXT: Readonly<Record<string, string>> = {
   directoryLimit: 'Caps the number of directory records.',
 };
 
-function buildParameters(options: OpenApiDocumentOptions): Json {
+function buildParameters(limits: ExportLimits | undefined): Json {
   const out: Json = {};
   for (const route of EXPORT_ROUTES) {
     for (const parameter of route.parameters) {
@@ -205,7 +217,7 @@ function buildParameters(options: OpenApiDocumentOptions): Json {
           schema: { type: 'string', enum: ['Organization', 'Practitioner', 'Location'] },
         };
       } else {
-        const setting = resolveLimit(route.limits[parameter.name] as LimitName, options.limits);
+        const setting = resolveLimit(route.limits[parameter.name] as LimitName, limits);
         out[component] = {
           name: parameter.name,
           in: 'query',
@@ -592,9 +604,14 @@ function operationalPaths(): Record<string, Json> {
  * @see https://spec.openapis.org/oas/v3.1.1.html
  */
 export function createOpenApiDocument(options: OpenApiDocumentOptions = {}): OpenApiDocument {
-  const basePath = checkBasePath(options.basePath);
-  const serverUrl = options.serverUrl ?? '/';
+  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'must be an object');
+  // Each option read once.
+  const { basePath: givenBasePath, serverUrl = '/', limits, operationalRoutes, version = OPENAPI_DEFAULT_VERSION } = options;
+  const basePath = checkBasePath(givenBasePath);
   if (typeof serverUrl !== 'string' || serverUrl === '') throw new InvalidArgumentError('serverUrl', 'must be a non-empty string');
+  if (typeof version !== 'string' || version === '') throw new InvalidArgumentError('version', 'must be a non-empty string');
+  if (limits !== undefined && (typeof limits !== 'object' || limits === null)) throw new InvalidArgumentError('limits', 'must be an object');
+  const parameters = buildParameters(limits);
   const paths: Record<string, Json> = {};
   const responses: Json = {};
   for (const route of EXPORT_ROUTES) {
@@ -621,7 +638,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}): Ope
     { name: 'Public directory', description: 'Public directory records as FHIR R4 JSON; no API key.' },
     { name: 'HL7 export', description: 'HL7 v2.5.1 messages; errors are RFC 9457 problem+json. API key with scope `hl7:export`.' },
   ];
-  if (options.operationalRoutes !== false) {
+  if (operationalRoutes !== false) {
     Object.assign(paths, operationalPaths());
     schemas['Health'] = { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } };
     schemas['Readiness'] = {
@@ -641,7 +658,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}): Ope
     openapi: '3.1.1',
     info: {
       title: 'chart-export',
-      version: options.version ?? OPENAPI_DEFAULT_VERSION,
+      version,
       summary: 'Patient chart exports as FHIR R4 JSON and HL7 v2.5.1 messages.',
       description:
         'Read-only exports of patient, encounter, note and assessment data: FHIR R4 Bundles and HL7 v2.5.1 messages, plus a ' +
@@ -664,7 +681,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}): Ope
             '`hl7:export`): without the key 401, without the scope 403.',
         },
       },
-      parameters: buildParameters(options),
+      parameters,
       headers: buildHeaders(),
       schemas,
       responses,
