@@ -61,5 +61,13 @@ export type {
   RedisSendCommandClient,
 } from './redis-rate-limiter.js';
 
+// OpenAPI description
+export { createOpenApiDocument } from './openapi.js';
+export type { OpenApiDocument, OpenApiDocumentOptions, OpenApiValue } from './openapi.js';
+
+// Prometheus metrics
+export { createExportMetrics, DEFAULT_DURATION_BUCKETS, EXPORT_ERROR_SOURCES, METRICS_CONTENT_TYPE } from './metrics.js';
+export type { ExportMetrics, ExportMetricsOptions, ExportErrorContext, ExportErrorSource, MetricsRouteLabel } from './metrics.js';
+
 // Errors
 export { DataSourceUnavailableError, DATA_SOURCE_UNAVAILABLE, isDataSourceUnavailable } from './errors.js';

@@ -363,6 +363,8 @@ const arbHandlerOptions: fc.Arbitrary<unknown[]> = fc
   .map((o) => [{ dataSource: SHARED_SOURCE, keyStore: SHARED_KEYS, ...o }]);
 
 const SHARED_SOURCE = http.createInMemoryDataSource(CHART_DOCUMENT);
+/** One metrics object for the method calls: what they count accumulates, as in a host. */
+const SHARED_METRICS = http.createExportMetrics();
 const SHARED_KEYS = http.createInMemoryKeyStore([{ keyHash: VALID_KEY_HASH, partnerId: 'p', scopes: ['fhir:export', 'hl7:export'] }]);
 
 // ---------------------------------------------------------------------------------------------------------
@@ -626,6 +628,17 @@ const CALLS: Record<string, CallSpec> = {
   'http.createFixedWindowRateLimiter': { arity: 1, valid: fc.constant([{ now: () => Date.parse(NOW) }]), check: isObject },
   'http.createRedisRateLimiter': { arity: 1, valid: fc.constant([{ client: fakeRedisClient() }]), check: isObject },
 
+  // --- OpenAPI description and metrics
+  'http.createOpenApiDocument': {
+    arity: 1,
+    valid: fc.constantFrom<unknown[]>([{}], [{ basePath: '/api/', serverUrl: 'https://export.example.org', limits: { notes: { default: 1, max: 2 } }, operationalRoutes: false, version: '1.0.0' }]),
+    check: (r) => {
+      isObject(r);
+      expect(JSON.parse(JSON.stringify(r))).toEqual(r);
+    },
+  },
+  'http.createExportMetrics': { arity: 1, valid: fc.constantFrom<unknown[]>([{}], [{ buckets: [0.1, 1, 10] }]), check: isObject },
+
   // --- Errors
   'http.DataSourceUnavailableError': { arity: 2, construct: true, alsoAllowed: BUILTIN_ERROR_CONSTRUCTOR_FAILURE, valid: fc.constant(['down', { cause: 1, retryAfterSeconds: 5 }]), check: isError(http.DataSourceUnavailableError) },
   'http.isDataSourceUnavailable': { arity: 1, valid: fc.constant([new http.DataSourceUnavailableError()]), check: isBoolean },
@@ -742,9 +755,9 @@ function fakeRedisClient(): { call(command: string, ...args: string[]): Promise<
 }
 
 /**
- * Every method of `createInMemoryDataSource`, `createInMemoryKeyStore`, `createFixedWindowRateLimiter` and the
- * handler of `createExportHandler`. The Node listener of `toNodeListener` is left out: `node:http` calls it with
- * its own request and response objects, never with caller data.
+ * Every method of `createInMemoryDataSource`, `createInMemoryKeyStore`, `createFixedWindowRateLimiter`,
+ * `createExportMetrics` and the handler of `createExportHandler`. The Node listener of `toNodeListener` is left
+ * out: `node:http` calls it with its own request and response objects, never with caller data.
  */
 const METHOD_CALLS: Record<string, MethodSpec> = {
   'createInMemoryDataSource().getPatient': { target: dataSource, arity: 1, async: true, valid: fc.constant([PATIENT_ID]), check: isOptionalRecord },
@@ -802,6 +815,31 @@ const METHOD_CALLS: Record<string, MethodSpec> = {
     valid: fc.constant([undefined]),
     check: (r) => expect(r).toBeUndefined(),
   },
+  'createExportMetrics().observer': {
+    target: () => SHARED_METRICS as unknown as Record<string, unknown>,
+    arity: 1,
+    valid: fc.constant([{ requestId: 'r', route: 'exportFhirPatient', method: 'GET', status: 200, durationMs: 1.5, partnerId: undefined }]),
+    check: (r) => expect(r).toBeUndefined(),
+  },
+  'createExportMetrics().onError': {
+    target: () => SHARED_METRICS as unknown as Record<string, unknown>,
+    arity: 2,
+    valid: fc.constant([new http.DataSourceUnavailableError(), { requestId: 'r', route: 'exportHl7Note' }]),
+    check: (r) => expect(r).toBeUndefined(),
+  },
+  // Methods without parameters: called with one ignored argument, which the mutation step needs to act on.
+  'createExportMetrics().recordDataSourceTimeout': {
+    target: () => SHARED_METRICS as unknown as Record<string, unknown>,
+    arity: 1,
+    valid: fc.constant([undefined]),
+    check: (r) => expect(r).toBeUndefined(),
+  },
+  'createExportMetrics().render': {
+    target: () => SHARED_METRICS as unknown as Record<string, unknown>,
+    arity: 1,
+    valid: fc.constant([undefined]),
+    check: (r) => expect(r).toMatch(/^# HELP chart_export_requests_total [^\n]*\n[^]*\n$/),
+  },
   'createExportHandler()': {
     target: () => ({ call: http.createExportHandler({ dataSource: SHARED_SOURCE, keyStore: SHARED_KEYS }) }),
     arity: 1,
@@ -822,6 +860,7 @@ describe('methods of returned objects', () => {
       ...methods('createInMemoryKeyStore', SHARED_KEYS),
       ...methods('createFixedWindowRateLimiter', http.createFixedWindowRateLimiter()),
       ...methods('createRedisRateLimiter', http.createRedisRateLimiter({ client: fakeRedisClient() })),
+      ...methods('createExportMetrics', SHARED_METRICS),
       'createExportHandler()',
     ].sort();
     expect(Object.keys(METHOD_CALLS).sort()).toEqual(listed);

@@ -18,6 +18,7 @@ import {
   type InMemoryKeyEntry,
 } from '../../../src/http/index.js';
 import { CHART_DOCUMENT, KEYS } from './fixture.js';
+import { expectConformingAnswer } from './openapi-check.js';
 
 /** A response as both modes report it: lowercase header names, the body as UTF-8 text. */
 export interface TestResponse {
@@ -93,15 +94,28 @@ async function nodeCaller(listener: ReturnType<typeof toNodeListener>): Promise<
     });
 }
 
-/** Start serving options (or a handler) in a mode and return the caller. Node servers close after the file. */
+/** The caller, checking every answer against the OpenAPI description of a handler mounted at `basePath`. */
+function checkedCaller(call: Caller, basePath: string | undefined): Caller {
+  return async (path, init = {}) => {
+    const res = await call(path, init);
+    expectConformingAnswer(basePath, { method: init.method ?? 'GET', target: path, ...res });
+    return res;
+  };
+}
+
+/**
+ * Start serving options (or a handler) in a mode and return the caller, which checks every answer against
+ * the OpenAPI description (test/http/support/openapi-check.ts). Node servers close after the file.
+ */
 export async function serve(mode: Mode, options: ExportHandlerOptions | ExportHandler): Promise<Caller> {
   const handler = typeof options === 'function' ? options : createExportHandler(options);
-  return mode === 'fetch' ? fetchCaller(handler) : nodeCaller(toNodeListener(handler));
+  const call = mode === 'fetch' ? fetchCaller(handler) : await nodeCaller(toNodeListener(handler));
+  return checkedCaller(call, typeof options === 'function' ? undefined : options.basePath);
 }
 
 /** Start a Node server with a listener made from options directly (the `toNodeListener(options)` form). */
 export async function serveNodeOptions(options: ExportHandlerOptions): Promise<Caller> {
-  return nodeCaller(toNodeListener(options));
+  return checkedCaller(await nodeCaller(toNodeListener(options)), options.basePath);
 }
 
 /** Start a bare Node server for a listener; returns its port. Closed after the file. */
