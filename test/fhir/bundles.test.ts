@@ -21,7 +21,7 @@ import {
   type PatientChart,
 } from '../../src/index.js';
 import { isoOrderKey } from '../../src/internal/iso.js';
-import { arbPatientChart } from '../arbitraries/index.js';
+import { arbPatientChart } from '../../src/testing/chart.js';
 import { parseXhtml } from '../support/fhir-validator.js';
 
 const NOW = '2026-03-01T15:00:00Z';
