@@ -9,7 +9,10 @@ import type { TextMode } from './fragments.js';
 import { optionsForSize } from './sizes.js';
 import type { KitSize } from './text.js';
 
-/** Options of {@link patientChart} and {@link chartDocument}. */
+/**
+ * Options of {@link patientChart} and {@link chartDocument}.
+ * @example chartDocument({ size: 'small', text: 'hostile', mappable: true })
+ */
 export interface ChartKitOptions {
   /**
    * `'small'` (default): at most one record of each kind (encounter, note, assessment, history entry,

@@ -83,7 +83,9 @@ export interface DocumentOptions extends ChartOptions {
  * @example const { chart, directory }: ChartWithDirectory = fc.sample(patientChart(), 1)[0]!;
  */
 export interface ChartWithDirectory {
+  /** One patient's chart. */
   chart: PatientChart;
+  /** The directory the chart's practitioner, location and organization references resolve to. */
   directory: Directory;
 }
 

@@ -197,13 +197,19 @@ export const arbRecentDateTime: fc.Arbitrary<string> = fc
  */
 export type IsoPrecision = DatePrecision | 'second';
 
-/** Options of {@link isoDate}. */
+/**
+ * Options of {@link isoDate}.
+ * @example isoDate({ precision: 'day', years: 'realistic' })
+ */
 export interface IsoDateOptions extends DateOptions {
   /** Only this precision (default: any, day most often). */
   precision?: DatePrecision | undefined;
 }
 
-/** Options of {@link isoDateTime}. */
+/**
+ * Options of {@link isoDateTime}.
+ * @example isoDateTime({ precision: 'second', years: 'any' })
+ */
 export interface IsoDateTimeOptions extends DateOptions {
   /** Only this precision (default: any, full date-times most often). */
   precision?: IsoPrecision | undefined;

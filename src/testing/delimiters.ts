@@ -18,7 +18,10 @@ const NOTABLE_SETS: readonly Hl7Delimiters[] = [
   { field: '*', component: ':', repetition: '+', escape: '?', subcomponent: '/' },
 ];
 
-/** Options of {@link hl7Delimiters}. */
+/**
+ * Options of {@link hl7Delimiters}.
+ * @example hl7Delimiters({ truncation: true })
+ */
 export interface Hl7DelimitersOptions {
   /** Also a fifth, truncation, character as HL7 v2.7 declares in MSH-2 (default false). */
   truncation?: boolean | undefined;

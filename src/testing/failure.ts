@@ -3,7 +3,10 @@
  * value found, so that a fast-check counterexample report says what went wrong where.
  */
 
-/** One failed expectation of a property helper. */
+/**
+ * One failed expectation of a property helper.
+ * @example { path: 'PID-5.1', expected: '"O\'Brien"', actual: '"O"' }
+ */
 export interface PropertyMismatch {
   /** Where: an HL7 location (`PID-5.1`), a JSON path into a Bundle (`entry[2].resource.subject.reference`), or a step (`unescapeHl7(escapeHl7(text))`). */
   path: string;

@@ -40,7 +40,9 @@ export function sanitizeText(text: string): string {
 }
 
 /**
- * Fragments that break naive HL7, XML/XHTML, JSON or Unicode handling. Each is valid chart text.
+ * Fragments that break naive HL7, XML/XHTML, JSON or Unicode handling, for example-based tests. Each is
+ * valid chart text.
+ * @example for (const text of HOSTILE_FRAGMENTS) assertEscapeRoundTrip(text);
  */
 export const HOSTILE_FRAGMENTS: readonly string[] = [
   // HL7 delimiters, alone and together

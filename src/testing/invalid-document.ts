@@ -10,7 +10,10 @@ import { DOCUMENT_BREAKERS } from './document-breakers.js';
 import type { ChartKitOptions } from './chart-document.js';
 import { optionsForSize } from './sizes.js';
 
-/** An invalid chart document and what the chart check must say about it. */
+/**
+ * An invalid chart document and what the chart check must say about it.
+ * @example const { document, expectedPaths, rule }: InvalidChartDocument = fc.sample(invalidChartDocument(), 1)[0]!;
+ */
 export interface InvalidChartDocument {
   /** The document, valid but for one broken rule (typed as a document, though it no longer is one). */
   document: ChartDocument;

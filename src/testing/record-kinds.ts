@@ -13,7 +13,10 @@ import { arbMedicalHistoryEntry } from './history.js';
 import { arbNote } from './notes.js';
 import { arbCoverage, arbPatient } from './people.js';
 
-/** Options of the single-record arbitraries ({@link patient}, {@link encounter}, …). */
+/**
+ * Options of the single-record arbitraries ({@link patient}, {@link encounter}, …).
+ * @example encounter({ text: 'hostile', ids: 'realistic' })
+ */
 export interface RecordKindOptions {
   /** Free text realistic, hostile, or mixed (default). */
   text?: TextMode | undefined;

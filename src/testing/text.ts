@@ -148,10 +148,16 @@ export const arbInvalidText: fc.Arbitrary<string> = fc
 // Public API
 // ---------------------------------------------------------------------------------------------------
 
-/** How much a generated value may hold: a few items and short text, more, or many items and long text. */
+/**
+ * How much a generated value may hold: a few items and short text, more, or many items and long text.
+ * @example chartDocument({ size: 'medium' })
+ */
 export type KitSize = 'small' | 'medium' | 'large';
 
-/** Options of {@link hl7Text}. */
+/**
+ * Options of {@link hl7Text}.
+ * @example hl7Text({ kind: 'hostile', size: 'medium', required: true })
+ */
 export interface Hl7TextOptions {
   /** Realistic clinical phrases, hostile material, or a mix of both (default `'hostile'`). */
   kind?: TextMode | undefined;

@@ -1,7 +1,8 @@
 /**
  * Module boundaries (DESIGN.md section 1, STYLE.md "Module boundaries"), checked on the source imports:
- * the core never imports the adapter or a Node API; fhir/ and hl7/ do not import each other; model/
- * imports only model/; the adapter reaches the core only through src/index.ts.
+ * the core never imports the adapter, the testing kit or a Node API; fhir/ and hl7/ do not import each other;
+ * model/ imports only model/; the adapter and the testing kit reach the core only through src/index.ts, and
+ * neither imports the other; the testing kit's one runtime dependency is fast-check.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -32,9 +33,10 @@ describe('module boundaries', () => {
   });
 
   it('should keep the core free of the adapter, Node APIs and runtime dependencies', () => {
-    for (const { file, deps } of all.filter((f) => !f.file.startsWith('http/'))) {
+    for (const { file, deps } of all.filter((f) => !f.file.startsWith('http/') && !f.file.startsWith('testing/'))) {
       for (const dep of deps) {
         expect(dep.startsWith('http/') || dep === 'http', `${file} imports ${dep}`).toBe(false);
+        expect(dep.startsWith('testing/') || dep === 'testing', `${file} imports ${dep}`).toBe(false);
         // Only type imports of @types/fhir ('fhir/r4.js') may leave the package.
         const external = !dep.startsWith('..') && !/^(index|errors|model|fhir|hl7|internal|validation)(\/|\.js$|$)/.test(dep);
         expect(!external || dep === 'fhir/r4.js', `${file} imports ${dep}`).toBe(true);
@@ -64,6 +66,23 @@ describe('module boundaries', () => {
       for (const d of deps) {
         const coreInternal = /^(errors|model|fhir|hl7|internal|validation)(\/|\.js$)/.test(d);
         expect(coreInternal, `${file} imports ${d}`).toBe(false);
+      }
+    }
+  });
+
+  it('should keep the adapter free of the testing kit', () => {
+    for (const { file, deps } of all.filter((f) => f.file.startsWith('http/'))) {
+      for (const d of deps) expect(d.startsWith('testing/') || d === 'testing', `${file} imports ${d}`).toBe(false);
+    }
+  });
+
+  it('should let the testing kit reach the core only through src/index.ts, and import nothing but fast-check and FHIR types', () => {
+    const kit = all.filter((f) => f.file.startsWith('testing/'));
+    expect(kit.some((f) => f.file === 'testing/index.ts')).toBe(true);
+    for (const { file, deps } of kit) {
+      for (const d of deps) {
+        const allowed = d === 'index.js' || d.startsWith('testing/') || d === 'fast-check' || d === 'fhir/r4.js';
+        expect(allowed, `${file} imports ${d}`).toBe(true);
       }
     }
   });
