@@ -204,6 +204,20 @@ function fitNumbersForHl7<T>(value: T, key?: string): T {
 }
 
 /**
+ * `min`–`max` charts with unique patient ids. For one or more, the list is drawn from zero up and an empty
+ * draw becomes one chart of its own: fast-check shrinks an array by dropping its first items and cannot go
+ * below `minLength`, so with `minLength: 1` a failing second chart would keep the first one beside it.
+ */
+function arbCharts(directory: Directory, opts: ChartOptions, min: number, max: number): fc.Arbitrary<PatientChart[]> {
+  const selector = (c: PatientChart): string => c.patient.id;
+  const upTo = Math.max(max, min);
+  if (min > 1) return fc.uniqueArray(arbChartFor(directory, opts), { minLength: min, maxLength: upTo, selector });
+  const list = fc.uniqueArray(arbChartFor(directory, opts), { maxLength: upTo, selector });
+  if (min < 1) return list;
+  return fc.tuple(list, arbChartFor(directory, opts)).map(([charts, alone]) => (charts.length > 0 ? charts : [alone]));
+}
+
+/**
  * A chart document: 1–`maxPatients` charts (default 3) with unique patient ids, all referring to one
  * shared directory, so that `checkChartDocument` finds nothing. `danglingReferences` is ignored (a
  * document requires every reference to resolve).
@@ -216,12 +230,8 @@ export function arbChartDocument(opts: DocumentOptions = {}): fc.Arbitrary<Chart
   return directory.chain((dir) => {
     // Without a directory in the document, charts may not reference it at all.
     const refDir = opts.omitDirectory === true ? {} : dir;
-    return fc
-      .uniqueArray(arbChartFor(refDir, chartOpts), {
-        minLength: opts.minPatients ?? 1,
-        maxLength: Math.max(opts.maxPatients ?? 3, opts.minPatients ?? 1),
-        selector: (c) => c.patient.id,
-      })
-      .map((patients): ChartDocument => (opts.omitDirectory === true ? { patients } : { patients, directory: dir }));
+    return arbCharts(refDir, chartOpts, opts.minPatients ?? 1, opts.maxPatients ?? 3).map((patients): ChartDocument =>
+      opts.omitDirectory === true ? { patients } : { patients, directory: dir },
+    );
   });
 }

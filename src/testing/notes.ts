@@ -22,16 +22,20 @@ export interface NoteOptions extends RecordOptions {
 
 const NOTE_TITLES = ['Progress note', 'Discharge summary', 'Psychiatric consultation', 'History & physical', 'Procedure note'];
 
-/** Realistic multi-line note text with characters HL7 must escape. */
+/** A SOAP section: present almost always, absent sometimes, and absent first when a failing note shrinks. */
+const section = (label: string, ...texts: string[]): fc.Arbitrary<string | undefined> =>
+  fc.option(fc.constantFrom(...texts).map((t) => `${label}: ${t}`), { nil: undefined, freq: 12 });
+
+/** Realistic multi-line note text with characters HL7 must escape; at least one section. */
 const arbRealisticNoteText: fc.Arbitrary<string> = fc
   .tuple(
-    fc.constantFrom('Patient reports improved mood.', 'Low mood for 3 weeks; sleep 5 h/night.', 'Anxiety worse at work.'),
-    fc.constantFrom('BP 128/82 | HR 72', 'Weight 81.2 kg', 'PHQ-9 = 12 (moderate)'),
-    fc.constantFrom('Sertraline 50 mg ^ to 100 mg', 'Continue CBT ~ weekly', 'Labs & ECG ordered'),
-    fc.constantFrom('Files: C:\\Users\\notes', 'Follow up in 4 weeks.', 'Safety plan reviewed; denies SI/HI.'),
+    section('Subjective', 'Patient reports improved mood.', 'Low mood for 3 weeks; sleep 5 h/night.', 'Anxiety worse at work.'),
+    section('Objective', 'BP 128/82 | HR 72', 'Weight 81.2 kg', 'PHQ-9 = 12 (moderate)'),
+    section('Assessment', 'Sertraline 50 mg ^ to 100 mg', 'Continue CBT ~ weekly', 'Labs & ECG ordered'),
+    section('Plan', 'Files: C:\\Users\\notes', 'Follow up in 4 weeks.', 'Safety plan reviewed; denies SI/HI.'),
     fc.constantFrom('\n', '\r\n'),
   )
-  .map(([s, o, a, p, nl]) => `Subjective: ${s}${nl}Objective: ${o}${nl}Assessment: ${a}${nl}Plan: ${p}`);
+  .map(([s, o, a, p, nl]) => [s, o, a, p].filter((x) => x !== undefined).join(nl) || 'Plan: Follow up in 4 weeks.');
 
 /** A clinical note: type, required title and text, full date-time `authored`, author and encounter references. */
 export function arbNote(opts: NoteOptions = {}): fc.Arbitrary<ClinicalNote> {
@@ -42,8 +46,10 @@ export function arbNote(opts: NoteOptions = {}): fc.Arbitrary<ClinicalNote> {
     mode === 'realistic'
       ? arbRealisticNoteText
       : fc.oneof(
-          { arbitrary: arbRealisticNoteText, weight: 2 },
+          // Generated text first, and cross-shrinking: a failing note shrinks to short text, not to a whole template.
+          { withCrossShrink: true },
           { arbitrary: textFor(mode, true), weight: 3 },
+          { arbitrary: arbRealisticNoteText, weight: 2 },
           ...(opts.longText === true ? [{ arbitrary: arbLongText, weight: 1 }] : []),
         );
   return fc
