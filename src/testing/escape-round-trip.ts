@@ -8,8 +8,17 @@ import { PropertyAssertionError, show, type PropertyMismatch } from './failure.j
 /** Escape sequences (between two escape characters) escaped text may hold (HL7 v2.5.1 2.7). */
 const SEQUENCE_RE = /^(?:F|S|T|R|E|P|X(?:[0-9A-F]{2})+)$/;
 
-/** Problems of escaped text: raw delimiters or line breaks, unpaired escape characters, unknown sequences. */
-function escapedProblems(escaped: string, d: Hl7Delimiters): PropertyMismatch[] {
+/**
+ * What is wrong with an escaping round trip: raw delimiters or line breaks in the escaped text, unpaired
+ * escape characters, unknown sequences, and unescaped text that is not the original.
+ * @param text - the original text
+ * @param escaped - what escaping gave
+ * @param back - what unescaping `escaped` gave
+ * @param d - the delimiters used
+ * @returns the mismatches, empty when the round trip holds
+ * @example roundTripMismatches('a|b', 'a|b', 'a|b', DEFAULT_HL7_DELIMITERS)[0]?.path // 'escapeHl7(text)[1]'
+ */
+export function roundTripMismatches(text: string, escaped: string, back: string, d: Hl7Delimiters): PropertyMismatch[] {
   const out: PropertyMismatch[] = [];
   const raw: [string, string | undefined][] = [['field', d.field], ['component', d.component], ['repetition', d.repetition], ['subcomponent', d.subcomponent], ['truncation', d.truncation], ['CR', '\r'], ['LF', '\n']];
   for (const [name, c] of raw) {
@@ -21,6 +30,7 @@ function escapedProblems(escaped: string, d: Hl7Delimiters): PropertyMismatch[] 
   for (let i = 1; i < parts.length; i += 2) {
     if (!SEQUENCE_RE.test(parts[i] as string)) out.push({ path: 'escapeHl7(text)', expected: 'only the escape sequences F, S, T, R, E, P and Xhh', actual: show(`${d.escape}${parts[i]}${d.escape}`) });
   }
+  if (back !== text) out.push({ path: 'unescapeHl7(escapeHl7(text))', expected: show(text), actual: show(back) });
   return out;
 }
 
@@ -39,9 +49,7 @@ function escapedProblems(escaped: string, d: Hl7Delimiters): PropertyMismatch[] 
  */
 export function assertEscapeRoundTrip(text: string, delimiters: Hl7Delimiters = DEFAULT_HL7_DELIMITERS): string {
   const escaped = escapeHl7(text, delimiters);
-  const mismatches = escapedProblems(escaped, delimiters);
-  const back = unescapeHl7(escaped, delimiters);
-  if (back !== text) mismatches.push({ path: 'unescapeHl7(escapeHl7(text))', expected: show(text), actual: show(back) });
+  const mismatches = roundTripMismatches(text, escaped, unescapeHl7(escaped, delimiters), delimiters);
   if (mismatches.length > 0) throw new PropertyAssertionError(`HL7 escaping does not round-trip ${show(text)}`, mismatches);
   return escaped;
 }

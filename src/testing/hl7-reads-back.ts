@@ -47,8 +47,8 @@ function segmentAt(segments: readonly Hl7Segment[], id: string, occurrence: numb
  *   error as `cause` when the message does not parse)
  * @throws {RangeError} when a key is no HL7 location
  * @example
- * const message = buildAdtA31(chart, { now: '2026-03-01T10:00:00Z', controlId: 'C1' });
- * assertHl7ReadsBack(message, { 'PID-3.1': chart.patient.id, 'PID-5.1': chart.patient.names[0]?.family ?? '' });
+ * const message = buildAdtA31(chart, { now: '2026-03-01T10:00:00Z', controlId: 'ADT1' });
+ * assertHl7ReadsBack(message, { 'MSH-9.2': 'A31', 'PID-5.1': chart.patient.names[0]?.family ?? '' });
  */
 export function assertHl7ReadsBack(message: string, expected: Readonly<Record<string, string>>): void {
   const locations = Object.entries(expected).map(([key, value]) => ({ key, value, at: readLocation(key) }));

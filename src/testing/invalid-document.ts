@@ -27,7 +27,7 @@ export interface InvalidChartDocument {
 }
 
 /** Chart breakers whose break also leaves a document's references dangling (so they report more than one path there). */
-const CASCADING_IN_A_DOCUMENT = new Set(['wrong type for encounters']);
+const CASCADING_IN_A_DOCUMENT = new Set(['wrong type for encounters', 'encounter id with a tab']);
 
 const DOCUMENT_CHART_BREAKERS = CHART_BREAKERS.filter((b) => !CASCADING_IN_A_DOCUMENT.has(b.name));
 
