@@ -1,5 +1,5 @@
 /**
- * Property tests of the Bundle builders over generated charts (test/arbitraries): references resolve,
+ * Property tests of the Bundle builders over generated charts (src/testing): references resolve,
  * limits hold, ids are valid, unique and stable, narratives are escaped XHTML whose text round-trips,
  * dates keep precision and offset, and the output is deterministic.
  */

@@ -2,11 +2,11 @@
  * chart-export/testing in a fresh consumer project, as a team installs it: the packed tarball next to fast-check
  * (and Vitest), both linked from this repository's node_modules (no network; test/support/packed-package.ts).
  * The documented example (examples/testing-kit.property.test.mjs) runs there under Vitest, and property tests
- * run under `node:test` with `require` and with `import`: the kit's arbitraries drive the consumer's own
+ * (the first snippet of docs/property-testing.md among them) run under `node:test` with `require` and with `import`: the kit's arbitraries drive the consumer's own
  * fast-check, a failure names what broke, and errors thrown through the kit are the core's classes.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,13 @@ import fc from 'fast-check';
 import * as core from 'chart-export';
 import * as kit from 'chart-export/testing';`);
 
+/** The first ```js block of docs/property-testing.md, as a reader pastes it. */
+function docsSnippet(): string {
+  const block = /^```js\n([\s\S]*?)^```$/m.exec(readFileSync(join(ROOT, 'docs/property-testing.md'), 'utf8'))?.[1];
+  if (block === undefined) throw new Error('docs/property-testing.md has no ```js block');
+  return block;
+}
+
 let tmp = '';
 
 /** The environment without the outer run's VITEST* variables, which would make an inner vitest think it is a worker. */
@@ -70,6 +77,7 @@ beforeAll(() => {
   copyFileSync(join(ROOT, 'examples/testing-kit.property.test.mjs'), join(tmp, 'testing-kit.property.test.mjs'));
   writeFileSync(join(tmp, 'kit.node-test.cjs'), CJS);
   writeFileSync(join(tmp, 'kit.node-test.mjs'), ESM);
+  writeFileSync(join(tmp, 'docs-snippet.node-test.mjs'), docsSnippet());
 }, 120_000);
 
 afterAll(() => {
@@ -88,10 +96,11 @@ describe('chart-export/testing in a consumer project', () => {
     expect(run.stdout).toMatch(/Tests\s+4 passed \(4\)/);
   }, 200_000);
 
-  it('should run property tests under node:test, with require and with import', () => {
-    const run = spawnSync(process.execPath, ['--test', 'kit.node-test.cjs', 'kit.node-test.mjs'], { cwd: tmp, env: consumerEnv(), encoding: 'utf8', timeout: 180_000 });
+  it('should run property tests under node:test, with require and with import, the docs snippet among them', () => {
+    const files = ['kit.node-test.cjs', 'kit.node-test.mjs', 'docs-snippet.node-test.mjs'];
+    const run = spawnSync(process.execPath, ['--test', ...files], { cwd: tmp, env: consumerEnv(), encoding: 'utf8', timeout: 180_000 });
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-    expect(run.stdout).toMatch(/^# pass 6$/m);
+    expect(run.stdout).toMatch(/^# pass 7$/m);
     expect(run.stdout).toMatch(/^# fail 0$/m);
   }, 200_000);
 });
