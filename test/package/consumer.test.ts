@@ -309,7 +309,7 @@ describe('one core for import and require', () => {
     },
   );
 
-  it('should load the core next to the adapter by a relative path, not a second copy of it (nor by package name)', () => {
+  it('should load the core next to the adapter and the kit by a relative path, not a second copy of it (nor by package name), and fast-check from the consumer', () => {
     for (const [file, core] of [
       ['http/index.js', /from "\.\.\/index\.js"/],
       ['http/index.cjs', /require\("\.\.\/index\.cjs"\)/],
@@ -322,6 +322,12 @@ describe('one core for import and require', () => {
       expect(text, file).not.toMatch(/from "chart-export"|require\("chart-export"\)/);
       // The core's error classes are defined once, in dist/index.*.
       expect(text, file).not.toMatch(/class ChartValidationError\b|name = "ChartValidationError"/);
+    }
+    // The testing kit uses the consumer's fast-check (a peer dependency), never a bundled copy.
+    for (const file of ['testing/index.js', 'testing/index.cjs']) {
+      const text = readFileSync(join(tmp, 'node_modules/chart-export/dist', file), 'utf8');
+      expect(text, file).toMatch(/from "fast-check"|require\("fast-check"\)/);
+      expect(text, file).not.toMatch(/class \w*Arbitrary\b|function stringMatching\b/);
     }
   });
 });
