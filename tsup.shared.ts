@@ -14,6 +14,7 @@ const ROOT = dirname(fileURLToPath(import.meta.url));
 export const LIBRARY_ENTRIES: Readonly<Record<string, string>> = {
   index: 'src/index.ts',
   'http/index': 'src/http/index.ts',
+  'testing/index': 'src/testing/index.ts',
   // Not public (not in the exports map): the core's internals the adapter shares (SHA-256, the ISO order key),
   // loaded by the adapter by relative path instead of a second copy.
   'internal/adapter': 'src/internal/adapter.ts',
@@ -100,6 +101,8 @@ export const library: Options[] = [
     sourcemap: false,
     target: 'es2022',
     platform: 'neutral',
+    // The testing kit's peer dependency: the consumer's own fast-check, never a bundled copy.
+    external: ['fast-check'],
     esbuildPlugins: [importBuiltEntries(), writeEsmDeclarations(LIBRARY_ENTRIES)],
   },
   {
@@ -110,6 +113,7 @@ export const library: Options[] = [
     sourcemap: false,
     target: 'es2022',
     platform: 'neutral',
+    external: ['fast-check'],
     esbuildPlugins: [importBuiltEntries()],
   },
 ];

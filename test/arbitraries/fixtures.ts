@@ -3,8 +3,8 @@
  * tests that need exact, readable input.
  */
 import { readFileSync } from 'node:fs';
-import type { ChartDocument } from '../../src/model/index.js';
-import type { ChartWithDirectory } from './chart.js';
+import type { ChartDocument } from '../../src/index.js';
+import type { ChartWithDirectory } from '../../src/testing/index.js';
 
 const DEMO_URL = new URL('../../examples/data/demo-chart.json', import.meta.url);
 let demoText: string | undefined;

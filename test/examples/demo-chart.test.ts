@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Assessment, ChartDocument, Encounter } from '../../src/model/index.js';
 import { checkChartDocument, validateChartDocument } from '../../src/validation/chart.js';
-import { GAD7_ITEMS, PHQ9_ITEMS } from '../arbitraries/index.js';
+import { GAD7_ITEMS, PHQ9_ITEMS } from '../../src/testing/instruments.js';
 
 const FILE = fileURLToPath(new URL('../../examples/data/demo-chart.json', import.meta.url));
 const GENERATOR = fileURLToPath(new URL('../../examples/data/generate-demo-chart.mjs', import.meta.url));

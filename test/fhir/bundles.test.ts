@@ -1,5 +1,5 @@
 /**
- * Property tests of the Bundle builders over generated charts (test/arbitraries): references resolve,
+ * Property tests of the Bundle builders over generated charts (src/testing): references resolve,
  * limits hold, ids are valid, unique and stable, narratives are escaped XHTML whose text round-trips,
  * dates keep precision and offset, and the output is deterministic.
  */
@@ -21,7 +21,7 @@ import {
   type PatientChart,
 } from '../../src/index.js';
 import { isoOrderKey } from '../../src/internal/iso.js';
-import { arbPatientChart } from '../arbitraries/index.js';
+import { arbPatientChart } from '../../src/testing/chart.js';
 import { parseXhtml } from '../support/fhir-validator.js';
 
 const NOW = '2026-03-01T15:00:00Z';

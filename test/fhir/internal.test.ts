@@ -7,7 +7,7 @@ import { createContentHash, hexToUuidV8, sha256Hex, sha256Hex128 } from '../../s
 import { sortKey } from '../../src/fhir/internal/sort-key.js';
 import { escapeXhtmlText, narrativeDiv, textNarrative } from '../../src/fhir/internal/xhtml.js';
 import { isoOrderKey } from '../../src/internal/iso.js';
-import { arbIsoDate, arbIsoDateTime } from '../arbitraries/index.js';
+import { arbIsoDate, arbIsoDateTime } from '../../src/testing/dates.js';
 import { parseXhtml } from '../support/fhir-validator.js';
 
 // eslint-disable-next-line no-control-regex -- finds the C0 control characters FHIR strings forbid

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DateTimeFormatError, formatHl7DateTime, parseHl7DateTime } from '../../src/index.js';
-import { arbIsoDate, arbIsoDateTime, arbIsoDateTimeFull } from '../arbitraries/index.js';
+import { arbIsoDate, arbIsoDateTime, arbIsoDateTimeFull } from '../../src/testing/dates.js';
 
 /** HL7 writes UTC as +0000, so `Z` reads back as `+00:00`. */
 const normalizeZ = (iso: string): string => iso.replace(/Z$/, '+00:00');

@@ -5,7 +5,8 @@ import { createInMemoryDataSource, loadChartDocument } from '../../src/http/inde
 import { newestFirst } from '../../src/http/internal/newest.js';
 import { isoOrderKey as orderKeyOf } from '../../src/internal/adapter.js';
 import { isoOrderKey } from '../../src/internal/iso.js';
-import { arbChartDocument, arbIsoDate, arbIsoDateTime } from '../arbitraries/index.js';
+import { arbChartDocument } from '../../src/testing/chart.js';
+import { arbIsoDate, arbIsoDateTime } from '../../src/testing/dates.js';
 import { CHART_DOCUMENT, OTHER_PATIENT_ID, PATIENT_ID } from './support/fixture.js';
 
 function issuesOf(fn: () => unknown): ChartValidationError {

@@ -1,9 +1,11 @@
 /**
  * Module boundaries, checked on the source imports (and as lint rules in eslint.config.js):
- * the core never imports the adapter or a Node API; fhir/ and hl7/ do not import each other; model/
- * imports only model/; the adapter reaches the core only through src/index.ts and src/internal/adapter.ts
- * (shared internals, built as their own file and not in the exports map); the service command (src/cli/)
- * reaches the library only through its public entries.
+ * the core never imports the adapter, the testing kit, the command or a Node API; fhir/ and hl7/ do not import
+ * each other; model/ imports only model/; the adapter reaches the core only through src/index.ts and
+ * src/internal/adapter.ts (shared internals, built as their own file and not in the exports map); the testing
+ * kit reaches the core only through src/index.ts, and its one runtime dependency is fast-check; the adapter and
+ * the kit never import each other; the service command (src/cli/) reaches the library only through its public
+ * entries.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -34,9 +36,11 @@ describe('module boundaries', () => {
   });
 
   it('should keep the core free of the adapter, Node APIs and runtime dependencies', () => {
-    for (const { file, deps } of all.filter((f) => !f.file.startsWith('http/') && !f.file.startsWith('cli/'))) {
+    const core = all.filter((f) => !f.file.startsWith('http/') && !f.file.startsWith('cli/') && !f.file.startsWith('testing/'));
+    for (const { file, deps } of core) {
       for (const dep of deps) {
         expect(dep.startsWith('http/') || dep === 'http' || dep.startsWith('cli/'), `${file} imports ${dep}`).toBe(false);
+        expect(dep.startsWith('testing/') || dep === 'testing', `${file} imports ${dep}`).toBe(false);
         // Only type imports of @types/fhir ('fhir/r4.js') may leave the package.
         const external = !dep.startsWith('..') && !/^(index|errors|model|fhir|hl7|internal|validation)(\/|\.js$|$)/.test(dep);
         expect(!external || dep === 'fhir/r4.js', `${file} imports ${dep}`).toBe(true);
@@ -68,6 +72,23 @@ describe('module boundaries', () => {
       for (const d of deps) {
         const core = !d.startsWith('http/') && /^(index|errors|model|fhir|hl7|internal|validation)(\/|\.js$)/.test(d);
         expect(!core || d === 'index.js' || d === 'internal/adapter.js', `${file} imports ${d}`).toBe(true);
+      }
+    }
+  });
+
+  it('should keep the adapter free of the testing kit', () => {
+    for (const { file, deps } of all.filter((f) => f.file.startsWith('http/'))) {
+      for (const d of deps) expect(d.startsWith('testing/') || d === 'testing', `${file} imports ${d}`).toBe(false);
+    }
+  });
+
+  it('should let the testing kit reach the core only through src/index.ts, and import nothing but fast-check and FHIR types', () => {
+    const kit = all.filter((f) => f.file.startsWith('testing/'));
+    expect(kit.some((f) => f.file === 'testing/index.ts')).toBe(true);
+    for (const { file, deps } of kit) {
+      for (const d of deps) {
+        const allowed = d === 'index.js' || d.startsWith('testing/') || d === 'fast-check' || d === 'fhir/r4.js';
+        expect(allowed, `${file} imports ${d}`).toBe(true);
       }
     }
   });

@@ -1,26 +1,25 @@
 /**
  * The packed package in a fresh consumer project, as a user installs it: `npm pack` once, the tarball unpacked
- * into a temporary `node_modules/chart-export` next to `@types/fhir` and `typescript` (linked from this
- * repository's node_modules: no network), then
+ * into a temporary `node_modules/chart-export` next to `@types/fhir`, `typescript` and `fast-check` (linked from
+ * this repository's node_modules: no network; see test/support/packed-package.ts), then
  * - the consumer's TypeScript (`strict`, `skipLibCheck: false`) under `moduleResolution` node16, nodenext and
- *   bundler, over `.mts` and `.cts` files, and node10 over `.ts` files: correct uses compile; wrong uses fail with the expected error codes
- *   (a FHIR type that silently became `any` would let them through); no `@types/node` in those projects;
+ *   bundler, over `.mts` and `.cts` files, and node10 over `.ts` files: correct uses compile; wrong uses fail with
+ *   the expected error codes (a FHIR type that silently became `any` would let them through);
+ *   `chart-export/testing` typed with the model and fast-check; no `@types/node` in those projects;
  * - a project with `@types/node` and `@types/express`: `createServer(toNodeListener(…))` and `app.use(…)`;
  * - `exactOptionalPropertyTypes`: explicit `undefined` where the docs allow an absent property;
  * - the README's "Mapping a chart" example, extracted and type-checked as a user would paste it;
  * - one core for both formats: in a fresh Node process, with `require` and with `import`, the adapter's errors
- *   are the core's classes and a chart frozen by the core is not copied and checked again by the adapter.
+ *   are the core's classes and a chart frozen by the core is not copied and checked again by the adapter; the
+ *   adapter and the testing kit load the core next to them.
  * One tsc run per configuration, all in parallel.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const ROOT_MODULES = join(ROOT, 'node_modules');
+import { ROOT, ROOT_MODULES, installPackedPackage, link } from '../support/packed-package.js';
 
 /** The first ```ts block under the README's "## Mapping a chart" heading. */
 function readmeMappingExample(readme: string): string {
@@ -53,6 +52,7 @@ import {
   type ExportHandler,
   type NodeListener,
 } from 'chart-export/http';
+import { assertEscapeRoundTrip, chartDocument, patientChart, type ChartWithDirectory } from 'chart-export/testing';
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
 
@@ -84,7 +84,14 @@ const listener: NodeListener = toNodeListener(handler);
 const listenerIsAny: IsAny<typeof listener> = false;
 const requestIsAny: IsAny<Parameters<NodeListener>[0]> = false;
 
-export { bundle, bundleIsAny, patientIsAny, first, gender, adt, listener, listenerIsAny, requestIsAny };
+// The testing kit: its arbitraries are fast-check's, typed with the model (fast-check is a peer dependency).
+const documents = chartDocument({ size: 'small', text: 'hostile' });
+const documentsAreAny: IsAny<typeof documents> = false;
+const patientIds = documents.map((doc) => doc.patients.map((c) => c.patient.id.toUpperCase()));
+const charts = patientChart().map((value: ChartWithDirectory) => value.chart.patient.id);
+const escaped: string = assertEscapeRoundTrip('O|Brien');
+
+export { bundle, bundleIsAny, patientIsAny, first, gender, adt, listener, listenerIsAny, requestIsAny, documentsAreAny, patientIds, charts, escaped };
 `;
 
 /** Wrong uses, one per line, each of which must fail (line numbers below). */
@@ -182,26 +189,10 @@ function runTsc(project: Project): Promise<{ exitCode: number; diagnostics: { fi
   });
 }
 
-function link(target: string, path: string): void {
-  mkdirSync(join(path, '..'), { recursive: true });
-  symlinkSync(target, path, 'dir');
-}
-
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'chart-export-consumer-'));
-  // The tarball exactly as published (npm test has built dist).
-  const packed = execFileSync('npm', ['pack', '--pack-destination', tmp, '--ignore-scripts', '--json'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const [{ filename }] = JSON.parse(packed) as [{ filename: string }];
-  const pkgDir = join(tmp, 'node_modules/chart-export');
-  mkdirSync(pkgDir, { recursive: true });
-  execFileSync('tar', ['-xzf', join(tmp, filename), '-C', pkgDir, '--strip-components=1']);
-  // Its one dependency and the consumer's compiler, without network.
-  link(join(ROOT_MODULES, '@types/fhir'), join(tmp, 'node_modules/@types/fhir'));
-  link(join(ROOT_MODULES, 'typescript'), join(tmp, 'node_modules/typescript'));
+  // The tarball exactly as published (npm test has built dist), its one dependency and the consumer's compiler.
+  installPackedPackage(tmp, ['typescript', 'fast-check']);
   // Only this project has @types/node (and Express's types); the others must do without.
   link(join(ROOT_MODULES, '@types'), join(tmp, 'with-node/node_modules/@types'));
 
@@ -277,7 +268,7 @@ describe('packed package in a consumer TypeScript project', () => {
   }, 120_000);
 
   it("should publish declarations that import nothing from node: and @types/fhir only as 'fhir/r4.js'", () => {
-    for (const file of ['index.d.ts', 'index.d.cts', 'http/index.d.ts', 'http/index.d.cts']) {
+    for (const file of ['index.d.ts', 'index.d.cts', 'http/index.d.ts', 'http/index.d.cts', 'testing/index.d.ts', 'testing/index.d.cts']) {
       const text = readFileSync(join(tmp, 'node_modules/chart-export/dist', file), 'utf8');
       expect(text, file).not.toMatch(/^(import|export)[^\n]*from ['"]node:|reference types="node"/m);
       const fhirSpecifiers = [...text.matchAll(/from ['"](fhir\/[^'"]*)['"]/g)].map((m) => m[1]);
@@ -326,14 +317,25 @@ describe('one core for import and require', () => {
     },
   );
 
-  it('should load the core next to the adapter by a relative path, not a second copy of it (nor by package name)', () => {
-    for (const [file, core] of [['http/index.js', /from "\.\.\/index\.js"/], ['http/index.cjs', /require\("\.\.\/index\.cjs"\)/]] as const) {
+  it('should load the core next to the adapter and the kit by a relative path, not a second copy of it (nor by package name), and fast-check from the consumer', () => {
+    for (const [file, core] of [
+      ['http/index.js', /from "\.\.\/index\.js"/],
+      ['http/index.cjs', /require\("\.\.\/index\.cjs"\)/],
+      ['testing/index.js', /from "\.\.\/index\.js"/],
+      ['testing/index.cjs', /require\("\.\.\/index\.cjs"\)/],
+    ] as const) {
       const text = readFileSync(join(tmp, 'node_modules/chart-export/dist', file), 'utf8');
       expect(text, file).toMatch(core);
       // Not by the package's own name: that would fail under an npm alias or a resolver without self-reference.
       expect(text, file).not.toMatch(/from "chart-export"|require\("chart-export"\)/);
       // The core's error classes are defined once, in dist/index.*.
       expect(text, file).not.toMatch(/class ChartValidationError\b|name = "ChartValidationError"/);
+    }
+    // The testing kit uses the consumer's fast-check (a peer dependency), never a bundled copy.
+    for (const file of ['testing/index.js', 'testing/index.cjs']) {
+      const text = readFileSync(join(tmp, 'node_modules/chart-export/dist', file), 'utf8');
+      expect(text, file).toMatch(/from "fast-check"|require\("fast-check"\)/);
+      expect(text, file).not.toMatch(/class \w*Arbitrary\b|function stringMatching\b/);
     }
   });
 });

@@ -1,7 +1,8 @@
 /**
- * The public declarations as an editor shows them: every export of `chart-export` and `chart-export/http` has
- * hover docs, and so does every member of an exported interface, class or object type; every optional
- * property is declared `prop?: T | undefined` (docs/api.md, "Types"), so a consumer with
+ * The public declarations as an editor shows them: every export of `chart-export`, `chart-export/http` and
+ * `chart-export/testing` has hover docs (and every export of the testing kit an `@example`), and so does every
+ * member of an exported interface, class or object type; every optional property is declared
+ * `prop?: T | undefined` (docs/api.md, "Types"), so a consumer with
  * exactOptionalPropertyTypes may pass a value read from another optional property (`{ code: score.code }`).
  * Every property of the chart model (`src/model`) also carries an `@example` (docs/chart-model.md).
  */
@@ -11,18 +12,19 @@ import { describe, expect, it } from 'vitest';
 import { strictProgram } from '../support/typescript.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const ENTRIES = [`${ROOT}src/index.ts`, `${ROOT}src/http/index.ts`];
+const ENTRIES = [`${ROOT}src/index.ts`, `${ROOT}src/http/index.ts`, `${ROOT}src/testing/index.ts`];
+const KIT_ENTRY = `${ROOT}src/testing/index.ts`;
 const MODEL_ENTRY = `${ROOT}src/model/index.ts`;
 
 /** Every exported symbol of both entries with its declarations (aliases resolved). */
-function exportedDeclarations(): { checker: ts.TypeChecker; exports: { name: string; symbol: ts.Symbol }[] } {
+function exportedDeclarations(): { checker: ts.TypeChecker; exports: { name: string; symbol: ts.Symbol; entry: string }[] } {
   const program = strictProgram(ENTRIES, ['node']);
   const checker = program.getTypeChecker();
-  const exports: { name: string; symbol: ts.Symbol }[] = [];
+  const exports: { name: string; symbol: ts.Symbol; entry: string }[] = [];
   for (const entry of ENTRIES) {
     const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry) as ts.SourceFile) as ts.Symbol;
     for (const s of checker.getExportsOfModule(moduleSymbol)) {
-      exports.push({ name: s.name, symbol: s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s });
+      exports.push({ name: s.name, symbol: s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s, entry });
     }
   }
   return { checker, exports };
@@ -138,6 +140,13 @@ describe('public declarations', () => {
     const properties = modelProperties();
     expect(properties.length).toBeGreaterThan(150);
     const missing = properties.filter(({ node }) => !exampleTexts(node).some((t) => t !== '')).map((p) => p.name);
+    expect(missing).toEqual([]);
+  });
+
+  it('should give every export of chart-export/testing an `@example` with text', () => {
+    const kit = exports.filter((e) => e.entry === KIT_ENTRY);
+    expect(kit.length).toBeGreaterThan(20);
+    const missing = kit.filter(({ symbol }) => !(symbol.declarations ?? []).some((d) => exampleTexts(d).some((t) => t !== ''))).map((e) => e.name);
     expect(missing).toEqual([]);
   });
 });

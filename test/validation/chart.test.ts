@@ -5,7 +5,10 @@ import { isoKind, isoOrderKey } from '../../src/internal/iso.js';
 import type { AnswerOption, Assessment, ChartDocument, Coding, PatientChart } from '../../src/model/index.js';
 import { toFhirQuestionnaire } from '../../src/fhir/questionnaire.js';
 import { toFhirQuestionnaireResponse } from '../../src/fhir/questionnaire-response.js';
-import { arbAssessment, arbCoding, arbIsoDateTimeFull, INVALID_IDENTIFIER_SYSTEMS } from '../arbitraries/index.js';
+import { arbAssessment } from '../../src/testing/assessments.js';
+import { arbCoding } from '../../src/testing/codes.js';
+import { arbIsoDateTimeFull } from '../../src/testing/dates.js';
+import { INVALID_IDENTIFIER_SYSTEMS } from '../../src/testing/invalid-values.js';
 import {
   checkChartDocument,
   checkDirectory,

@@ -7,7 +7,9 @@ import type { PatientChart } from '../../src/model/index.js';
 import { checkChartDocument, checkPatientChart } from '../../src/validation/chart.js';
 import { freezeChartDocument, freezeDirectory, freezePatientChart } from '../../src/validation/frozen.js';
 import { isCheckedFrozen } from '../../src/validation/memo.js';
-import { arbBrokenPatientChart, arbChartDocument, arbPatientChart, realisticPatientChart } from '../arbitraries/index.js';
+import { arbBrokenPatientChart } from '../../src/testing/chart-breakers.js';
+import { arbChartDocument, arbPatientChart } from '../../src/testing/chart.js';
+import { realisticPatientChart } from '../arbitraries/fixtures.js';
 
 /** Every object reachable from `value` is frozen. */
 function deeplyFrozen(value: unknown): boolean {

@@ -9,7 +9,7 @@ import { ChartValidationError, formatIssuePath } from '../../src/errors.js';
 import { checkChartDocument, validateChartDocument } from '../../src/validation/chart.js';
 import { freezeChartDocument } from '../../src/validation/frozen.js';
 import { loadChartDocument } from '../../src/http/data-source.js';
-import { arbPatientChart } from '../arbitraries/index.js';
+import { arbPatientChart } from '../../src/testing/chart.js';
 
 const MARKER = 'Qz9Marker';
 

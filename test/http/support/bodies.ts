@@ -42,7 +42,7 @@ export function expectFhir(res: TestResponse, strict = false): Record<string, un
 
 /**
  * Assert a 200 HL7 response whose message passes the v2.5.1 structure check; return its segments. With
- * `generated` (charts from test/arbitraries, whose identifiers may be long), the documented deviations of
+ * `generated` (charts from the testing kit, src/testing, whose identifiers may be long), the documented deviations of
  * identifiers sent whole are allowed ({@link conformanceProblems}); fixtures must pass the check as is.
  */
 export function expectHl7(res: TestResponse, messageType: string, generated = false): string[][] {

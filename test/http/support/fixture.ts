@@ -4,7 +4,7 @@
  * and a patient id that needs percent-encoding in a URL. No real person.
  */
 import type { AnswerOption, Assessment, ChartDocument, ClinicalNote, Encounter, MedicalHistoryEntry } from '../../../src/index.js';
-import { FREQUENCY_OPTIONS, PHQ9_INSTRUMENT, PHQ9_TOTAL } from '../../arbitraries/instruments.js';
+import { FREQUENCY_OPTIONS, PHQ9_INSTRUMENT, PHQ9_TOTAL } from '../../../src/testing/instruments.js';
 
 const enc = (id: string, start: string, extra: Partial<Encounter> = {}): Encounter => ({
   id,

@@ -8,33 +8,35 @@ import {
   type DirectoryLocation,
   type DirectoryOrganization,
   type DirectoryPractitioner,
-} from '../../src/model/index.js';
+} from '../index.js';
 import { arbCoding, arbIdentifier, arbNpiIdentifier } from './codes.js';
 import { ORGANIZATION_ADDRESS_USES, ORGANIZATION_TELECOM_USES, arbAddress, arbHumanName, arbTelecom } from './people.js';
-import { arbIdFor, textFor, type TextMode } from './text.js';
-import { compact, memo, opt, optArray } from './util.js';
+import type { TextMode } from './fragments.js';
+import { arbIdFor } from './ids.js';
+import { textFor } from './text.js';
+import { compact, memo, opt, optArray } from './internal/util.js';
 
 /** Options of {@link arbDirectory}. */
 export interface DirectoryOptions {
   /** Text mode (default mixed). */
-  text?: TextMode;
+  text?: TextMode | undefined;
   /** Id mode (default: the text mode). */
-  ids?: TextMode;
+  ids?: TextMode | undefined;
   /** Maximum organizations (default 3). */
-  maxOrganizations?: number;
+  maxOrganizations?: number | undefined;
   /** Minimum practitioners (default 0). */
-  minPractitioners?: number;
+  minPractitioners?: number | undefined;
   /** Maximum practitioners (default 4). */
-  maxPractitioners?: number;
+  maxPractitioners?: number | undefined;
   /** Minimum locations (default 0). */
-  minLocations?: number;
+  minLocations?: number | undefined;
   /** Maximum locations (default 3). */
-  maxLocations?: number;
+  maxLocations?: number | undefined;
   /**
    * @deprecated No effect, kept so that existing callers compile: every generated directory is valid and
    * mappable (organizations never have a `home` address or contact point, codes are at most 64 characters).
    */
-  mappable?: boolean;
+  mappable?: boolean | undefined;
 }
 
 const ORG_NAMES = ['Riverside Behavioral Health', 'St. Mary’s Hospital', 'Lakeview Family Practice & Counseling', 'Clínica San José', 'Prairie Home Health'];

@@ -1,7 +1,7 @@
 /**
  * The PHQ-9 and GAD-7 instruments with their LOINC codes, shared by the arbitraries and the demo-chart test.
  */
-import type { AnswerOption, AssessmentInstrument, Coding } from '../../src/model/index.js';
+import type { AnswerOption, AssessmentInstrument, Coding } from '../index.js';
 
 /** The LOINC answer list LL358-3 shared by PHQ-9 and GAD-7 items, with the points each answer scores. */
 export const FREQUENCY_OPTIONS: readonly AnswerOption[] = [

@@ -6,42 +6,21 @@ import { isoOrderKey, parseIsoDateTime } from '../../src/internal/iso.js';
 import { checkChartDocument, checkDirectory, checkPatientChart } from '../../src/validation/chart.js';
 import { MappingError, buildAdrA19, buildAdtA08, buildAdtA31, buildFhirPatientExport, buildMdmT02, buildOruR01 } from '../../src/index.js';
 import type { PatientChart } from '../../src/model/index.js';
-import {
-  CHART_BREAKERS,
-  CODE_MAX_LENGTH,
-  DOCUMENT_BREAKERS,
-  FORBIDDEN_CONTROL_CHARS,
-  INVALID_CODES,
-  INVALID_ISO_DATE_TIMES,
-  INVALID_POSITIVE_INTS,
-  POSITIVE_INT_MAX,
-  arbAssessment,
-  arbBrokenChartDocument,
-  arbBrokenPatientChart,
-  arbChartDocument,
-  arbCoding,
-  arbDirectory,
-  arbForbiddenControlChar,
-  arbHostileText,
-  arbId,
-  arbIdFor,
-  arbIdentifier,
-  arbInvalidId,
-  arbInvalidText,
-  arbIsoDate,
-  arbIsoDateTime,
-  arbIsoDateTimeFull,
-  arbLongText,
-  arbOrderedPair,
-  arbPatientChart,
-  arbPeriod,
-  arbText,
-  type ChartWithDirectory,
-  isValidChartText,
-  realisticPatientChart,
-  toValidId,
-  fitForHl7,
-} from './index.js';
+import { arbAssessment } from '../../src/testing/assessments.js';
+import { CHART_BREAKERS, arbBrokenPatientChart } from '../../src/testing/chart-breakers.js';
+import { arbChartDocument, arbPatientChart, type ChartWithDirectory } from '../../src/testing/chart.js';
+import { CODE_MAX_LENGTH, arbCoding, arbIdentifier } from '../../src/testing/codes.js';
+import { arbIsoDate, arbIsoDateTime, arbIsoDateTimeFull } from '../../src/testing/dates.js';
+import { arbDirectory } from '../../src/testing/directory.js';
+import { DOCUMENT_BREAKERS, arbBrokenChartDocument } from '../../src/testing/document-breakers.js';
+import { FORBIDDEN_CONTROL_CHARS, isValidChartText } from '../../src/testing/fragments.js';
+import { arbId, arbIdFor, arbInvalidId, toValidId } from '../../src/testing/ids.js';
+import { INVALID_CODES, INVALID_ISO_DATE_TIMES, INVALID_POSITIVE_INTS } from '../../src/testing/invalid-values.js';
+import { arbOrderedPair, arbPeriod } from '../../src/testing/periods.js';
+import { POSITIVE_INT_MAX } from '../../src/testing/record-options.js';
+import { arbForbiddenControlChar, arbHostileText, arbInvalidText, arbLongText, arbText } from '../../src/testing/text.js';
+import { fitForHl7 } from '../arbitraries/fit-for-hl7.js';
+import { realisticPatientChart } from '../arbitraries/fixtures.js';
 
 const paths = (issues: readonly ChartIssue[]): string[] => issues.map((i) => `${formatIssuePath(i.path)}: ${i.message}`);
 

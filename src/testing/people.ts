@@ -20,11 +20,14 @@ import {
   type Payer,
   type Telecom,
   type TelecomUse,
-} from '../../src/model/index.js';
+} from '../index.js';
 import { arbIdentifier } from './codes.js';
-import { arbIsoDate, arbIsoDateTime, arbPeriod, type YearRange } from './dates.js';
-import { arbIdFor, textFor, type TextMode } from './text.js';
-import { compact, memo, opt, optArray, rare } from './util.js';
+import { arbIsoDate, arbIsoDateTime, type YearRange } from './dates.js';
+import { arbPeriod } from './periods.js';
+import type { TextMode } from './fragments.js';
+import { arbIdFor } from './ids.js';
+import { textFor } from './text.js';
+import { compact, memo, opt, optArray, rare } from './internal/util.js';
 
 /** Family names with apostrophes, hyphens, accents, particles and non-Latin scripts. */
 export const FAMILY_NAMES = [
@@ -184,13 +187,13 @@ function buildPayer(mode: TextMode = 'mixed'): fc.Arbitrary<Payer> {
 /** Options of {@link arbCoverage} and {@link arbPatient}. */
 export interface PatientOptions {
   /** Text mode of free-text fields (default mixed). */
-  text?: TextMode;
+  text?: TextMode | undefined;
   /** Id mode (default: the text mode). */
-  ids?: TextMode;
+  ids?: TextMode | undefined;
   /** Year range of dates (default: realistic for realistic text, else mixed). */
-  years?: YearRange;
+  years?: YearRange | undefined;
   /** Maximum number of coverages (default 3). */
-  maxCoverages?: number;
+  maxCoverages?: number | undefined;
 }
 
 /** A coverage; `order` is 1…2147483647 (FHIR positiveInt), renumbered by {@link arbPatient} when in a list. */

@@ -2,72 +2,90 @@
  * Arbitraries for whole charts and chart documents, with references that resolve.
  */
 import fc from 'fast-check';
-import { fitNm } from '../../src/hl7/internal/fit.js';
-import { type AssessmentInstrument, type ChartDocument, type Directory, type PatientChart } from '../../src/model/index.js';
+import type { AssessmentInstrument, ChartDocument, Directory, PatientChart } from '../index.js';
+import { arbAssessment, arbInstrument, GAD7_INSTRUMENT_NO_ITEMS, PHQ9_INSTRUMENT_NO_ITEMS } from './assessments.js';
 import type { YearRange } from './dates.js';
 import { arbDirectory, type DirectoryOptions } from './directory.js';
-import { arbPatient } from './people.js';
-import { arbAssessment, arbEncounter, arbInstrument, arbMedicalHistoryEntry, arbNote, GAD7_INSTRUMENT_NO_ITEMS, PHQ9_INSTRUMENT_NO_ITEMS } from './records.js';
+import { arbEncounter } from './encounters.js';
+import type { TextMode } from './fragments.js';
+import { arbMedicalHistoryEntry } from './history.js';
 import { GAD7_INSTRUMENT, PHQ9_INSTRUMENT } from './instruments.js';
-import type { TextMode } from './text.js';
-import { compact, opt } from './util.js';
+import { numberForNm } from './internal/nm.js';
+import { compact, opt } from './internal/util.js';
+import { arbNote } from './notes.js';
+import { arbPatient } from './people.js';
 
 /** Options of {@link arbPatientChart} and {@link arbChartDocument}. Defaults keep property tests fast. */
 export interface ChartOptions {
   /** Text mode of free-text fields (default mixed). */
-  text?: TextMode;
+  text?: TextMode | undefined;
   /** Id mode (default: the text mode). Use `'realistic'` when ids go into URLs. */
-  ids?: TextMode;
+  ids?: TextMode | undefined;
   /** Year range of dates (default: realistic for realistic text, else mixed). */
-  years?: YearRange;
+  years?: YearRange | undefined;
   /** Encounters: min (default 0) and max (default 3). */
-  minEncounters?: number;
-  maxEncounters?: number;
+  minEncounters?: number | undefined;
+  maxEncounters?: number | undefined;
   /** Notes: min (default 0) and max (default 3). */
-  minNotes?: number;
-  maxNotes?: number;
+  minNotes?: number | undefined;
+  maxNotes?: number | undefined;
   /** Assessments: min (default 0) and max (default 2). */
-  minAssessments?: number;
-  maxAssessments?: number;
+  minAssessments?: number | undefined;
+  maxAssessments?: number | undefined;
   /** Medical-history entries: min (default 0) and max (default 3). */
-  minHistory?: number;
-  maxHistory?: number;
+  minHistory?: number | undefined;
+  maxHistory?: number | undefined;
   /** Per encounter: max diagnoses (default 3) and procedures (default 2). */
-  maxDiagnoses?: number;
-  maxProcedures?: number;
+  maxDiagnoses?: number | undefined;
+  maxProcedures?: number | undefined;
   /** Max items / answers of generated instruments (default 6). */
-  maxItems?: number;
+  maxItems?: number | undefined;
   /** Max coverages (default 3). */
-  maxCoverages?: number;
+  maxCoverages?: number | undefined;
   /** Let note text sometimes be up to 100 KB (default false; slow, use with few runs). */
-  longNotes?: boolean;
+  longNotes?: boolean | undefined;
   /** Use this directory instead of generating one. */
-  directory?: Directory;
+  directory?: Directory | undefined;
   /** Options of the generated directory (ignored with `directory`). */
-  directoryOptions?: DirectoryOptions;
+  directoryOptions?: DirectoryOptions | undefined;
   /**
    * Also make references that point outside the directory and outside the chart (missing encounter,
    * practitioner, location). Such charts are valid as bare charts given to a builder, not in a document.
    * Default false.
    */
-  danglingReferences?: boolean;
+  danglingReferences?: boolean | undefined;
   /**
    * Leave out the two kinds of valid input a builder rejects by design: a procedure with no date
    * (`performed` absent, or a period without start) in an encounter without `period.start`, for which the
    * HL7 builders that send PR1 raise a MappingError (PR1-5 is required); and a number NM's 16 characters
-   * cannot hold (replaced by one in range; see {@link fitForHl7}). Everything else generated is valid and
+   * cannot hold (replaced by the value NM sends for it, or one in range). Everything else generated is valid and
    * mappable in every mode: ids without control characters, ranks and orders within 1…2147483647,
    * organizations without `home` uses.
    *
    * Default false, so that the generators cover the whole valid input space ("valid input gives output or
    * a documented MappingError"). Set it for "every export succeeds" properties.
    */
-  mappable?: boolean;
+  mappable?: boolean | undefined;
 }
 
-/** A chart together with the directory its references resolve against. */
+/** Options of {@link arbChartDocument}. */
+export interface DocumentOptions extends ChartOptions {
+  /** Fewest patients (default 1). */
+  minPatients?: number | undefined;
+  /** Most patients (default 3). */
+  maxPatients?: number | undefined;
+  /** Leave the directory out of the document (charts then refer to no directory entry). */
+  omitDirectory?: boolean | undefined;
+}
+
+/**
+ * A chart together with the directory its references resolve against.
+ * @example const { chart, directory }: ChartWithDirectory = fc.sample(patientChart(), 1)[0]!;
+ */
 export interface ChartWithDirectory {
+  /** One patient's chart. */
   chart: PatientChart;
+  /** The directory the chart's practitioner, location and organization references resolve to. */
   directory: Directory;
 }
 
@@ -143,7 +161,7 @@ export function arbChartFor(directory: Directory, opts: ChartOptions = {}): fc.A
           medicalHistory: list(arbMedicalHistoryEntry(rec), opts.minHistory, opts.maxHistory, 3),
         })
         .map((r): PatientChart => compact({ patient: payersApartFrom(patient, directory), encounters, ...r }))
-        .map((chart) => (opts.mappable === true ? fitForHl7(chart) : chart));
+        .map((chart) => (opts.mappable === true ? fitNumbersForHl7(chart) : chart));
     });
 }
 
@@ -168,27 +186,11 @@ function payersApartFrom(patient: PatientChart['patient'], directory: Directory)
 }
 
 /**
- * A number HL7 NM carries exactly (16 characters with the sign): the value itself when its shortest form fits;
- * else the value NM sends for it (rounded to the digits that fit, `9.5e-15` → `1e-14`), so that a test may
- * expect the value read back to be the chart's; else, for a number NM cannot hold at all, a stand-in that it
- * can (0 for a tiny one, ±9e14 for a huge one; integers stay integers).
- */
-function fitNumber(x: number): number {
-  let sent: string;
-  try {
-    sent = fitNm(x, [], 'OBX-5');
-  } catch {
-    return Math.abs(x) < 1 ? 0 : Math.sign(x) * 9e14;
-  }
-  return Number(sent);
-}
-
-/**
  * A copy of the chart that every HL7 builder can send and read back exactly: every number answer and score is
- * one NM carries as it is (see {@link fitNumber}). Objects keep their prototypes (`__proto__: null` records stay so).
+ * one HL7 NM carries as it is (see {@link numberForNm}). Objects keep their prototypes.
  */
-export function fitForHl7<T>(value: T, key?: string): T {
-  if (Array.isArray(value)) return value.map((v: unknown) => fitForHl7(v)) as T;
+function fitNumbersForHl7<T>(value: T, key?: string): T {
+  if (Array.isArray(value)) return value.map((v: unknown) => fitNumbersForHl7(v)) as T;
   if (value === null || typeof value !== 'object') return value;
   const out = Object.create(Object.getPrototypeOf(value) as object | null) as Record<string, unknown>;
   const source = value as Record<string, unknown>;
@@ -196,9 +198,23 @@ export function fitForHl7<T>(value: T, key?: string): T {
   const isNumber = (source['type'] === 'decimal' || source['type'] === 'integer' || key === 'score') && typeof source['value'] === 'number';
   for (const k of Object.keys(source)) {
     const v = source[k];
-    out[k] = isNumber && k === 'value' ? fitNumber(v as number) : fitForHl7(v, k);
+    out[k] = isNumber && k === 'value' ? numberForNm(v as number) : fitNumbersForHl7(v, k);
   }
   return out as T;
+}
+
+/**
+ * `min`–`max` charts with unique patient ids. For one or more, the list is drawn from zero up and an empty
+ * draw becomes one chart of its own: fast-check shrinks an array by dropping its first items and cannot go
+ * below `minLength`, so with `minLength: 1` a failing second chart would keep the first one beside it.
+ */
+function arbCharts(directory: Directory, opts: ChartOptions, min: number, max: number): fc.Arbitrary<PatientChart[]> {
+  const selector = (c: PatientChart): string => c.patient.id;
+  const upTo = Math.max(max, min);
+  if (min > 1) return fc.uniqueArray(arbChartFor(directory, opts), { minLength: min, maxLength: upTo, selector });
+  const list = fc.uniqueArray(arbChartFor(directory, opts), { maxLength: upTo, selector });
+  if (min < 1) return list;
+  return fc.tuple(list, arbChartFor(directory, opts)).map(([charts, alone]) => (charts.length > 0 ? charts : [alone]));
 }
 
 /**
@@ -207,19 +223,15 @@ export function fitForHl7<T>(value: T, key?: string): T {
  * document requires every reference to resolve).
  * @param opts - chart options plus `minPatients` / `maxPatients`
  */
-export function arbChartDocument(opts: ChartOptions & { minPatients?: number; maxPatients?: number; omitDirectory?: boolean } = {}): fc.Arbitrary<ChartDocument> {
+export function arbChartDocument(opts: DocumentOptions = {}): fc.Arbitrary<ChartDocument> {
   const mode = opts.text ?? 'mixed';
   const chartOpts: ChartOptions = { ...opts, danglingReferences: false };
   const directory = opts.directory !== undefined ? fc.constant(opts.directory) : arbDirectory({ text: mode, ids: opts.ids ?? mode, ...opts.directoryOptions });
   return directory.chain((dir) => {
     // Without a directory in the document, charts may not reference it at all.
     const refDir = opts.omitDirectory === true ? {} : dir;
-    return fc
-      .uniqueArray(arbChartFor(refDir, chartOpts), {
-        minLength: opts.minPatients ?? 1,
-        maxLength: Math.max(opts.maxPatients ?? 3, opts.minPatients ?? 1),
-        selector: (c) => c.patient.id,
-      })
-      .map((patients): ChartDocument => (opts.omitDirectory === true ? { patients } : { patients, directory: dir }));
+    return arbCharts(refDir, chartOpts, opts.minPatients ?? 1, opts.maxPatients ?? 3).map((patients): ChartDocument =>
+      opts.omitDirectory === true ? { patients } : { patients, directory: dir },
+    );
   });
 }

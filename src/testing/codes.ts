@@ -2,9 +2,10 @@
  * Code tables (real codes with their displays) and arbitraries for codings and identifiers.
  */
 import fc from 'fast-check';
-import { CODE_SYSTEMS, IDENTIFIER_TYPES, type CodeSystem, type Coding, type Identifier } from '../../src/model/index.js';
-import { textFor, type TextMode } from './text.js';
-import { compact, memo, opt } from './util.js';
+import { CODE_SYSTEMS, IDENTIFIER_TYPES, type CodeSystem, type Coding, type Identifier } from '../index.js';
+import type { TextMode } from './fragments.js';
+import { textFor } from './text.js';
+import { compact, memo, opt } from './internal/util.js';
 
 /** Real codes with their displays, by code system. */
 export const CODE_TABLES: Readonly<Record<CodeSystem, readonly (readonly [string, string])[]>> = {
