@@ -9,6 +9,7 @@ import { escapeXhtmlText, narrativeDiv, textNarrative } from '../../src/fhir/int
 import { isoOrderKey } from '../../src/internal/iso.js';
 import { arbIsoDate, arbIsoDateTime } from '../../src/testing/dates.js';
 import { parseXhtml } from '../support/fhir-validator.js';
+import { runs } from '../support/runs.js';
 
 // eslint-disable-next-line no-control-regex -- finds the C0 control characters FHIR strings forbid
 const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
@@ -34,7 +35,7 @@ describe('sha256Hex', () => {
         expect(sha256Hex(text)).toBe(expected);
         expect(sha256Hex128(text)).toBe(expected.slice(0, 32));
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
@@ -74,7 +75,7 @@ describe('utf8Base64', () => {
         expect(utf8Base64(text)).toEqual({ data: expected, size });
         expect(base64Internals.encodeUtf8Base64(text)).toEqual({ data: expected, size });
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -105,7 +106,7 @@ describe('escapeXhtmlText', () => {
         // XML has no way to carry U+FFFE/U+FFFF: they become U+FFFD.
         expect(parsed.text).toBe(text.replace(/\r\n?/g, '\n').replace(/[\uFFFE\uFFFF]/g, '\uFFFD'));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });
@@ -126,7 +127,7 @@ describe('sortKey', () => {
       fc.property(fc.oneof(arbIsoDate(), arbIsoDateTime()), (value) => {
         expect(sortKey(value)).toBe(isoOrderKey(value));
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
     for (const v of ['0050-01-01', '0001', '2026-03-01T09:30:00.5-05:00', '2016-12-31T23:59:60Z', '2016-12-31T23:59:60.25-05:45', '2026-03-01T00:00:00.1234+14:00', '9999-12-31T23:59:60.9999-12:00']) {
       expect(sortKey(v)).toBe(isoOrderKey(v));

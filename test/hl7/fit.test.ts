@@ -5,6 +5,7 @@ import { fitComposite, fitId, fitNm, formatNm, hash64, truncateEscaped } from '.
 import { packLines } from '../../src/hl7/segments/obx.js';
 import { CHART, DIRECTORY } from './fixtures.js';
 import { segmentsOf, val } from './support.js';
+import { runs } from '../support/runs.js';
 
 describe('truncateEscaped', () => {
   it('should never split an escape sequence or a surrogate pair', () => {
@@ -24,7 +25,7 @@ describe('truncateEscaped', () => {
         // Nothing is cut that did not have to be: at most one escape sequence or one surrogate pair short.
         if (escapeHl7(s).length > max) expect(cut.length).toBeGreaterThanOrEqual(max - 5);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 });
@@ -62,7 +63,7 @@ describe('fitComposite', () => {
           for (const c of shortened) expect(c.kept).toBeGreaterThanOrEqual(Math.max(...shortened.map((d) => d.kept)) - 6);
         }
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -135,7 +136,7 @@ describe('formatNm', () => {
         expect(s).toMatch(/^-?\d+(\.\d+)?$/);
         expect(Number(s)).toBe(n === 0 ? 0 : n);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 });
@@ -214,7 +215,7 @@ describe('length fitting in messages', () => {
           expect(back).not.toBe(0);
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 });

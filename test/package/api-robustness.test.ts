@@ -29,6 +29,7 @@ import { arbPatientChart, type ChartWithDirectory } from '../../src/testing/char
 import { CHART, DIRECTORY } from '../hl7/fixtures.js';
 import { conformanceProblems } from '../hl7/support.js';
 import { CHART_DOCUMENT, PATIENT_ID } from '../http/support/fixture.js';
+import { runs } from '../support/runs.js';
 
 /** Generous bound per call: the slowest legitimate call here (a chart check of a generated chart) takes a few ms. */
 const PER_CALL_MS = 2_000;
@@ -704,7 +705,7 @@ describe('public API robustness', () => {
         fc.asyncProperty(fc.oneof(fc.array(arbGarbage, { minLength: 0, maxLength: spec.arity }), spec.hostile ?? fc.array(arbGarbage, { maxLength: spec.arity })), async (args) => {
           await expectRobust(name, fn, spec, args);
         }),
-        { numRuns: GARBAGE_RUNS },
+        { numRuns: runs(GARBAGE_RUNS) },
       );
     });
 
@@ -715,7 +716,7 @@ describe('public API robustness', () => {
           fc.asyncProperty(valid, async (args) => {
             await expectRobust(name, fn, spec, args, true);
           }),
-          { numRuns: 5 },
+          { numRuns: runs(5) },
         );
       });
 
@@ -724,7 +725,7 @@ describe('public API robustness', () => {
           fc.asyncProperty(valid, arbMutation, async (args, mutation) => {
             await expectRobust(name, fn, spec, mutate(args, mutation));
           }),
-          { numRuns: MUTATION_RUNS },
+          { numRuns: runs(MUTATION_RUNS) },
         );
       });
     }
@@ -879,7 +880,7 @@ describe('methods of returned objects', () => {
         fc.asyncProperty(fc.array(arbGarbage, { maxLength: spec.arity }), async (args) => {
           await expectRobust(name, call, asCallSpec, args);
         }),
-        { numRuns: GARBAGE_RUNS },
+        { numRuns: runs(GARBAGE_RUNS) },
       );
     });
 
@@ -888,7 +889,7 @@ describe('methods of returned objects', () => {
         fc.asyncProperty(spec.valid, arbMutation, async (args, mutation) => {
           await expectRobust(name, call, asCallSpec, args[0] instanceof Request ? args : mutate(args, mutation));
         }),
-        { numRuns: MUTATION_RUNS },
+        { numRuns: runs(MUTATION_RUNS) },
       );
     });
   });

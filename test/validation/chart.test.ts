@@ -16,6 +16,7 @@ import {
   validateChartDocument,
   validatePatientChart,
 } from '../../src/validation/chart.js';
+import { runs } from '../support/runs.js';
 
 const SECRET_NAME = 'Zyxwvutsrq-Secret';
 
@@ -140,7 +141,7 @@ describe('checkPatientChart', () => {
         const issues = paths(mutate((c) => (c.encounters[0].period = { start, end })));
         expect(issues).toEqual(isoOrderKey(end) < isoOrderKey(start) ? ['encounters[0].period.end'] : []);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
     // A leap second comes after second 59 of its minute, in either layout.
     const period = (start: string, end: string): string[] => paths(mutate((c) => (c.encounters[0].period = { start, end })));
@@ -362,7 +363,7 @@ describe('checkPatientChart', () => {
         expect(issues).toEqual(changeIt ? [['assessments[1].instrument.items', 'duplicate']] : []);
         for (const issue of checkPatientChart(chart)) expect(issue.message).not.toContain(value);
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
   });
 
@@ -435,7 +436,7 @@ describe('checkPatientChart', () => {
         expect(Array.isArray(checkPatientChart(value))).toBe(true);
         expect(Array.isArray(checkChartDocument(value))).toBe(true);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
@@ -532,7 +533,7 @@ describe('checkPatientChart: coded answers and their item options', () => {
           for (const issue of issues) expect(issue.message).toBe("must be one of the item's answer options (same system and code)");
         },
       ),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 
@@ -556,7 +557,7 @@ describe('checkPatientChart: coded answers and their item options', () => {
           expect(allowed).toContain(`${answer?.system}|${answer?.code}`);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 });
