@@ -1,7 +1,7 @@
 import type * as fhir from 'fhir/r4.js';
 import { InvalidArgumentError } from '../errors.js';
 import { DIRECTORY_RESOURCE_TYPES, type Directory, type DirectoryResourceType } from '../model/directory.js';
-import { validateDirectory } from '../validation/chart.js';
+import { validateDirectory } from '../validation/chart-check.js';
 import { assembleBundle, indexDirectory, logicalRef } from './internal/bundle.js';
 import { literalRef } from './internal/context.js';
 import { MappingError } from '../errors.js';

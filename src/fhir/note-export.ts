@@ -2,7 +2,7 @@ import { requireIdArgument } from '../internal/args.js';
 import type * as fhir from 'fhir/r4.js';
 import { ChartNotFoundError } from '../errors.js';
 import type { PatientChart } from '../model/chart.js';
-import { validatePatientChart } from '../validation/chart.js';
+import { validatePatientChart } from '../validation/chart-check.js';
 import { assembleBundle, createBundleContext, indexDirectory } from './internal/bundle.js';
 import { pushEncounterGroup } from './internal/groups.js';
 import { buildIdPlan } from './internal/id-plan.js';

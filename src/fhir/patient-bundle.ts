@@ -1,6 +1,6 @@
 import type * as fhir from 'fhir/r4.js';
 import type { PatientChart } from '../model/chart.js';
-import { validatePatientChart } from '../validation/chart.js';
+import { validatePatientChart } from '../validation/chart-check.js';
 import { assembleBundle, createBundleContext, indexDirectory, newestFirst } from './internal/bundle.js';
 import { instrumentScores, pushAssessmentGroup, pushEncounterGroup, pushPatientGroup } from './internal/groups.js';
 import { buildIdPlan } from './internal/id-plan.js';

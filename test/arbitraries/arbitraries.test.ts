@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatIssuePath, type ChartIssue } from '../../src/errors.js';
 import { fitNm, formatNm, NM_MAX } from '../../src/hl7/internal/fit.js';
 import { isoOrderKey, parseIsoDateTime } from '../../src/internal/iso.js';
-import { checkChartDocument, checkDirectory, checkPatientChart } from '../../src/validation/chart.js';
+import { checkChartDocument, checkDirectory, checkPatientChart } from '../../src/validation/chart-check.js';
 import { MappingError, buildAdrA19, buildAdtA08, buildAdtA31, buildFhirPatientExport, buildMdmT02, buildOruR01 } from '../../src/index.js';
 import type { PatientChart } from '../../src/model/index.js';
 import {

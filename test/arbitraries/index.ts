@@ -1,6 +1,6 @@
 /**
  * fast-check arbitraries for the whole chart-domain model. Everything generated satisfies the contract's
- * validation rules (see `src/validation/chart.ts`) in every text and id mode: ids without any control
+ * validation rules (see `src/validation/*-rules.ts`) in every text and id mode: ids without any control
  * character, `rank` / `order` within 1…2147483647, codes of at most 64 characters, organizations without
  * `home` uses. The `arbInvalid…` arbitraries, {@link INVALID_CODES}, {@link INVALID_POSITIVE_INTS},
  * {@link CHART_BREAKERS} and {@link DOCUMENT_BREAKERS} build deliberately invalid input for validator tests.

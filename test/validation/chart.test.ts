@@ -12,7 +12,7 @@ import {
   checkPatientChart,
   validateChartDocument,
   validatePatientChart,
-} from '../../src/validation/chart.js';
+} from '../../src/validation/chart-check.js';
 
 const SECRET_NAME = 'Zyxwvutsrq-Secret';
 

@@ -1,0 +1,43 @@
+/** The chart check's rules of an encounter, its diagnoses and its procedures. */
+import { at, type Checker, type Path } from './checker.js';
+import { DIAGNOSIS_USES, ENCOUNTER_CLASSES, ENCOUNTER_STATUSES, PARTICIPANT_ROLES, PROCEDURE_STATUSES } from '../model/encounter.js';
+
+/** Check an encounter at `path`. */
+export function checkEncounter(c: Checker, value: unknown, path: Path): void {
+  if (!c.object(value, path, true)) return;
+  c.id(value['id'], at(path, 'id'));
+  c.enumValue(value['status'], ENCOUNTER_STATUSES, at(path, 'status'), true);
+  c.enumValue(value['class'], ENCOUNTER_CLASSES, at(path, 'class'), true);
+  c.coding(value['type'], at(path, 'type'), false);
+  c.period(value['period'], at(path, 'period'), false);
+  c.id(value['locationId'], at(path, 'locationId'), false);
+  c.each(value['participants'], at(path, 'participants'), false, (v, p) => {
+    if (!c.object(v, p, true)) return;
+    c.enumValue(v['role'], PARTICIPANT_ROLES, at(p, 'role'), true);
+    c.id(v['practitionerId'], at(p, 'practitionerId'));
+  });
+  c.text(value['reason'], at(path, 'reason'), false);
+  const diagnoses = value['diagnoses'];
+  c.each(diagnoses, at(path, 'diagnoses'), false, (v, p) => {
+    if (!c.object(v, p, true)) return;
+    c.id(v['id'], at(p, 'id'), false);
+    c.coding(v['code'], at(p, 'code'), true, ['icd-10-cm', 'snomed-ct']);
+    c.number(v['rank'], at(p, 'rank'), false, 'positive-integer');
+    c.enumValue(v['use'], DIAGNOSIS_USES, at(p, 'use'), false);
+    c.date(v['onset'], at(p, 'onset'), false, false);
+    c.date(v['recordedDate'], at(p, 'recordedDate'), false, false);
+  });
+  c.unique(diagnoses, 'id', at(path, 'diagnoses'), 'diagnosis');
+  const procedures = value['procedures'];
+  c.each(procedures, at(path, 'procedures'), false, (v, p) => {
+    if (!c.object(v, p, true)) return;
+    c.id(v['id'], at(p, 'id'), false);
+    c.coding(v['code'], at(p, 'code'), true, ['cpt', 'snomed-ct', 'icd-10-pcs']);
+    c.enumValue(v['status'], PROCEDURE_STATUSES, at(p, 'status'), true);
+    const performed = v['performed'];
+    if (typeof performed === 'object' && performed !== null) c.period(performed, at(p, 'performed'), false);
+    else c.date(performed, at(p, 'performed'), false, false);
+    c.id(v['performerId'], at(p, 'performerId'), false);
+  });
+  c.unique(procedures, 'id', at(path, 'procedures'), 'procedure');
+}
