@@ -5,7 +5,7 @@ import type { PatientChart } from '../model/chart.js';
 import { validatePatientChart } from '../validation/chart-check.js';
 import { assembleBundle, createBundleContext, indexDirectory } from './internal/bundle.js';
 import { instrumentScores, pushAssessmentGroup, pushEncounterGroup } from './internal/groups.js';
-import { buildIdPlan } from './internal/id-plan.js';
+import { buildIdPlan } from './ids.js';
 import { resolveOptions } from './internal/options.js';
 import { mapPatient } from './patient.js';
 import type { FhirExportOptions } from './options.js';

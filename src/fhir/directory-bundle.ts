@@ -5,7 +5,7 @@ import { validateDirectory } from '../validation/chart-check.js';
 import { assembleBundle, indexDirectory, logicalRef } from './internal/bundle.js';
 import { literalRef } from './internal/context.js';
 import { MappingError } from '../errors.js';
-import { mapChartId } from './internal/ids.js';
+import { mapChartId } from './ids.js';
 import { resolveLimit, resolveOptions } from './internal/options.js';
 import { hasText } from './internal/text.js';
 import { mapLocation } from './location.js';

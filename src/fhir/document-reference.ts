@@ -5,7 +5,7 @@ import { CONFIDENTIALITY_DISPLAY, NOTE_TYPE_LOINC, SYSTEM } from './internal/cod
 import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
 import { utf8Base64 } from './internal/base64.js';
-import { mapChartId } from './internal/ids.js';
+import { mapChartId } from './ids.js';
 import { hasText } from './internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
 

@@ -3,8 +3,7 @@ import type { AnswerOption, AssessmentInstrument } from '../model/assessment.js'
 import type { Coding } from '../model/common.js';
 import { InvalidArgumentError } from '../errors.js';
 import { EXTENSION, toCoding } from './internal/codings.js';
-import { instrumentCanonical } from './internal/context.js';
-import { mapChartId } from './internal/ids.js';
+import { instrumentCanonical, mapChartId } from './ids.js';
 import { hasText } from './internal/text.js';
 import { assertValidChartParts, PLACEHOLDER_PATIENT } from './internal/validate.js';
 

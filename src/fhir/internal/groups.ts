@@ -13,7 +13,7 @@ import { mapProcedure } from '../procedure.js';
 import { mapQuestionnaire, type QuestionnaireScore } from '../questionnaire.js';
 import { mapQuestionnaireResponse } from '../questionnaire-response.js';
 import type { MapContext } from './context.js';
-import { mapChartId } from './ids.js';
+import { mapChartId } from '../ids.js';
 
 /** Patient, its Coverages and their payer Organizations (each payer once). */
 export function pushPatientGroup(out: fhir.FhirResource[], chart: PatientChart, ctx: MapContext): void {

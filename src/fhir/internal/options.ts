@@ -4,7 +4,7 @@ import { parseIsoDateTime } from '../../internal/iso.js';
 import type { Directory } from '../../model/directory.js';
 import { validateDirectoryOption } from '../../validation/chart-check.js';
 import type { FhirExportOptions } from '../options.js';
-import { FHIR_ID_RE } from './ids.js';
+import { FHIR_ID_RE } from '../ids.js';
 
 /** Options after checks and defaults. */
 export interface ResolvedOptions {
