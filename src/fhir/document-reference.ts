@@ -6,7 +6,7 @@ import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
 import { utf8Base64 } from './internal/base64.js';
 import { mapChartId } from './ids.js';
-import { hasText } from './internal/text.js';
+import { hasText } from '../internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
 
 /** The attachment content type of note text (DESIGN.md section 3). */

@@ -6,9 +6,9 @@ import { validatePatientChart } from '../validation/chart-check.js';
 import { assembleBundle, createBundleContext, indexDirectory } from './internal/bundle.js';
 import { pushEncounterGroup } from './internal/groups.js';
 import { buildIdPlan } from './ids.js';
-import { resolveOptions } from './internal/options.js';
-import { mapPatient } from './patient.js';
-import type { FhirExportOptions } from './options.js';
+import { resolveOptions } from './internal/resolve-options.js';
+import { mapPatient } from './patient-resource.js';
+import type { FhirExportOptions } from './export-options.js';
 
 /**
  * Build the `exportFhirEncounter` response: a `collection` Bundle of the Patient (first), the Encounter,

@@ -5,7 +5,7 @@ import { CLINICAL_STATUS_DISPLAY, SYSTEM, toConcept, VERIFICATION_STATUS_DISPLAY
 import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
 import { mapChartId } from './ids.js';
-import { hasText } from './internal/text.js';
+import { hasText } from '../internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
 
 /** Clinical statuses under which FHIR allows an abatement (invariant con-4). */

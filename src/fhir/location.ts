@@ -4,7 +4,7 @@ import type { MapContext } from './internal/context.js';
 import { literalRef } from './internal/context.js';
 import { toAddress, toContactPoints } from './internal/datatypes.js';
 import { mapChartId } from './ids.js';
-import { hasText } from './internal/text.js';
+import { hasText } from '../internal/text.js';
 import { assertValidDirectoryParts } from './internal/validate.js';
 
 /** Location mapping; `ctx` decides how `managingOrganization` points at the organization. */

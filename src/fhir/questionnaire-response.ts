@@ -5,7 +5,7 @@ import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
 import { isFhirInteger } from './internal/datatypes.js';
 import { mapChartId } from './ids.js';
-import { hasText } from './internal/text.js';
+import { hasText } from '../internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
 import { optionCoding, scoreLinkIds } from './questionnaire.js';
 

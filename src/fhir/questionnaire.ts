@@ -4,7 +4,7 @@ import type { Coding } from '../model/common.js';
 import { InvalidArgumentError } from '../errors.js';
 import { EXTENSION, toCoding } from './internal/codings.js';
 import { instrumentCanonical, mapChartId } from './ids.js';
-import { hasText } from './internal/text.js';
+import { hasText } from '../internal/text.js';
 import { assertValidChartParts, PLACEHOLDER_PATIENT } from './internal/validate.js';
 
 /** The linkIds of the total-score items (DESIGN: the score is an extra item `total-score`). */

@@ -14,9 +14,9 @@ import { ENCOUNTER_CLASS_DISPLAY } from './codings.js';
 import type { MapContext } from './context.js';
 import { literalRef, responseQuestionnaireUrl } from './context.js';
 import { type BundleMember, contentBundleId, type IdPlan, mapChartId } from '../ids.js';
-import type { ResolvedOptions } from './options.js';
+import type { ResolvedOptions } from './resolve-options.js';
 import { sortKey } from './sort-key.js';
-import { hasText } from './text.js';
+import { hasText } from '../../internal/text.js';
 
 /** A logical reference: the record's chart id as identifier value, and a display when one is known. */
 export function logicalRef(resourceType: string, chartId: string, display: string | undefined): fhir.Reference {
