@@ -9,7 +9,7 @@ import { mapChartId } from './ids.js';
 import { hasText } from '../internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
 
-/** The attachment content type of note text (DESIGN.md section 3). */
+/** The attachment content type of note text (note text is plain text in UTF-8; FHIR R4 Attachment.contentType is a MIME type with its charset). */
 export const NOTE_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
 /** DocumentReference mapping with a given context. */

@@ -7,7 +7,7 @@ import { instrumentCanonical, mapChartId } from './ids.js';
 import { hasText } from '../internal/text.js';
 import { assertValidChartParts, PLACEHOLDER_PATIENT } from './internal/validate.js';
 
-/** The linkIds of the total-score items (DESIGN: the score is an extra item `total-score`). */
+/** The linkIds of the total-score items (the score travels as an extra item, `total-score`, after the instrument's items). */
 export interface ScoreLinkIds {
   readonly score: string;
   readonly interpretation: string;

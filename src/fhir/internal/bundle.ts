@@ -168,7 +168,7 @@ export function assembleBundle(type: 'collection' | 'searchset', resources: read
     type,
     timestamp: options.timestamp,
   };
-  // bdl-1 allows total only on searchset and history Bundles; the interface lists it on every Bundle.
+  // bdl-1 allows total only on searchset and history Bundles; by default it is on every Bundle (see strictBundleTotal).
   if (type === 'searchset' || !options.strictBundleTotal) bundle.total = entries.length;
   if (entries.length > 0) bundle.entry = entries;
   return bundle;
