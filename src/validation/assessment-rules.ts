@@ -4,7 +4,7 @@
  */
 import { at, type Checker, type Obj, type Path, uriProblem } from './checker.js';
 import { ASSESSMENT_ITEM_TYPES, ASSESSMENT_STATUSES } from '../model/assessment.js';
-import { INT32_MAX, INT32_MIN } from '../model/limits.js';
+import { HL7_OBX5_MAX, hl7EscapedLength, INT32_MAX, INT32_MIN } from '../model/limits.js';
 
 /** Which answer value types fit which item type. */
 const ANSWER_FITS: Record<string, readonly string[]> = {
@@ -95,17 +95,24 @@ function checkInstrument(c: Checker, instrument: unknown, ip: Path): Map<string,
   return itemRules;
 }
 
+/** Text HL7 sends whole in OBX-5 (a string answer, a score interpretation): at most {@link HL7_OBX5_MAX} once escaped. */
+function checkObx5Text(c: Checker, value: unknown, path: Path, required: boolean): void {
+  if (c.text(value, path, required) && value.length > HL7_OBX5_MAX / 7 && hl7EscapedLength(value, true) > HL7_OBX5_MAX) {
+    c.add(path, 'range', `must be at most ${HL7_OBX5_MAX} characters once escaped for HL7 (OBX-5; the same limit in every message)`);
+  }
+}
+
 /** Check an answer's value on its own (no item definition); false when its type is no answer type. */
 function checkAnswerValue(c: Checker, type: unknown, inner: unknown, vp: Path): boolean {
   switch (type) {
     case 'string':
-      c.text(inner, at(vp, 'value'), true);
+      checkObx5Text(c, inner, at(vp, 'value'), true);
       return true;
     case 'integer':
-      c.number(inner, at(vp, 'value'), true, 'integer');
+      c.nmNumber(inner, at(vp, 'value'), true, 'integer');
       return true;
     case 'decimal':
-      c.number(inner, at(vp, 'value'), true, 'finite');
+      c.nmNumber(inner, at(vp, 'value'), true, 'finite');
       return true;
     case 'boolean':
       c.boolean(inner, at(vp, 'value'), true);
@@ -196,9 +203,9 @@ export function checkAssessment(c: Checker, value: unknown, path: Path): void {
   checkAnswers(c, value['answers'], at(path, 'answers'), hasDefinitions ? itemRules : undefined);
   const score = value['score'];
   if (c.object(score, at(path, 'score'), false)) {
-    c.number(score['value'], at(at(path, 'score'), 'value'), true, 'finite');
+    c.nmNumber(score['value'], at(at(path, 'score'), 'value'), true, 'finite');
     c.coding(score['code'], at(at(path, 'score'), 'code'), false);
-    c.text(score['interpretation'], at(at(path, 'score'), 'interpretation'), false);
+    checkObx5Text(c, score['interpretation'], at(at(path, 'score'), 'interpretation'), false);
   }
 }
 

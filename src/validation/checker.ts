@@ -5,9 +5,23 @@
  */
 import { type ChartIssue, type ChartIssueCode, type IssuePath } from '../errors.js';
 import { isoKind, isoOrderKey } from '../internal/iso.js';
+import { mapChartId } from '../fhir/ids.js';
 import { hasText } from '../internal/text.js';
 import { ADDRESS_TYPES, ADDRESS_USES, CODE_SYSTEMS, IDENTIFIER_TYPES, NAME_USES, TELECOM_SYSTEMS, TELECOM_USES } from '../model/common.js';
-import { CODE_MAX, FHIR_STRING_MAX, ID_MAX, INT32_MAX } from '../model/limits.js';
+import {
+  CODE_MAX,
+  FHIR_STRING_MAX,
+  HL7_COMPOSITE_MAX,
+  HL7_CONTACT_MAX,
+  HL7_NM_ABS_MAX,
+  HL7_NM_ABS_MIN,
+  HL7_UNIVERSAL_ID_MAX,
+  hl7CxLength,
+  hl7EscapedLength,
+  hl7UniversalIdLength,
+  ID_MAX,
+  INT32_MAX,
+} from '../model/limits.js';
 
 /** A path built lazily as a linked list: turned into an array only when an issue is reported. */
 export type Path = { readonly parent: Path; readonly key: string | number } | undefined;
@@ -159,6 +173,11 @@ export class Checker {
   /** A chart id: 1–128 characters, no control characters, no leading or trailing white space. */
   id(value: unknown, path: Path, required = true): value is string {
     if (!this.text(value, path, required)) return false;
+    if (value.length === 0) {
+      // An optional id may be absent, never empty: ids are 1–128 characters.
+      this.add(path, 'required', 'must not be empty (ids are 1–128 characters)');
+      return false;
+    }
     if (value.length > ID_MAX) {
       this.add(path, 'range', `must be at most ${ID_MAX} characters (UTF-16 code units)`);
       return false;
@@ -190,6 +209,20 @@ export class Checker {
       return;
     }
     if (typeof value !== 'boolean') this.add(path, 'type', 'must be a boolean');
+  }
+
+  /**
+   * A number that HL7 sends as NM (answers, scores): besides `finite`, its magnitude must be 0 or between
+   * 10^-13 and 10^15, which NM's 16 characters can write (rounded to the digits that fit).
+   */
+  nmNumber(value: unknown, path: Path, required: boolean, kind: 'finite' | 'integer'): void {
+    const before = this.issues.length;
+    this.number(value, path, required, kind);
+    if (this.issues.length !== before || typeof value !== 'number' || value === 0) return;
+    const magnitude = Math.abs(value);
+    if (magnitude >= HL7_NM_ABS_MAX || magnitude < HL7_NM_ABS_MIN) {
+      this.add(path, 'range', `must be 0 or of a magnitude from ${HL7_NM_ABS_MIN} to below ${HL7_NM_ABS_MAX} (HL7 NM, 16 characters)`);
+    }
   }
 
   number(value: unknown, path: Path, required: boolean, kind: 'finite' | 'integer' | 'positive-integer'): void {
@@ -260,12 +293,21 @@ export class Checker {
   identifier(value: unknown, path: Path): void {
     if (!this.object(value, path, true)) return;
     const system = value['system'];
+    let systemFits = false;
     if (this.text(system, at(path, 'system'), true)) {
       const problem = uriProblem(system);
       if (problem !== undefined) this.add(at(path, 'system'), 'format', problem);
+      else if (hl7UniversalIdLength(system) > HL7_UNIVERSAL_ID_MAX) {
+        this.add(at(path, 'system'), 'range', `must be at most ${HL7_UNIVERSAL_ID_MAX} characters after its urn:oid: or urn:uuid: prefix once escaped for HL7 (HD-2 universal id)`);
+      } else systemFits = true;
     }
-    this.nonBlank(value['value'], at(path, 'value'));
-    this.enumValue(value['type'], IDENTIFIER_TYPES, at(path, 'type'), false);
+    const idValue = value['value'];
+    const valueOk = this.nonBlank(idValue, at(path, 'value'));
+    const type = value['type'];
+    this.enumValue(type, IDENTIFIER_TYPES, at(path, 'type'), false);
+    if (valueOk && systemFits && hl7CxLength(idValue, system as string, typeof type === 'string' ? type : undefined) > HL7_COMPOSITE_MAX) {
+      this.add(at(path, 'value'), 'range', `must fit, with its system and type, the ${HL7_COMPOSITE_MAX} characters of HL7 CX once escaped (identifiers are never shortened)`);
+    }
   }
 
   textArray(value: unknown, path: Path): void {
@@ -305,13 +347,39 @@ export class Checker {
   telecom(value: unknown, path: Path): void {
     if (!this.object(value, path, true)) return;
     this.enumValue(value['system'], TELECOM_SYSTEMS, at(path, 'system'), true);
-    this.nonBlank(value['value'], at(path, 'value'));
+    const contact = value['value'];
+    if (this.nonBlank(contact, at(path, 'value')) && hl7EscapedLength(contact, false) > HL7_CONTACT_MAX) {
+      this.add(at(path, 'value'), 'range', `must be at most ${HL7_CONTACT_MAX} characters once escaped for HL7 (XTN-1 / XTN-4; contact values are never shortened)`);
+    }
     this.enumValue(value['use'], TELECOM_USES, at(path, 'use'), false);
   }
 
   each(value: unknown, path: Path, required: boolean, fn: (item: unknown, itemPath: Path) => void, minItems = 0): void {
     if (!this.array(value, path, required, minItems)) return;
     for (let i = 0; i < value.length; i++) fn(value[i], at(path, i));
+  }
+
+  /**
+   * Report records of `list` whose chart ids differ but map to the same FHIR id (one chart id crafted to equal
+   * another's hashed form): one FHIR type cannot hold two resources with one id.
+   * @param keys - the path of the id within each record (`['id']`, `['instrument', 'id']`)
+   */
+  uniqueFhirIds(list: unknown, keys: readonly string[], path: Path, what: string): void {
+    if (!Array.isArray(list) || list.length < 2) return;
+    const seen = new Map<string, string>();
+    list.forEach((item: unknown, i) => {
+      let id: unknown = item;
+      for (const key of keys) id = id !== null && typeof id === 'object' ? (id as Obj)[key] : undefined;
+      if (typeof id !== 'string' || id.length === 0) return;
+      const fhirId = mapChartId(id);
+      const earlier = seen.get(fhirId);
+      if (earlier === undefined) seen.set(fhirId, id);
+      else if (earlier !== id) {
+        let p = at(path, i);
+        for (const key of keys) p = at(p, key);
+        this.add(p, 'duplicate', `maps to the same FHIR id as the id of an earlier ${what} (FHIR ids: see toFhirId)`);
+      }
+    });
   }
 
   /** Report duplicate ids (by `key`) among the objects of `list`. */

@@ -1,5 +1,6 @@
 /** The chart check's rules of a coverage, and of payers shared by several coverages. */
 import { at, type Checker, type Obj, type Path } from './checker.js';
+import { HL7_MEMBER_ID_MAX, hl7EscapedLength } from '../model/limits.js';
 import { COVERAGE_STATUSES, SUBSCRIBER_RELATIONSHIPS } from '../model/patient.js';
 
 /** Two optional payer identifiers are the same: system, value and type. */
@@ -52,7 +53,10 @@ export function checkCoverage(c: Checker, value: unknown, path: Path): void {
     c.text(payer['name'], at(at(path, 'payer'), 'name'), true);
     if (payer['identifier'] !== undefined) c.identifier(payer['identifier'], at(at(path, 'payer'), 'identifier'));
   }
-  c.text(value['memberId'], at(path, 'memberId'), false);
+  const memberId = value['memberId'];
+  if (c.text(memberId, at(path, 'memberId'), false) && hl7EscapedLength(memberId, false) > HL7_MEMBER_ID_MAX) {
+    c.add(at(path, 'memberId'), 'range', `must be at most ${HL7_MEMBER_ID_MAX} characters once escaped for HL7 (IN1-49; identifiers are never shortened)`);
+  }
   for (const key of ['plan', 'group']) {
     const v = value[key];
     if (c.object(v, at(path, key), false)) {

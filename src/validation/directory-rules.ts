@@ -22,6 +22,7 @@ export function checkDirectoryInto(c: Checker, value: unknown, path: Path): void
     c.id(v['partOfId'], at(p, 'partOfId'), false);
   });
   c.unique(orgs, 'id', at(path, 'organizations'), 'organization');
+  c.uniqueFhirIds(orgs, ['id'], at(path, 'organizations'), 'organization');
   const pracs = value['practitioners'];
   c.each(pracs, at(path, 'practitioners'), false, (v, p) => {
     if (isCheckedFrozen(v) || !c.object(v, p, true)) return;
@@ -37,6 +38,7 @@ export function checkDirectoryInto(c: Checker, value: unknown, path: Path): void
     });
   });
   c.unique(pracs, 'id', at(path, 'practitioners'), 'practitioner');
+  c.uniqueFhirIds(pracs, ['id'], at(path, 'practitioners'), 'practitioner');
   const locs = value['locations'];
   c.each(locs, at(path, 'locations'), false, (v, p) => {
     if (isCheckedFrozen(v) || !c.object(v, p, true)) return;
@@ -49,4 +51,5 @@ export function checkDirectoryInto(c: Checker, value: unknown, path: Path): void
     c.id(v['organizationId'], at(p, 'organizationId'), false);
   });
   c.unique(locs, 'id', at(path, 'locations'), 'location');
+  c.uniqueFhirIds(locs, ['id'], at(path, 'locations'), 'location');
 }

@@ -2,6 +2,7 @@
  * The chart check's rules over whole charts and documents: every record of a chart, unique ids per kind,
  * instruments shared across assessments, and the references that need the whole document to resolve.
  */
+import { mapChartId } from '../fhir/ids.js';
 import { at, type Checker, type Obj, type Path } from './checker.js';
 import { checkAssessment, checkInstruments } from './assessment-rules.js';
 import { checkEncounter } from './encounter-rules.js';
@@ -26,7 +27,9 @@ export function checkChart(c: Checker, value: unknown, path: Path): void {
       if (!isCheckedFrozen(v)) fn(c, v, p);
     });
     c.unique(value[key], 'id', at(path, key), what);
+    c.uniqueFhirIds(value[key], ['id'], at(path, key), what);
   }
+  c.uniqueFhirIds(value['assessments'], ['instrument', 'id'], at(path, 'assessments'), "assessment's instrument");
   checkInstruments(c, value['assessments'], at(path, 'assessments'));
 }
 
@@ -43,6 +46,8 @@ function ids(list: unknown): Set<string> {
 export function checkReferences(c: Checker, doc: Obj): void {
   const dir = (doc['directory'] !== null && typeof doc['directory'] === 'object' ? doc['directory'] : {}) as Obj;
   const orgIds = ids(dir['organizations']);
+  const orgFhirIds = new Set<string>();
+  for (const id of orgIds) if (id.length > 0) orgFhirIds.add(mapChartId(id));
   const pracIds = ids(dir['practitioners']);
   const locIds = ids(dir['locations']);
   const ref = (value: unknown, set: Set<string>, path: Path, what: string): void => {
@@ -66,7 +71,7 @@ export function checkReferences(c: Checker, doc: Obj): void {
       each((patient as Obj)['coverages'], (cov, i) => {
         const payer = cov['payer'];
         const id = payer !== null && typeof payer === 'object' ? (payer as Obj)['id'] : undefined;
-        if (typeof id === 'string' && orgIds.has(id)) {
+        if (typeof id === 'string' && (orgIds.has(id) || (id.length > 0 && orgFhirIds.has(mapChartId(id))))) {
           c.add(at(at(at(at(at(base, 'patient'), 'coverages'), i), 'payer'), 'id'), 'duplicate', "must differ from the directory's organization ids (both name a FHIR Organization)");
         }
       });

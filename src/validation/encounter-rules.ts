@@ -1,5 +1,5 @@
 /** The chart check's rules of an encounter, its diagnoses and its procedures. */
-import { at, type Checker, type Path } from './checker.js';
+import { at, type Checker, type Obj, type Path } from './checker.js';
 import { DIAGNOSIS_USES, ENCOUNTER_CLASSES, ENCOUNTER_STATUSES, PARTICIPANT_ROLES, PROCEDURE_STATUSES } from '../model/encounter.js';
 
 /** Check an encounter at `path`. */
@@ -28,6 +28,8 @@ export function checkEncounter(c: Checker, value: unknown, path: Path): void {
     c.date(v['recordedDate'], at(p, 'recordedDate'), false, false);
   });
   c.unique(diagnoses, 'id', at(path, 'diagnoses'), 'diagnosis');
+  const period = value['period'];
+  const encounterStart = period !== null && typeof period === 'object' ? (period as Obj)['start'] : undefined;
   const procedures = value['procedures'];
   c.each(procedures, at(path, 'procedures'), false, (v, p) => {
     if (!c.object(v, p, true)) return;
@@ -37,6 +39,11 @@ export function checkEncounter(c: Checker, value: unknown, path: Path): void {
     const performed = v['performed'];
     if (typeof performed === 'object' && performed !== null) c.period(performed, at(p, 'performed'), false);
     else c.date(performed, at(p, 'performed'), false, false);
+    // HL7 PR1-5 (procedure date/time) is required: the procedure's own date, else the encounter's start.
+    const own = typeof performed === 'string' ? performed : typeof performed === 'object' && performed !== null ? (performed as Obj)['start'] : undefined;
+    if (own === undefined && encounterStart === undefined) {
+      c.add(at(p, 'performed'), 'required', 'is required when the encounter has no period start (HL7 PR1-5 procedure date/time is required)');
+    }
     c.id(v['performerId'], at(p, 'performerId'), false);
   });
   c.unique(procedures, 'id', at(path, 'procedures'), 'procedure');

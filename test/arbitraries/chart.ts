@@ -7,7 +7,7 @@ import { type AssessmentInstrument, type ChartDocument, type Directory, type Pat
 import type { YearRange } from './dates.js';
 import { arbDirectory, type DirectoryOptions } from './directory.js';
 import { arbPatient } from './people.js';
-import { arbAssessment, arbEncounter, arbInstrument, arbMedicalHistoryEntry, arbNote, GAD7_INSTRUMENT_NO_ITEMS, PHQ9_INSTRUMENT_NO_ITEMS } from './records.js';
+import { arbAssessment, clampToNm, arbEncounter, arbInstrument, arbMedicalHistoryEntry, arbNote, GAD7_INSTRUMENT_NO_ITEMS, PHQ9_INSTRUMENT_NO_ITEMS } from './records.js';
 import { GAD7_INSTRUMENT, PHQ9_INSTRUMENT } from './instruments.js';
 import type { TextMode } from './text.js';
 import { compact, opt } from './util.js';
@@ -180,7 +180,7 @@ function fitNumber(x: number): number {
   } catch {
     return Math.abs(x) < 1 ? 0 : Math.sign(x) * 9e14;
   }
-  return Number(sent);
+  return clampToNm(Number(sent));
 }
 
 /**

@@ -2,6 +2,7 @@
  * Arbitraries for chart records: encounters (with diagnoses and procedures), clinical notes, assessments
  * (with and without item definitions) and medical-history entries.
  */
+import { HL7_NM_ABS_MAX, HL7_NM_ABS_MIN } from '../../src/model/limits.js';
 import fc from 'fast-check';
 import {
   ASSESSMENT_ITEM_TYPES,
@@ -179,8 +180,8 @@ export function arbEncounter(opts: EncounterOptions = {}): fc.Arbitrary<Encounte
     })
     .map(({ fallbackDate, ...r }): Encounter => {
       const encounter: Encounter = compact(r);
-      // HL7 PR1-5 needs a date: the procedure's own, else the encounter's start.
-      if (opts.mappable === true && encounter.period?.start === undefined && encounter.procedures !== undefined) {
+      // The check requires a procedure date (HL7 PR1-5): the procedure's own, else the encounter's start.
+      if (encounter.period?.start === undefined && encounter.procedures !== undefined) {
         encounter.procedures = encounter.procedures.map((p) => {
           const start = typeof p.performed === 'object' ? p.performed.start : p.performed;
           return start === undefined ? { ...p, performed: fallbackDate } : p;
@@ -277,14 +278,24 @@ function buildItemDefinition(mode: TextMode, idMode: TextMode): fc.Arbitrary<Ass
     });
 }
 
-/** Numbers: small integers mostly, the safe-integer and double extremes sometimes. */
+/**
+ * A number the chart check accepts where HL7 sends it as NM (answers, scores): 0 for a non-zero one of magnitude
+ * below 1e-13, ±9e14 for one of magnitude 1e15 or more, else the number itself.
+ */
+export function clampToNm(x: number): number {
+  if (x === 0) return x;
+  if (Math.abs(x) < HL7_NM_ABS_MIN) return 0;
+  return Math.abs(x) >= HL7_NM_ABS_MAX ? Math.sign(x) * 9e14 : x;
+}
+
+/** Numbers: small integers mostly, the safe-integer and double extremes sometimes (within the check's NM range). */
 /** Realistic integers (counts, scores): -10 … 100. */
 const arbRealisticInt: fc.Arbitrary<number> = fc.integer({ min: -10, max: 100 });
 const arbSafeInt: fc.Arbitrary<number> = fc.oneof(
   { arbitrary: fc.integer({ min: -10, max: 100 }), weight: 6 },
   { arbitrary: fc.constantFrom(0, -1, 2147483647, -2147483648, 2147483648, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER), weight: 1 },
   { arbitrary: fc.maxSafeInteger(), weight: 1 },
-);
+).map(clampToNm);
 /**
  * Integers for an `integer` item: FHIR `integer` is 32-bit, so the chart check rejects larger answers to
  * such an item (a decimal item, or an answer without a definition, takes any safe integer).
@@ -301,7 +312,7 @@ const arbDecimal: fc.Arbitrary<number> = fc.oneof(
   { arbitrary: arbRealisticDecimal, weight: 4 },
   { arbitrary: fc.constantFrom(0.1, 1e-7, 123456789.123, 1e21, -0, 5e-324, Number.MAX_VALUE), weight: 1 },
   { arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }), weight: 1 },
-);
+).map(clampToNm);
 const decimalFor = (mode: TextMode): fc.Arbitrary<number> => (mode === 'realistic' ? arbRealisticDecimal : arbDecimal);
 
 /**

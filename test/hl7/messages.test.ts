@@ -226,7 +226,7 @@ describe('buildAdtA08', () => {
     expect(checkHl7Message(text)).toEqual([]);
   });
 
-  it('should fall back to the encounter start for PR1-5, and raise a MappingError without one', () => {
+  it('should fall back to the encounter start for PR1-5; without one the chart check refuses the procedure', () => {
     const undated: PatientChart = {
       ...CHART,
       encounters: [{ id: 'e', status: 'finished', class: 'AMB', period: { start: '2026-02-01' }, procedures: [{ code: { system: 'cpt', code: '90834' }, status: 'completed' }] }],
@@ -240,9 +240,8 @@ describe('buildAdtA08', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(MappingError);
-    expect((error as MappingError).target).toBe('PR1-5');
-    expect((error as MappingError).path).toEqual(['encounters', 0, 'procedures', 0, 'performed']);
+    expect(error).toBeInstanceOf(ChartValidationError);
+    expect((error as ChartValidationError).issues.map((i) => i.path)).toEqual([['encounters', 0, 'procedures', 0, 'performed']]);
   });
 });
 
@@ -536,22 +535,22 @@ describe('message options', () => {
     expect([val(in1, 36), val(in1, 49)]).toEqual(['', '']);
   });
 
-  it('should refuse, naming the field, a contact value or an identifier system longer than its 199 characters (never cut)', () => {
+  it('should refuse in the chart check, naming the field, a contact value or an identifier system longer than its 199 characters once escaped (never cut)', () => {
     const mappingError = (chart: PatientChart): unknown => {
       try {
         buildAdtA31(chart, HEADER);
       } catch (e) {
-        return e;
+        return e instanceof ChartValidationError ? { path: e.issues[0]?.path, count: e.issues.length } : e;
       }
       return undefined;
     };
     const long = `${'x'.repeat(196)}|||`; // 199 characters, 205 once each `|` is escaped as three
     expect(buildAdtA31({ ...CHART, patient: { ...CHART.patient, telecoms: [{ system: 'email', value: 'x'.repeat(199) }] } }, HEADER)).toContain('x'.repeat(199));
-    expect(mappingError({ ...CHART, patient: { ...CHART.patient, telecoms: [{ system: 'email', value: long }] } })).toMatchObject({ target: 'PID-13', path: ['patient', 'telecoms', 0] });
+    expect(mappingError({ ...CHART, patient: { ...CHART.patient, telecoms: [{ system: 'email', value: long }] } })).toEqual({ path: ['patient', 'telecoms', 0, 'value'], count: 1 });
     const system = `urn:${'y'.repeat(200)}`;
-    expect(mappingError({ ...CHART, patient: { ...CHART.patient, identifiers: [{ system, value: 'MRN-1', type: 'MR' }] } })).toMatchObject({
-      target: 'PID-3',
+    expect(mappingError({ ...CHART, patient: { ...CHART.patient, identifiers: [{ system, value: 'MRN-1', type: 'MR' }] } })).toEqual({
       path: ['patient', 'identifiers', 0, 'system'],
+      count: 1,
     });
     expect(mappingError({ ...CHART, patient: { ...CHART.patient, identifiers: [{ system: `urn:${'y'.repeat(195)}`, value: 'MRN-1', type: 'MR' }] } })).toBeUndefined();
   });

@@ -5,6 +5,7 @@
  * derived, a business identifier or code longer than its component is sent whole (a documented deviation),
  * and one that cannot fit the field at all is a MappingError naming the field.
  */
+import { HL7_COMPOSITE_MAX, HL7_CONTACT_MAX, HL7_UNIVERSAL_ID_MAX } from '../../model/limits.js';
 import { MappingError, type IssuePath } from '../../errors.js';
 import { CODE_SYSTEMS, type Address, type Coding, type HumanName, type Identifier, type Telecom } from '../../model/common.js';
 import type { Directory, DirectoryPractitioner } from '../../model/directory.js';
@@ -43,7 +44,7 @@ export const EI1_MAX = 199;
 export const HD1_MAX = 20;
 
 /** Maximum length of one repetition of a CE, CX, XPN, XAD, XTN or XCN field in the segments we emit. */
-export const COMPOSITE_MAX = 250;
+export const COMPOSITE_MAX = HL7_COMPOSITE_MAX;
 
 
 /**
@@ -72,11 +73,11 @@ export const COMPONENT_MAX = {
   /** XAD-9 county/parish code (IS 20). */
   county: 20,
   /** XTN-1 telephone number, XTN-4 communication address (ST 199). */
-  telecom: 199,
+  telecom: HL7_CONTACT_MAX,
   /** XON-1 organization name (ST 50). */
   organizationName: 50,
   /** HD-2 universal id (ST 199). */
-  universalId: 199,
+  universalId: HL7_UNIVERSAL_ID_MAX,
 } as const;
 
 /**
