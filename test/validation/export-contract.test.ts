@@ -90,7 +90,7 @@ describe('every chart document the check accepts', () => {
           fc.pre(checkChartDocument(doc).length === 0);
           expect(exportFailures(doc)).toEqual([]);
         }),
-        { numRuns: 12 },
+        { numRuns: 60 },
       );
     }, 600_000);
   }
