@@ -45,8 +45,14 @@ export const HL7_CONTACT_MAX = 199;
 /** The longest coverage member id: IN1-49 is the CX `<member id>^^^^MB`, at most {@link HL7_COMPOSITE_MAX}. */
 export const HL7_MEMBER_ID_MAX = HL7_COMPOSITE_MAX - '^^^^MB'.length;
 
-/** The longest OBX-5 observation value (a string answer, a score interpretation), HL7 v2.5.1 7.4.2.5. */
+/** The longest OBX-5 observation value (a string answer; the score interpretation in ADR^A19), HL7 v2.5.1 7.4.2.5. */
 export const HL7_OBX5_MAX = 99_999;
+
+/**
+ * The longest NTE-3 comment (FT 65 536, HL7 v2.5.1 2.14.10.3): ORU^R01 sends the score interpretation there, so
+ * an interpretation is at most this long (once escaped) in every message.
+ */
+export const HL7_NTE3_MAX = 65_536;
 
 /**
  * The largest magnitude of a number sent as HL7 NM (16 characters, sign included: HL7 v2.5.1 2.A.47) and the

@@ -4,7 +4,7 @@
  */
 import { at, type Checker, type Obj, type Path, uriProblem } from './checker.js';
 import { ASSESSMENT_ITEM_TYPES, ASSESSMENT_STATUSES } from '../model/assessment.js';
-import { HL7_OBX5_MAX, hl7EscapedLength, INT32_MAX, INT32_MIN } from '../model/limits.js';
+import { HL7_NTE3_MAX, HL7_OBX5_MAX, hl7EscapedLength, INT32_MAX, INT32_MIN } from '../model/limits.js';
 
 /** Which answer value types fit which item type. */
 const ANSWER_FITS: Record<string, readonly string[]> = {
@@ -95,10 +95,13 @@ function checkInstrument(c: Checker, instrument: unknown, ip: Path): Map<string,
   return itemRules;
 }
 
-/** Text HL7 sends whole in OBX-5 (a string answer, a score interpretation): at most {@link HL7_OBX5_MAX} once escaped. */
-function checkObx5Text(c: Checker, value: unknown, path: Path, required: boolean): void {
-  if (c.text(value, path, required) && value.length > HL7_OBX5_MAX / 7 && hl7EscapedLength(value, true) > HL7_OBX5_MAX) {
-    c.add(path, 'range', `must be at most ${HL7_OBX5_MAX} characters once escaped for HL7 (OBX-5; the same limit in every message)`);
+/**
+ * Text HL7 sends whole (a string answer in OBX-5; a score interpretation in OBX-5 and NTE-3): at most `max`
+ * characters once escaped, `field` naming where.
+ */
+function checkHl7Text(c: Checker, value: unknown, path: Path, required: boolean, max: number, field: string): void {
+  if (c.text(value, path, required) && value.length > max / 7 && hl7EscapedLength(value, true) > max) {
+    c.add(path, 'range', `must be at most ${max} characters once escaped for HL7 (${field}; the same limit in every message)`);
   }
 }
 
@@ -106,7 +109,7 @@ function checkObx5Text(c: Checker, value: unknown, path: Path, required: boolean
 function checkAnswerValue(c: Checker, type: unknown, inner: unknown, vp: Path): boolean {
   switch (type) {
     case 'string':
-      checkObx5Text(c, inner, at(vp, 'value'), true);
+      checkHl7Text(c, inner, at(vp, 'value'), true, HL7_OBX5_MAX, 'OBX-5');
       return true;
     case 'integer':
       c.nmNumber(inner, at(vp, 'value'), true, 'integer');
@@ -205,7 +208,7 @@ export function checkAssessment(c: Checker, value: unknown, path: Path): void {
   if (c.object(score, at(path, 'score'), false)) {
     c.nmNumber(score['value'], at(at(path, 'score'), 'value'), true, 'finite');
     c.coding(score['code'], at(at(path, 'score'), 'code'), false);
-    checkObx5Text(c, score['interpretation'], at(at(path, 'score'), 'interpretation'), false);
+    checkHl7Text(c, score['interpretation'], at(at(path, 'score'), 'interpretation'), false, HL7_NTE3_MAX, 'NTE-3 in ORU^R01, OBX-5 in ADR^A19');
   }
 }
 

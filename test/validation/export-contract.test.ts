@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildFhirAssessmentExport, buildOruR01, checkChartDocument, toFhirId, type ChartDocument, type PatientChart } from '../../src/index.js';
 import { formatIssuePath } from '../../src/errors.js';
-import { HL7_CONTACT_MAX, HL7_MEMBER_ID_MAX, HL7_OBX5_MAX, NOTE_UTF8_MAX, hl7EscapedLength } from '../../src/model/limits.js';
+import { HL7_CONTACT_MAX, HL7_MEMBER_ID_MAX, HL7_NTE3_MAX, HL7_OBX5_MAX, NOTE_UTF8_MAX, hl7EscapedLength } from '../../src/model/limits.js';
 import { escapeStandard } from '../../src/hl7/internal/escape.js';
 import { arbChartDocument } from '../arbitraries/index.js';
 import { exportFailures } from '../support/export-all.js';
@@ -41,7 +41,8 @@ describe('values that cannot travel whole are refused by the check, with their p
     ['a phone number over XTN-1', (c) => (c.patient.telecoms = [{ system: 'phone', value: '5'.repeat(HL7_CONTACT_MAX) }]), (c) => (c.patient.telecoms = [{ system: 'phone', value: '5'.repeat(200) }]), 'patients[0].patient.telecoms[0].value'],
     ['an identifier of 100 | (300 characters escaped)', (c) => (c.patient.identifiers[0].value = '|'.repeat(60)), (c) => (c.patient.identifiers[0].value = '|'.repeat(100)), 'patients[0].patient.identifiers[0].value'],
     ['a string answer over OBX-5', (c) => freeAnswer(c, { type: 'string', value: 'x'.repeat(HL7_OBX5_MAX) }), (c) => freeAnswer(c, { type: 'string', value: 'x'.repeat(100_000) }), 'patients[0].assessments[0].answers[0].value.value'],
-    ['a score interpretation over OBX-5 (ORU^R01 and ADR^A19 alike)', (c) => (c.assessments[0].score.interpretation = 'i'.repeat(HL7_OBX5_MAX)), (c) => (c.assessments[0].score.interpretation = 'i'.repeat(100_000)), 'patients[0].assessments[0].score.interpretation'],
+    ['a score interpretation over 99 999 characters (ORU^R01 NTE-3 and ADR^A19 OBX-5 alike)', (c) => (c.assessments[0].score.interpretation = 'i'.repeat(HL7_NTE3_MAX)), (c) => (c.assessments[0].score.interpretation = 'i'.repeat(100_000)), 'patients[0].assessments[0].score.interpretation'],
+    ['a score interpretation over NTE-3 (shortened in ORU^R01 only, before)', (c) => (c.assessments[0].score.interpretation = `${'i'.repeat(HL7_NTE3_MAX - 3)}|`), (c) => (c.assessments[0].score.interpretation = 'i'.repeat(HL7_NTE3_MAX + 1)), 'patients[0].assessments[0].score.interpretation'],
     ['a procedure with no date in an encounter without start', (c) => delete c.encounters[0].procedures[0].performed, (c) => (delete c.encounters[0].procedures[0].performed, delete c.encounters[0].period), 'patients[0].encounters[0].procedures[0].performed'],
     ['chart ids crafted so their FHIR ids collide', (c) => c.encounters.push({ ...c.encounters[0], id: 'enc|x' }), (c) => c.encounters.push({ ...c.encounters[0], id: 'enc|x' }, { ...c.encounters[0], id: toFhirId('enc|x') }), 'patients[0].encounters[6].id'],
     ['an empty diagnosis id', (c) => delete c.encounters[0].diagnoses[0].id, (c) => (c.encounters[0].diagnoses[0].id = ''), 'patients[0].encounters[0].diagnoses[0].id'],

@@ -4,9 +4,10 @@
 import { escLines } from '../internal/escape.js';
 import { segment, setIdField } from '../internal/fields.js';
 import { truncateEscaped } from '../internal/fit.js';
+import { HL7_NTE3_MAX } from '../../model/limits.js';
 
 /** NTE-3 maximum length (FT, 65536). */
-const NTE3_MAX = 65536;
+const NTE3_MAX = HL7_NTE3_MAX;
 
 /**
  * Build an NTE segment whose NTE-3 comment repeats once per line of `text` (LF or CRLF separate lines; a
