@@ -4,7 +4,7 @@
  */
 import { at, type Checker, type Obj, type Path, uriProblem } from './checker.js';
 import { ASSESSMENT_ITEM_TYPES, ASSESSMENT_STATUSES } from '../model/assessment.js';
-import { HL7_NTE3_MAX, HL7_OBX5_MAX, hl7EscapedLength, INT32_MAX, INT32_MIN } from '../model/limits.js';
+import { HL7_NTE3_MAX, HL7_OBX5_MAX, HL7_SET_ID_LIMITS, hl7EscapedLength, INT32_MAX, INT32_MIN } from '../model/limits.js';
 
 /** Which answer value types fit which item type. */
 const ANSWER_FITS: Record<string, readonly string[]> = {
@@ -189,6 +189,7 @@ function checkAnswers(c: Checker, answers: unknown, path: Path, itemRules: Map<s
     checkAnswerFits(c, item, type as string, inner, vp, c.issues.length === issuesBefore);
   });
   c.unique(answers, 'linkId', path, 'answer');
+  c.maxSetIds(answers, path, HL7_SET_ID_LIMITS.answers, 'OBX-1');
 }
 
 /** Check an assessment at `path`. */

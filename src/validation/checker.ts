@@ -382,6 +382,11 @@ export class Checker {
     });
   }
 
+  /** Report an array of more than `max` items, which HL7 numbers with set ids (`field`) of at most 4 digits. */
+  maxSetIds(list: unknown, path: Path, max: number, field: string): void {
+    if (Array.isArray(list) && list.length > max) this.add(path, 'range', `must have at most ${max} items (HL7 ${field} set ids have at most 4 digits)`);
+  }
+
   /** Report duplicate ids (by `key`) among the objects of `list`. */
   unique(list: unknown, key: string, path: Path, what: string): Set<string> {
     const seen = new Set<string>();

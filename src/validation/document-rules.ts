@@ -3,6 +3,7 @@
  * instruments shared across assessments, and the references that need the whole document to resolve.
  */
 import { mapChartId } from '../fhir/ids.js';
+import { HL7_SET_ID_LIMITS } from '../model/limits.js';
 import { at, type Checker, type Obj, type Path } from './checker.js';
 import { checkAssessment, checkInstruments } from './assessment-rules.js';
 import { checkEncounter } from './encounter-rules.js';
@@ -29,6 +30,8 @@ export function checkChart(c: Checker, value: unknown, path: Path): void {
     c.unique(value[key], 'id', at(path, key), what);
     c.uniqueFhirIds(value[key], ['id'], at(path, key), what);
   }
+  c.maxSetIds(value['encounters'], at(path, 'encounters'), HL7_SET_ID_LIMITS.encounters, 'PID-1 / PV1-1 in ADR^A19');
+  c.maxSetIds(value['medicalHistory'], at(path, 'medicalHistory'), HL7_SET_ID_LIMITS.medicalHistory, 'DG1-1 in ADR^A19');
   c.uniqueFhirIds(value['assessments'], ['instrument', 'id'], at(path, 'assessments'), "assessment's instrument");
   checkInstruments(c, value['assessments'], at(path, 'assessments'));
 }

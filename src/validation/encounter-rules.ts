@@ -1,5 +1,6 @@
 /** The chart check's rules of an encounter, its diagnoses and its procedures. */
 import { at, type Checker, type Obj, type Path } from './checker.js';
+import { HL7_SET_ID_LIMITS } from '../model/limits.js';
 import { DIAGNOSIS_USES, ENCOUNTER_CLASSES, ENCOUNTER_STATUSES, PARTICIPANT_ROLES, PROCEDURE_STATUSES } from '../model/encounter.js';
 
 /** Check an encounter at `path`. */
@@ -28,6 +29,7 @@ export function checkEncounter(c: Checker, value: unknown, path: Path): void {
     c.date(v['recordedDate'], at(p, 'recordedDate'), false, false);
   });
   c.unique(diagnoses, 'id', at(path, 'diagnoses'), 'diagnosis');
+  c.maxSetIds(diagnoses, at(path, 'diagnoses'), HL7_SET_ID_LIMITS.diagnoses, 'DG1-1');
   const period = value['period'];
   const encounterStart = period !== null && typeof period === 'object' ? (period as Obj)['start'] : undefined;
   const procedures = value['procedures'];
@@ -47,4 +49,5 @@ export function checkEncounter(c: Checker, value: unknown, path: Path): void {
     c.id(v['performerId'], at(p, 'performerId'), false);
   });
   c.unique(procedures, 'id', at(path, 'procedures'), 'procedure');
+  c.maxSetIds(procedures, at(path, 'procedures'), HL7_SET_ID_LIMITS.procedures, 'PR1-1');
 }

@@ -1,7 +1,7 @@
 /** The chart check's rules of the patient record (the coverages have their own, `coverage-rules.ts`). */
 import { at, type Checker, type Path } from './checker.js';
 import { checkCoverage, checkPayers } from './coverage-rules.js';
-import { LANGUAGE_MAX } from '../model/limits.js';
+import { HL7_SET_ID_LIMITS, LANGUAGE_MAX } from '../model/limits.js';
 import { GENDERS, MARITAL_STATUSES } from '../model/patient.js';
 
 const LANGUAGE_RE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
@@ -28,5 +28,6 @@ export function checkPatient(c: Checker, value: unknown, path: Path): void {
   const coverages = value['coverages'];
   c.each(coverages, at(path, 'coverages'), false, (v, p) => checkCoverage(c, v, p));
   c.unique(coverages, 'id', at(path, 'coverages'), 'coverage');
+  c.maxSetIds(coverages, at(path, 'coverages'), HL7_SET_ID_LIMITS.coverages, 'IN1-1');
   checkPayers(c, coverages, at(path, 'coverages'));
 }

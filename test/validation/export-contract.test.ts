@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildFhirAssessmentExport, buildOruR01, checkChartDocument, toFhirId, type ChartDocument, type PatientChart } from '../../src/index.js';
 import { formatIssuePath } from '../../src/errors.js';
-import { HL7_CONTACT_MAX, HL7_MEMBER_ID_MAX, HL7_NTE3_MAX, HL7_OBX5_MAX, NOTE_UTF8_MAX, hl7EscapedLength } from '../../src/model/limits.js';
+import { HL7_CONTACT_MAX, HL7_MEMBER_ID_MAX, HL7_NTE3_MAX, HL7_OBX5_MAX, HL7_SET_ID_LIMITS, NOTE_UTF8_MAX, hl7EscapedLength } from '../../src/model/limits.js';
 import { escapeStandard } from '../../src/hl7/internal/escape.js';
 import { arbChartDocument } from '../arbitraries/index.js';
 import { exportFailures } from '../support/export-all.js';
@@ -59,6 +59,39 @@ describe('values that cannot travel whole are refused by the check, with their p
     }, 120_000);
   }
 });
+
+describe('records HL7 numbers with set ids of at most 4 digits', () => {
+  const many = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
+  const diagnosis = (i: number) => ({ id: `dx-${i}`, code: { system: 'icd-10-cm', code: 'F32.1' } });
+  it('should refuse more diagnoses of one encounter than DG1-1 numbers, and export the most it numbers', () => {
+    expect(issuePaths(demoWith((c) => (c.encounters[0].diagnoses = many(HL7_SET_ID_LIMITS.diagnoses + 1, diagnosis))))).toEqual(['patients[0].encounters[0].diagnoses']);
+    const accepted = demoWith((c) => (c.encounters[0].diagnoses = many(HL7_SET_ID_LIMITS.diagnoses, diagnosis)));
+    expect(issuePaths(accepted)).toEqual([]);
+    expect(exportFailures(accepted, false)).toEqual([]);
+  }, 300_000);
+  it('should refuse more coverages, procedures, history entries, encounters or answers than their set ids number', () => {
+    const coverage = (c: any) => (i: number) => ({ ...c.patient.coverages[0], id: `cov-${i}` });
+    const procedure = (i: number) => ({ id: `p-${i}`, code: { system: 'cpt', code: '90834' }, status: 'completed', performed: '2024-01-01' });
+    const history = (i: number) => ({ id: `hx-${i}`, code: { system: 'icd-10-cm', code: 'I10' }, clinicalStatus: 'active' });
+    const encounter = (c: any) => (i: number) => ({ ...c.encounters[0], id: `e-${i}` });
+    expect(issuePaths(demoWith((c) => (c.patient.coverages = many(HL7_SET_ID_LIMITS.coverages + 1, coverage(c)))))).toEqual(['patients[0].patient.coverages']);
+    expect(issuePaths(demoWith((c) => (c.encounters[0].procedures = many(HL7_SET_ID_LIMITS.procedures + 1, procedure))))).toEqual(['patients[0].encounters[0].procedures']);
+    expect(issuePaths(demoWith((c) => (c.medicalHistory = many(HL7_SET_ID_LIMITS.medicalHistory + 1, history))))).toEqual(['patients[0].medicalHistory']);
+    expect(issuePaths(demoWith((c) => (c.encounters = many(HL7_SET_ID_LIMITS.encounters + 1, encounter(c)), (c.notes = []), (c.assessments = []))))).toEqual(['patients[0].encounters']);
+    expect(issuePaths(demoWith((c) => freeAnswers(c, HL7_SET_ID_LIMITS.answers + 1)))).toEqual(['patients[0].assessments[0].answers']);
+    // Alone in its ADR^A19 group: the OBX of one encounter's notes and assessments share one numbering (not checked).
+    const accepted = demoWith((c) => (freeAnswers(c, HL7_SET_ID_LIMITS.answers), (c.notes = []), (c.assessments = [c.assessments[0]])));
+    expect(issuePaths(accepted)).toEqual([]);
+    expect(exportFailures(accepted, false)).toEqual([]);
+  }, 300_000);
+});
+
+/** The first assessment made free of item definitions with `n` integer answers. */
+function freeAnswers(c: any, n: number): void {
+  const a = c.assessments[0];
+  a.instrument = { ...a.instrument, items: undefined, id: 'free-instrument' };
+  a.answers = Array.from({ length: n }, (_, i) => ({ linkId: `q${i}`, value: { type: 'integer', value: i } }));
+}
 
 describe('a score of -0', () => {
   it('should be accepted and exported as 0 everywhere (FHIR JSON and HL7 NM)', () => {
