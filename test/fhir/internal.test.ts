@@ -3,7 +3,14 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { base64Internals, utf8Base64 } from '../../src/fhir/internal/base64.js';
-import { createContentHash, hexToUuidV8, sha256Hex, sha256Hex128 } from '../../src/fhir/internal/hash.js';
+import { hexToUuidV8, sha256Hex128 } from '../../src/fhir/ids.js';
+import { createContentHash } from '../../src/internal/fast-hash.js';
+import { sha256 } from '../../src/internal/sha256.js';
+
+/** The full SHA-256 of the UTF-8 text in hex (the package's own SHA-256). */
+function sha256Hex(text: string): string {
+  return Array.from(sha256(new TextEncoder().encode(text)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
 import { sortKey } from '../../src/fhir/internal/sort-key.js';
 import { escapeXhtmlText, narrativeDiv, textNarrative } from '../../src/fhir/internal/xhtml.js';
 import { isoOrderKey } from '../../src/internal/iso.js';

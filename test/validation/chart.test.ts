@@ -15,7 +15,7 @@ import {
   checkPatientChart,
   validateChartDocument,
   validatePatientChart,
-} from '../../src/validation/chart.js';
+} from '../../src/validation/chart-check.js';
 import { runs } from '../support/runs.js';
 
 const SECRET_NAME = 'Zyxwvutsrq-Secret';
@@ -249,12 +249,15 @@ describe('checkPatientChart', () => {
     expect(paths(mutate((c) => (c.assessments[0].instrument.url = 'http://example.org/Questionnaire/q1#part')))).toEqual(['assessments[0].instrument.url']);
   });
 
-  it("should keep text within FHIR's string limit of 1 048 576 characters, except note text (base64 and XHTML in FHIR)", () => {
+  it("should keep text within FHIR's string limit of 1 048 576 characters, and note text within 786 432 UTF-8 bytes (its base64 within 1 MiB)", () => {
     const limit = 1_048_576;
     expect(paths(mutate((c) => (c.encounters[0].reason = 'r'.repeat(limit))))).toEqual([]);
     expect(paths(mutate((c) => (c.encounters[0].reason = 'r'.repeat(limit + 1))))).toEqual(['encounters[0].reason']);
     expect(paths(mutate((c) => (c.assessments[0].instrument.items[0].text = 'q'.repeat(limit + 1))))).toEqual(['assessments[0].instrument.items[0].text']);
-    expect(paths(mutate((c) => (c.notes[0].text = 'n'.repeat(limit + 1))))).toEqual([]);
+    expect(paths(mutate((c) => (c.notes[0].text = 'n'.repeat(786_432))))).toEqual([]);
+    expect(paths(mutate((c) => (c.notes[0].text = 'n'.repeat(786_433))))).toEqual(['notes[0].text']);
+    expect(paths(mutate((c) => (c.notes[0].text = 'é'.repeat(393_216))))).toEqual([]);
+    expect(paths(mutate((c) => (c.notes[0].text = `${'é'.repeat(393_216)}n`)))).toEqual(['notes[0].text']);
   });
 
   it('should report duplicate ids with the path of the later one', () => {

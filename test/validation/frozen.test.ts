@@ -4,7 +4,7 @@ import { ChartValidationError, formatIssuePath } from '../../src/errors.js';
 import { buildFhirPatientBundle } from '../../src/fhir/patient-bundle.js';
 import { buildMdmT02 } from '../../src/hl7/messages/mdm-t02.js';
 import type { PatientChart } from '../../src/model/index.js';
-import { checkChartDocument, checkPatientChart } from '../../src/validation/chart.js';
+import { checkChartDocument, checkPatientChart } from '../../src/validation/chart-check.js';
 import { freezeChartDocument, freezeDirectory, freezePatientChart } from '../../src/validation/frozen.js';
 import { isCheckedFrozen } from '../../src/validation/memo.js';
 import { arbBrokenPatientChart } from '../../src/testing/chart-breakers.js';

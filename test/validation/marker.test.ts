@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChartValidationError, formatIssuePath } from '../../src/errors.js';
-import { checkChartDocument, validateChartDocument } from '../../src/validation/chart.js';
+import { checkChartDocument, validateChartDocument } from '../../src/validation/chart-check.js';
 import { freezeChartDocument } from '../../src/validation/frozen.js';
 import { loadChartDocument } from '../../src/http/data-source.js';
 import { arbPatientChart } from '../../src/testing/chart.js';
