@@ -43,14 +43,14 @@ function toArray(path: Path): IssuePath {
 export type Obj = Record<string, unknown>;
 
 /** Control characters FHIR strings forbid (all C0 but tab, LF, CR) and lone surrogates. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- the check finds the control characters FHIR strings forbid
 const FORBIDDEN_TEXT_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- the check finds the control characters FHIR strings forbid
 const MAYBE_FORBIDDEN_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF]/;
 /** White space at either end of a code, or two in a row. */
 const CODE_SPACE_RE = /^\s|\s$|\s\s/;
 /** Control characters ids and codes must not hold: C0 (tab, CR, LF included), DEL and C1. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- the check finds the control characters ids may not hold
 const ID_FORBIDDEN_RE = /[\u0000-\u001F\u007F-\u009F]/;
 
 const CODE_SYSTEM_KEYS = Object.keys(CODE_SYSTEMS);

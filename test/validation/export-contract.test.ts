@@ -17,9 +17,14 @@ import { exportFailures } from '../support/export-all.js';
 
 const DEMO = JSON.parse(readFileSync(new URL('../../examples/data/demo-chart.json', import.meta.url), 'utf8')) as ChartDocument;
 
+/**
+ * A chart as these tests change it: any field, read and written freely to break it (a cast, not a type).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests reach into charts to break them
+type Loose = any;
+
 /** The demo document cut to its first patient, changed by `change`. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function demoWith(change: (chart: any) => void): ChartDocument {
+function demoWith(change: (chart: Loose) => void): ChartDocument {
   const doc = structuredClone(DEMO) as ChartDocument & { patients: PatientChart[] };
   doc.patients = [doc.patients[0] as PatientChart];
   change(doc.patients[0]);
@@ -29,15 +34,14 @@ function demoWith(change: (chart: any) => void): ChartDocument {
 const issuePaths = (doc: ChartDocument): string[] => checkChartDocument(doc).map((i) => formatIssuePath(i.path));
 
 /** The first assessment made free of item definitions, so any answer type is accepted. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function freeAnswer(c: any, value: unknown): void {
+function freeAnswer(c: Loose, value: unknown): void {
   const a = c.assessments[0];
   a.instrument = { ...a.instrument, items: undefined, id: 'free-instrument' };
   a.answers[0].value = value;
 }
 
 describe('values that cannot travel whole are refused by the check, with their path', () => {
-  const cases: [string, (c: any) => void, (c: any) => void, string][] = [
+  const cases: [string, (c: Loose) => void, (c: Loose) => void, string][] = [
     ['a coverage member id over IN1-49', (c) => (c.patient.coverages[0].memberId = 'M'.repeat(HL7_MEMBER_ID_MAX)), (c) => (c.patient.coverages[0].memberId = 'M'.repeat(300)), 'patients[0].patient.coverages[0].memberId'],
     ['a phone number over XTN-1', (c) => (c.patient.telecoms = [{ system: 'phone', value: '5'.repeat(HL7_CONTACT_MAX) }]), (c) => (c.patient.telecoms = [{ system: 'phone', value: '5'.repeat(200) }]), 'patients[0].patient.telecoms[0].value'],
     ['an identifier of 100 | (300 characters escaped)', (c) => (c.patient.identifiers[0].value = '|'.repeat(60)), (c) => (c.patient.identifiers[0].value = '|'.repeat(100)), 'patients[0].patient.identifiers[0].value'],
@@ -71,10 +75,10 @@ describe('records HL7 numbers with set ids of at most 4 digits', () => {
     expect(exportFailures(accepted, false)).toEqual([]);
   }, 300_000);
   it('should refuse more coverages, procedures, history entries, encounters or answers than their set ids number', () => {
-    const coverage = (c: any) => (i: number) => ({ ...c.patient.coverages[0], id: `cov-${i}` });
+    const coverage = (c: Loose) => (i: number) => ({ ...c.patient.coverages[0], id: `cov-${i}` });
     const procedure = (i: number) => ({ id: `p-${i}`, code: { system: 'cpt', code: '90834' }, status: 'completed', performed: '2024-01-01' });
     const history = (i: number) => ({ id: `hx-${i}`, code: { system: 'icd-10-cm', code: 'I10' }, clinicalStatus: 'active' });
-    const encounter = (c: any) => (i: number) => ({ ...c.encounters[0], id: `e-${i}` });
+    const encounter = (c: Loose) => (i: number) => ({ ...c.encounters[0], id: `e-${i}` });
     expect(issuePaths(demoWith((c) => (c.patient.coverages = many(HL7_SET_ID_LIMITS.coverages + 1, coverage(c)))))).toEqual(['patients[0].patient.coverages']);
     expect(issuePaths(demoWith((c) => (c.encounters[0].procedures = many(HL7_SET_ID_LIMITS.procedures + 1, procedure))))).toEqual(['patients[0].encounters[0].procedures']);
     expect(issuePaths(demoWith((c) => (c.medicalHistory = many(HL7_SET_ID_LIMITS.medicalHistory + 1, history))))).toEqual(['patients[0].medicalHistory']);
@@ -88,7 +92,7 @@ describe('records HL7 numbers with set ids of at most 4 digits', () => {
 });
 
 /** The first assessment made free of item definitions with `n` integer answers. */
-function freeAnswers(c: any, n: number): void {
+function freeAnswers(c: Loose, n: number): void {
   const a = c.assessments[0];
   a.instrument = { ...a.instrument, items: undefined, id: 'free-instrument' };
   a.answers = Array.from({ length: n }, (_, i) => ({ linkId: `q${i}`, value: { type: 'integer', value: i } }));
