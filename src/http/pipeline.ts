@@ -86,6 +86,15 @@ function resolveRequestId(given: string | undefined, generate: (() => string) | 
   return typeof generated === 'string' && REQUEST_ID_RE.test(generated) ? generated : defaultRequestId();
 }
 
+/** `instanceof`, false for a thrown value whose prototype cannot be read (a Proxy that throws on every trap). */
+function isInstance(value: unknown, type: abstract new (...args: never[]) => unknown): boolean {
+  try {
+    return value instanceof type;
+  } catch {
+    return false;
+  }
+}
+
 /** The answer of a step: a 200 in the route's format, or the error as OperationOutcome (FHIR) or problem+json. */
 function render(route: RouteDefinition | undefined, result: PreparedBody, requestId: string, headers: Record<string, string>): PreparedResponse {
   if ('body' in result) {
@@ -155,10 +164,10 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
       return await runSteps(call, route, requestId, headers, state);
     } catch (error) {
       // Nobody reads the answer, and it is no failure of the host's services: not reported.
-      if (error instanceof ClientGoneError) return ERRORS.unavailable;
+      if (isInstance(error, ClientGoneError)) return ERRORS.unavailable;
       const failure = classifyFailure(error);
       if (failure.kind === 'not-found') return notFound(failure.recordType);
-      if (error instanceof DataSourceTimeoutError && metrics !== undefined) safeCall(() => metrics.recordDataSourceTimeout());
+      if (metrics !== undefined && isInstance(error, DataSourceTimeoutError)) safeCall(() => metrics.recordDataSourceTimeout());
       safeCall(onError, error, { requestId, route: route.name, source: state.stage });
       if (failure.kind === 'internal') return ERRORS.internal;
       if (failure.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
