@@ -52,7 +52,7 @@ export interface ExportMetrics {
   readonly observer: (observation: ExportObservation) => void;
   /** Give as the handler's `onError`: counts the error behind a 500 or 503 by source and kind. */
   readonly onError: (error: unknown, context: ExportErrorContext) => void;
-  /** Count a data-source read that timed out (for a host that bounds its reads with a timeout). */
+  /** Count a request whose data reads timed out (the handler calls it on each `dataSourceTimeoutMs` expiry). */
   readonly recordDataSourceTimeout: () => void;
   /** Everything counted so far, in the Prometheus text exposition format 0.0.4 ({@link METRICS_CONTENT_TYPE}). */
   readonly render: () => string;
@@ -235,8 +235,10 @@ function renderMetrics(state: MetricsState): string {
 }
 
 /**
- * Create the Prometheus metrics of the export handler. Give its `observer` and `onError` to
- * `createExportHandler` and serve `render()` as {@link METRICS_CONTENT_TYPE} at `/metrics`. Families:
+ * Create the Prometheus metrics of the export handler. Give it as the handler's `metrics` option: the handler
+ * then feeds it (its `observer`, `onError` and `recordDataSourceTimeout`, besides the host's own hooks) and
+ * serves `render()` as {@link METRICS_CONTENT_TYPE} at `/metrics` under its base path. (The hooks can also be
+ * given as the handler's `observer` and `onError`, to serve the text elsewhere.) Families:
  *
  * - `chart_export_requests_total{route,status}`: answers by route and status;
  * - `chart_export_request_duration_seconds{route}`: histogram of the time to the answer (`_bucket{le}`,
@@ -249,8 +251,8 @@ function renderMetrics(state: MetricsState): string {
  * Labels are bounded: `route` is one of the eleven route names or `other`; `status` one of the statuses
  * the handler answers with or `other`; no key, partner, request id or parameter ever becomes a label.
  *
- * The handler's `onError` context does not say which host interface failed. Unless the context carries a
- * `source`, it is told from the error: the handler's own `InvalidArgumentError` names the key store or rate
+ * The handler's `onError` context says which part failed (`source`). Without a `source` in the context (a
+ * caller other than the handler), it is told from the error: the handler's own `InvalidArgumentError` names the key store or rate
  * limiter whose answer was malformed, the core's errors are the builder's, a `DataSourceUnavailableError` is
  * counted as the data source's (a key store or rate limiter may throw it too), and anything else a host
  * interface throws is `unknown`.
@@ -260,8 +262,7 @@ function renderMetrics(state: MetricsState): string {
  * @throws {InvalidArgumentError} for buckets that are not finite, positive and increasing
  * @example
  * const metrics = createExportMetrics();
- * const handler = createExportHandler({ dataSource, keyStore, observer: metrics.observer, onError: metrics.onError });
- * // GET /metrics: new Response(metrics.render(), { headers: { 'content-type': METRICS_CONTENT_TYPE } })
+ * const handler = createExportHandler({ dataSource, keyStore, metrics }); // serves GET /metrics
  */
 export function createExportMetrics(options: ExportMetricsOptions = {}): ExportMetrics {
   if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'must be an object');
