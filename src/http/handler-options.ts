@@ -35,7 +35,14 @@ export interface LimitSetting {
 export type ExportLimits = { readonly [K in LimitName]?: LimitSetting | undefined };
 
 /** The defaults and maxima used when {@link ExportHandlerOptions.limits} does not set them. */
-export const DEFAULT_LIMITS: { readonly [K in LimitName]: { readonly default: number; readonly max: number } } = Object.freeze({
+export const DEFAULT_LIMITS: {
+  readonly [K in LimitName]: {
+    /** The value used when the parameter is absent. */
+    readonly default: number;
+    /** The largest value served; a larger one is clamped to it. */
+    readonly max: number;
+  };
+} = Object.freeze({
   encounters: Object.freeze({ default: 20, max: 100 }),
   notes: Object.freeze({ default: 20, max: 100 }),
   assessments: Object.freeze({ default: 20, max: 100 }),

@@ -35,9 +35,18 @@ export interface OpenApiDocument {
   /** The OpenAPI version of the document. */
   readonly openapi: '3.1.1';
   /** Title, version, summary, description and license of the service. */
-  readonly info: { readonly title: string; readonly version: string; readonly [key: string]: OpenApiValue };
+  readonly info: {
+    /** The service's name. */
+    readonly title: string;
+    /** The service's version. */
+    readonly version: string;
+    readonly [key: string]: OpenApiValue;
+  };
   /** Where the service is reached (`serverUrl`). */
-  readonly servers: readonly { readonly url: string }[];
+  readonly servers: readonly {
+    /** Where the service is reached. */
+    readonly url: string;
+  }[];
   /** The routes by path (under `basePath`), each with its operations. */
   readonly paths: { readonly [path: string]: { readonly [key: string]: OpenApiValue } };
   /** Security scheme, parameters, headers, schemas and the shared error responses. */
