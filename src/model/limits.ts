@@ -61,6 +61,26 @@ export const HL7_NTE3_MAX = 65_536;
 export const HL7_NM_ABS_MAX = 1e15;
 /** See {@link HL7_NM_ABS_MAX}. */
 export const HL7_NM_ABS_MIN = 1e-13;
+/**
+ * The magnitude from which a negative number cannot be sent as NM: its sign leaves 15 digits, and a magnitude
+ * from 999 999 999 999 999.5 on rounds to 10^15, which has 16 (a positive one rounds to `1000000000000000`,
+ * which fits).
+ */
+export const HL7_NM_NEGATIVE_ABS_MAX = 999_999_999_999_999.5;
+
+/**
+ * Whether HL7 NM can send `n` (16 characters, sign included, rounded to the digits that fit): 0, or a magnitude
+ * from {@link HL7_NM_ABS_MIN} to below {@link HL7_NM_ABS_MAX} ({@link HL7_NM_NEGATIVE_ABS_MAX} for a negative
+ * number).
+ * @param n - a finite number
+ * @returns whether the chart check accepts it where HL7 sends it as NM
+ * @example isNmNumber(-999_999_999_999_999.9) // false
+ */
+export function isNmNumber(n: number): boolean {
+  if (n === 0) return true;
+  const magnitude = Math.abs(n);
+  return magnitude >= HL7_NM_ABS_MIN && magnitude < (n < 0 ? HL7_NM_NEGATIVE_ABS_MAX : HL7_NM_ABS_MAX);
+}
 
 /**
  * The most UTF-8 bytes of a note's text: its base64 in `Attachment.data` stays within 1 MiB (4/3 of this),
@@ -105,6 +125,19 @@ export function hl7CxLength(value: string, system: string, type: string | undefi
   const typeLength = type === undefined || type === '' ? 0 : 1 + type.length;
   const hdType = system.startsWith('urn:uuid:') ? 'UUID' : 'ISO'; // ISO and URI have the same length
   return hl7EscapedLength(value, false) + '^^^&'.length + universalId + 1 + hdType.length + typeLength;
+}
+
+/**
+ * The length of a patient identifier as HL7 XCN in ADR^A19 QRD-8, `value^^^^^^^^&<universal id>&<ISO|UUID|URI>^^^^type`
+ * (the name parts XCN-2 … XCN-6 are shortened first, to nothing if need be): 5 characters more than CX without
+ * a type, 8 with one.
+ * @param value - the identifier value
+ * @param system - the identifier system (an absolute URI)
+ * @param type - the identifier type code, if any
+ * @returns the XCN length after escaping, without name parts
+ */
+export function hl7XcnIdentifierLength(value: string, system: string, type: string | undefined): number {
+  return hl7CxLength(value, system, type) + (type === undefined || type === '' ? 5 : 8);
 }
 
 /** The length of an identifier system as HD-2 universal id (without `urn:oid:` / `urn:uuid:`), after escaping. */

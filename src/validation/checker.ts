@@ -18,10 +18,13 @@ import {
   HL7_CONTACT_MAX,
   HL7_NM_ABS_MAX,
   HL7_NM_ABS_MIN,
+  HL7_NM_NEGATIVE_ABS_MAX,
   HL7_UNIVERSAL_ID_MAX,
   hl7CxLength,
   hl7EscapedLength,
   hl7UniversalIdLength,
+  hl7XcnIdentifierLength,
+  isNmNumber,
   ID_MAX,
   INT32_MAX,
 } from '../model/limits.js';
@@ -180,9 +183,8 @@ export class Checker {
     const before = this.issues.length;
     this.number(value, path, required, kind);
     if (this.issues.length !== before || typeof value !== 'number' || value === 0) return;
-    const magnitude = Math.abs(value);
-    if (magnitude >= HL7_NM_ABS_MAX || magnitude < HL7_NM_ABS_MIN) {
-      this.add(path, 'range', `must be 0 or of a magnitude from ${HL7_NM_ABS_MIN} to below ${HL7_NM_ABS_MAX} (HL7 NM, 16 characters)`);
+    if (!isNmNumber(value)) {
+      this.add(path, 'range', `must be 0 or of a magnitude from ${HL7_NM_ABS_MIN} to below ${HL7_NM_ABS_MAX} (${HL7_NM_NEGATIVE_ABS_MAX} if negative; HL7 NM, 16 characters)`);
     }
   }
 
@@ -251,7 +253,11 @@ export class Checker {
     this.text(value['display'], at(path, 'display'), false);
   }
 
-  identifier(value: unknown, path: Path): void {
+  /**
+   * An identifier: its system fits HD-2, and the whole fits one HL7 CX repetition (with `asXcn`, a patient's
+   * identifier, also the XCN of ADR^A19 QRD-8, which is longer) once escaped; reported at the value.
+   */
+  identifier(value: unknown, path: Path, asXcn = false): void {
     if (!this.object(value, path, true)) return;
     const system = value['system'];
     let systemFits = false;
@@ -265,9 +271,14 @@ export class Checker {
     const idValue = value['value'];
     const valueOk = this.nonBlank(idValue, at(path, 'value'));
     const type = value['type'];
+    const typeOk = type === undefined || (typeof type === 'string' && (IDENTIFIER_TYPES as readonly string[]).includes(type));
     this.enumValue(type, IDENTIFIER_TYPES, at(path, 'type'), false);
-    if (valueOk && systemFits && hl7CxLength(idValue, system as string, typeof type === 'string' ? type : undefined) > HL7_COMPOSITE_MAX) {
+    if (!valueOk || !systemFits || !typeOk) return;
+    const typeCode = type as string | undefined;
+    if (hl7CxLength(idValue, system as string, typeCode) > HL7_COMPOSITE_MAX) {
       this.add(at(path, 'value'), 'range', `must fit, with its system and type, the ${HL7_COMPOSITE_MAX} characters of HL7 CX once escaped (identifiers are never shortened)`);
+    } else if (asXcn && hl7XcnIdentifierLength(idValue, system as string, typeCode) > HL7_COMPOSITE_MAX) {
+      this.add(at(path, 'value'), 'range', `must fit, with its system and type, the ${HL7_COMPOSITE_MAX} characters of HL7 XCN (QRD-8) once escaped (identifiers are never shortened)`);
     }
   }
 

@@ -10,7 +10,7 @@ const LANGUAGE_RE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 export function checkPatient(c: Checker, value: unknown, path: Path): void {
   if (!c.object(value, path, true)) return;
   c.id(value['id'], at(path, 'id'));
-  c.each(value['identifiers'], at(path, 'identifiers'), true, (v, p) => c.identifier(v, p), 1);
+  c.each(value['identifiers'], at(path, 'identifiers'), true, (v, p) => c.identifier(v, p, true), 1);
   c.each(value['names'], at(path, 'names'), true, (v, p) => c.humanName(v, p), 1);
   c.date(value['birthDate'], at(path, 'birthDate'), false, true);
   c.enumValue(value['gender'], GENDERS, at(path, 'gender'), false);

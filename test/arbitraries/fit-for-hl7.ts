@@ -5,7 +5,7 @@
  * builders agree on which numbers are valid, this step and the kit's fitting can go.
  */
 import { fitNm } from '../../src/hl7/internal/fit.js';
-import { HL7_NM_ABS_MAX, HL7_NM_ABS_MIN } from '../../src/model/limits.js';
+import { HL7_NM_ABS_MAX, HL7_NM_ABS_MIN, HL7_NM_NEGATIVE_ABS_MAX } from '../../src/model/limits.js';
 
 /**
  * A number HL7 NM carries exactly (16 characters with the sign): the value itself when its shortest form fits;
@@ -26,7 +26,7 @@ function fitNumber(x: number): number {
 function clampToNm(x: number): number {
   if (x === 0) return x;
   if (Math.abs(x) < HL7_NM_ABS_MIN) return 0;
-  return Math.abs(x) >= HL7_NM_ABS_MAX ? Math.sign(x) * 9e14 : x;
+  return Math.abs(x) >= (x < 0 ? HL7_NM_NEGATIVE_ABS_MAX : HL7_NM_ABS_MAX) ? Math.sign(x) * 9e14 : x;
 }
 
 /**

@@ -40,8 +40,8 @@ import {
   patientChart,
 } from '../../src/testing/index.js';
 import { isoOrder } from '../../src/testing/internal/iso.js';
-import { HL7_NM_ABS_MAX, HL7_NM_ABS_MIN } from '../../src/model/limits.js';
-import { NM_ABS_MAX, NM_ABS_MIN, clampToNm, numberForNm } from '../../src/testing/internal/nm.js';
+import { HL7_NM_ABS_MAX, HL7_NM_ABS_MIN, HL7_NM_NEGATIVE_ABS_MAX } from '../../src/model/limits.js';
+import { NM_ABS_MAX, NM_ABS_MIN, NM_NEGATIVE_ABS_MAX, clampToNm, numberForNm } from '../../src/testing/internal/nm.js';
 import { fitForHl7 } from '../arbitraries/fit-for-hl7.js';
 import { realisticPatientChart } from '../arbitraries/fixtures.js';
 import { runs } from '../support/runs.js';
@@ -205,7 +205,7 @@ describe('patientChart and chartDocument', () => {
       { numRuns: runs(2000) },
     );
     // The kit's copy of the check's NM range (it may use only the public API) is the core's.
-    expect([NM_ABS_MIN, NM_ABS_MAX]).toEqual([HL7_NM_ABS_MIN, HL7_NM_ABS_MAX]);
+    expect([NM_ABS_MIN, NM_ABS_MAX, NM_NEGATIVE_ABS_MAX]).toEqual([HL7_NM_ABS_MIN, HL7_NM_ABS_MAX, HL7_NM_NEGATIVE_ABS_MAX]);
     fc.assert(
       fc.property(patientChart({ mappable: true, size: 'medium' }), ({ chart }) => {
         expect(fitForHl7(chart)).toEqual(chart);

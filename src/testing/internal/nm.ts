@@ -52,6 +52,8 @@ export function numberForNm(n: number): number {
 export const NM_ABS_MIN = 1e-13;
 /** The magnitude from which the chart check refuses a number HL7 sends as NM (16 characters hold less). */
 export const NM_ABS_MAX = 1e15;
+/** The same for a negative number (its sign takes a character: from 999 999 999 999 999.5 it rounds to -10^15). */
+export const NM_NEGATIVE_ABS_MAX = 999_999_999_999_999.5;
 
 /**
  * A number the chart check accepts where HL7 sends it as NM (answers, scores): 0 for a non-zero one of magnitude
@@ -63,5 +65,5 @@ export const NM_ABS_MAX = 1e15;
 export function clampToNm(x: number): number {
   if (x === 0) return x;
   if (Math.abs(x) < NM_ABS_MIN) return 0;
-  return Math.abs(x) >= NM_ABS_MAX ? Math.sign(x) * 9e14 : x;
+  return Math.abs(x) >= (x < 0 ? NM_NEGATIVE_ABS_MAX : NM_ABS_MAX) ? Math.sign(x) * 9e14 : x;
 }
