@@ -9,7 +9,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildFhirAssessmentExport, buildOruR01, checkChartDocument, toFhirId, type ChartDocument, type PatientChart } from '../../src/index.js';
 import { formatIssuePath } from '../../src/errors.js';
-import { HL7_CONTACT_MAX, HL7_MEMBER_ID_MAX, HL7_NTE3_MAX, HL7_OBX5_MAX, HL7_SET_ID_LIMITS, NOTE_UTF8_MAX, hl7EscapedLength } from '../../src/model/limits.js';
+import { HL7_CONTACT_MAX, HL7_MEMBER_ID_MAX, HL7_NM_ABS_MAX, HL7_NM_ABS_MIN, HL7_NM_NEGATIVE_ABS_MAX, HL7_NTE3_MAX, HL7_OBX5_MAX, HL7_SET_ID_LIMITS, NOTE_UTF8_MAX, hl7EscapedLength, hl7XcnIdentifierLength, isNmNumber } from '../../src/model/limits.js';
+import { buildQrd } from '../../src/hl7/segments/qrd.js';
+import { fitNm } from '../../src/hl7/internal/fit.js';
 import { escapeStandard } from '../../src/hl7/internal/standard-escape.js';
 import { arbChartDocument } from '../../src/testing/chart.js';
 import { runs } from '../support/runs.js';
@@ -118,6 +120,41 @@ describe('hl7EscapedLength', () => {
         expect(hl7EscapedLength(text, lines)).toBe(escapeStandard(text, lines).length);
       }),
     );
+  });
+});
+
+describe('hl7XcnIdentifierLength', () => {
+  it("should be the length of QRD-8's XCN for a patient without name parts", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 40 }).filter((v) => v.trim() !== ''),
+        fc.constantFrom('urn:oid:2.16.840.1.113883.19.5', 'urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e', 'http://example.org/mrn|^&', 'https://x.org'),
+        fc.constantFrom(undefined, 'MR', 'NPI'),
+        (value, system, type) => {
+          const patient = { id: 'p', identifiers: [{ system, value, ...(type === undefined ? {} : { type }) }], names: [] } as never;
+          const qrd8 = buildQrd('20260302120030+0000', 'Q', undefined, 0, patient).split('|')[8] as string;
+          expect(hl7XcnIdentifierLength(value, system, type)).toBe(qrd8.length);
+        },
+      ),
+      { numRuns: runs(200) },
+    );
+  });
+});
+
+describe('isNmNumber', () => {
+  const edges = [0, -0, HL7_NM_ABS_MIN, -HL7_NM_ABS_MIN, 9.99e-14, -9.99e-14, 999_999_999_999_999.9, -999_999_999_999_999.4, -HL7_NM_NEGATIVE_ABS_MAX, -999_999_999_999_999.9, HL7_NM_ABS_MAX, -HL7_NM_ABS_MAX];
+  it('should hold only for numbers HL7 NM writes in 16 characters (the check accepts no number a builder cannot send)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.constantFrom(...edges), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.double({ min: -1.1e15, max: 1.1e15, noNaN: true })), (n) => {
+        if (!isNmNumber(n)) return;
+        expect(fitNm(n, [], 'OBX-5').length).toBeLessThanOrEqual(16);
+      }),
+      { numRuns: runs(2000) },
+    );
+    // The boundaries: at the limit accepted, one over refused.
+    expect([999_999_999_999_999.9, -999_999_999_999_999.4, 1e-13, -1e-13].map(isNmNumber)).toEqual([true, true, true, true]);
+    expect([1e15, -999_999_999_999_999.5, 9.99e-14, -9.99e-14].map(isNmNumber)).toEqual([false, false, false, false]);
+    expect(() => fitNm(-999_999_999_999_999.5, [], 'OBX-5')).toThrow(/16 characters/);
   });
 });
 
