@@ -194,30 +194,52 @@ describe('buildFhirPatientBundle limits', () => {
 });
 
 describe('Bundle ids', () => {
+  // The same record has the same id in every export: each resource is keyed by its content sans id. Two records
+  // may have the same content (two payers of one name without identifier are two Organizations): such content
+  // names no one record and is left out of the comparison (found by test:deep, seed -1353461776).
+  const sameIdsProperty = fc.property(arbCase, ({ chart, directory }) => {
+    const first = patientBundles(chart, { now: NOW, directory });
+    const second = patientBundles(structuredClone(chart), { now: NOW, directory: structuredClone(directory) });
+    const contentOf = (r: { resourceType: string; id?: string }): string => {
+      const { id: _id, ...rest } = r;
+      return `${r.resourceType}|${JSON.stringify(rest)}`;
+    };
+    const ambiguous = new Set<string>();
+    for (const bundle of first) {
+      const seen = new Set<string>();
+      for (const r of resources(bundle)) {
+        const content = contentOf(r);
+        if (seen.has(content)) ambiguous.add(content);
+        seen.add(content);
+      }
+    }
+    const idsByKey = new Map<string, string>();
+    first.forEach((bundle, b) => {
+      expect(bundle.id).toMatch(FHIR_ID);
+      const keys = resources(bundle).map((r) => `${r.resourceType}/${r.id}`);
+      for (const r of resources(bundle)) expect(r.id).toMatch(FHIR_ID);
+      expect(new Set(keys).size).toBe(keys.length);
+      expect(JSON.stringify(second[b])).toBe(JSON.stringify(bundle));
+      for (const r of resources(bundle)) {
+        const content = contentOf(r);
+        if (ambiguous.has(content)) continue;
+        const previous = idsByKey.get(content);
+        if (previous !== undefined) expect(r.id).toBe(previous);
+        idsByKey.set(content, r.id as string);
+      }
+    });
+  });
+
   it('should give valid FHIR ids, unique per type within a Bundle, equal across runs and exports', () => {
-    fc.assert(
-      fc.property(arbCase, ({ chart, directory }) => {
-        const first = patientBundles(chart, { now: NOW, directory });
-        const second = patientBundles(structuredClone(chart), { now: NOW, directory: structuredClone(directory) });
-        const idsByKey = new Map<string, string>();
-        first.forEach((bundle, b) => {
-          expect(bundle.id).toMatch(FHIR_ID);
-          const keys = resources(bundle).map((r) => `${r.resourceType}/${r.id}`);
-          for (const r of resources(bundle)) expect(r.id).toMatch(FHIR_ID);
-          expect(new Set(keys).size).toBe(keys.length);
-          expect(JSON.stringify(second[b])).toBe(JSON.stringify(bundle));
-          // The same record has the same id in every export: key each resource by its content sans id.
-          for (const r of resources(bundle)) {
-            const { id, ...rest } = r;
-            const content = `${r.resourceType}|${JSON.stringify(rest)}`;
-            const previous = idsByKey.get(content);
-            if (previous !== undefined) expect(id).toBe(previous);
-            idsByKey.set(content, id as string);
-          }
-        });
-      }),
-      { numRuns: runs(40) },
-    );
+    fc.assert(sameIdsProperty, { numRuns: runs(40) });
+  });
+
+  it('should not take two records of the same content for one (regression: two payers named alike)', () => {
+    fc.assert(sameIdsProperty, {
+      seed: -1353461776,
+      path: '781:1344:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:3:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:2:3:3:3:3:3:3:3:3:3:3:3:3:3:0:0',
+      endOnFailure: true,
+    });
   });
 
   it('should keep valid chart ids and map others deterministically and injectively', () => {
