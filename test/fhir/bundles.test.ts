@@ -200,7 +200,7 @@ describe('Bundle ids', () => {
   const sameIdsProperty = fc.property(arbCase, ({ chart, directory }) => {
     const first = patientBundles(chart, { now: NOW, directory });
     const second = patientBundles(structuredClone(chart), { now: NOW, directory: structuredClone(directory) });
-    const contentOf = (r: { resourceType: string; id?: string }): string => {
+    const contentOf = (r: fhir.FhirResource): string => {
       const { id: _id, ...rest } = r;
       return `${r.resourceType}|${JSON.stringify(rest)}`;
     };
