@@ -278,6 +278,21 @@ describe('arbPatientChart', () => {
     );
   });
 
+  it('should not shift a period end into year 0000 (regression: seed -421342170, run 245 gave abatement 0000-12-31T10:00:00Z after an onset in year 0001 at +14:00)', () => {
+    fc.assert(
+      fc.property(arbPatientChart(), ({ chart }) => {
+        expect(paths(checkPatientChart(chart))).toEqual([]);
+      }),
+      { seed: -421342170, path: '244', endOnFailure: true },
+    );
+    fc.assert(
+      fc.property(arbOrderedPair(), ([earlier, later]) => {
+        expect(later.startsWith('0000') || earlier.startsWith('0000')).toBe(false);
+      }),
+      { numRuns: runs(2000) },
+    );
+  });
+
   it('should pass in realistic and hostile modes, with long notes', () => {
     for (const text of ['realistic', 'hostile'] as const) {
       fc.assert(
