@@ -97,8 +97,11 @@ export interface RouteDefinition {
   readonly parameters: readonly ParameterDefinition[];
   /** For each limit parameter, the limit setting it uses. */
   readonly limits: Readonly<Record<string, LimitName>>;
-  /** Read the records the route needs (a 404 when one is missing), then render the body. */
-  serve(reader: RecordReader, writer: OutputWriter): Promise<{ readonly body: string } | HttpError>;
+  /**
+   * Read the records the route needs (a 404 when one is missing), then render the body; `rendering` is
+   * called between the two (the pipeline tells the builder's failures from the data source's by it).
+   */
+  serve(reader: RecordReader, writer: OutputWriter, rendering?: () => void): Promise<{ readonly body: string } | HttpError>;
 }
 
 /** The record kinds a 404 names. */
