@@ -10,6 +10,7 @@ import { version } from '../../package.json';
 import type { ChartDocument } from '../index.js';
 import {
   createExportHandler,
+  createExportMetrics,
   createInMemoryDataSource,
   toNodeListener,
   type ExportHandlerOptions,
@@ -49,6 +50,9 @@ function handlerOptions(options: CliOptions, parts: HandlerParts): ExportHandler
     dataSource: createInMemoryDataSource(document),
     keyStore,
     hl7,
+    // Liveness, readiness (503 while Redis is unreachable) and the API description are always served.
+    healthRoutes: true,
+    openApi: true,
     onError: (error, context) => {
       // Core and adapter messages name fields, never patient values; a stack is of no use to the operator here.
       const what = error instanceof Error ? `${error.name}: ${error.message}` : 'non-error value thrown';
@@ -59,6 +63,7 @@ function handlerOptions(options: CliOptions, parts: HandlerParts): ExportHandler
     },
   };
   if (rateLimiter !== undefined) result.rateLimiter = rateLimiter;
+  if (options.metrics) result.metrics = createExportMetrics();
   if (options.basePath !== '') result.basePath = options.basePath;
   const fhir: { baseUrl?: string; strictBundleTotal?: boolean } = {};
   if (options.fhirBaseUrl !== undefined) fhir.baseUrl = options.fhirBaseUrl;

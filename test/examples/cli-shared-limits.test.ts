@@ -151,4 +151,35 @@ describe('chart-export --redis-url (several processes, one redis-server)', () =>
       await client.close();
     }
   });
+
+  it('should report readiness 503 while Redis is stopped (liveness stays 200) and move its metrics', async () => {
+    const service = await start(['--metrics']);
+    await waitForStatus(service, 200, 10_000);
+    const readyz = async (): Promise<number> => (await fetch(`${service.origin}/readyz`)).status;
+    const metric = async (pattern: RegExp): Promise<number> => {
+      const text = await (await fetch(`${service.origin}/metrics`)).text();
+      return text
+        .split('\n')
+        .filter((line) => pattern.test(line))
+        .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+    };
+    expect(await readyz()).toBe(200);
+    const ok = await metric(/^chart_export_requests_total\{.*route="exportFhirPatient".*status="200"/);
+    expect(ok).toBeGreaterThanOrEqual(1);
+    await exportPatient(service);
+    expect(await metric(/^chart_export_requests_total\{.*route="exportFhirPatient".*status="200"/)).toBe(ok + 1);
+
+    await redis.stop();
+    try {
+      expect(await readyz()).toBe(503);
+      expect((await fetch(`${service.origin}/healthz`)).status).toBe(200);
+      await exportPatient(service);
+      await exportPatient(service);
+      expect(await metric(/^chart_export_requests_total\{.*route="exportFhirPatient".*status="503"/)).toBe(2);
+    } finally {
+      await redis.start();
+    }
+    await waitForStatus(service, 200, 15_000);
+    expect(await readyz()).toBe(200);
+  });
 });
