@@ -45,6 +45,8 @@ export interface CliOptions {
   readonly redisPrefix: string | undefined;
   /** Serve Prometheus metrics at `/metrics`. */
   readonly metrics: boolean;
+  /** Per-address limit of `/publicFhirDirectory`; undefined = none. */
+  readonly directoryRateLimit: { readonly limit: number; readonly windowSeconds: number } | undefined;
   /** Server timeouts and connection cap. */
   readonly server: ServerLimits;
 }
@@ -158,6 +160,15 @@ function readRedisUrl(given: string | undefined): string | undefined {
   return given;
 }
 
+function readDirectoryRateLimit(value: string | undefined): CliOptions['directoryRateLimit'] {
+  if (value === undefined) return undefined;
+  const m = /^(\d{1,9})\/(\d{1,7})$/.exec(value);
+  if (m === null || Number(m[1]) < 1 || Number(m[2]) < 1) {
+    throw new UsageError('--directory-rate-limit / CHART_EXPORT_DIRECTORY_RATE_LIMIT must be LIMIT/SECONDS, e.g. 120/60');
+  }
+  return { limit: Number(m[1]), windowSeconds: Number(m[2]) };
+}
+
 function readMilliseconds(value: string | undefined, what: string, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   if (!/^\d+(\.\d+)?$/.test(value) || Number(value) * 1000 < min || Number(value) > 3600) {
@@ -203,6 +214,7 @@ function readArguments(argv: readonly string[]): Record<string, string | boolean
         metrics: { type: 'boolean' },
         'redis-url': { type: 'string' },
         'redis-prefix': { type: 'string' },
+        'directory-rate-limit': { type: 'string' },
         'headers-timeout': { type: 'string' },
         'request-timeout': { type: 'string' },
         'keep-alive-timeout': { type: 'string' },
@@ -288,6 +300,7 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
   const redisPrefix = text(str('redis-prefix') ?? fromEnv(env, 'CHART_EXPORT_REDIS_PREFIX'), '--redis-prefix / CHART_EXPORT_REDIS_PREFIX', 200);
   const server = readServerLimits(str, env);
   const metrics = values['metrics'] === true || flag(fromEnv(env, 'CHART_EXPORT_METRICS'));
+  const directoryRateLimit = readDirectoryRateLimit(str('directory-rate-limit') ?? fromEnv(env, 'CHART_EXPORT_DIRECTORY_RATE_LIMIT'));
   const strictBundleTotal = values['strict-bundle-total'] === true || flag(fromEnv(env, 'CHART_EXPORT_FHIR_STRICT_BUNDLE_TOTAL'));
 
   return {
@@ -317,6 +330,7 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
     redisUrl,
     redisPrefix,
     metrics,
+    directoryRateLimit,
     server,
   };
 }

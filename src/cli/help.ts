@@ -39,6 +39,8 @@ Options (each also settable by the environment variable after it; the option win
   --log [text|json]           Log one line per request to stderr: time, method, route, status,
                               duration, partner, request id (never patient data or keys); json: one
                               JSON object per line. Default: no request log.  CHART_EXPORT_LOG=text|json
+  --directory-rate-limit LIMIT/SECONDS  Limit /publicFhirDirectory per client address, e.g. 120/60.
+                              Default: no limit.                     CHART_EXPORT_DIRECTORY_RATE_LIMIT
   --redis-url URL             Share every key's rate limit (and the directory's per-address limit) with
                               every instance started with the same URL, on Redis (redis:// or
                               rediss:// for TLS; the password is never printed). Needs the redis package

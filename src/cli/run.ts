@@ -64,6 +64,7 @@ function handlerOptions(options: CliOptions, parts: HandlerParts): ExportHandler
   };
   if (rateLimiter !== undefined) result.rateLimiter = rateLimiter;
   if (options.metrics) result.metrics = createExportMetrics();
+  if (options.directoryRateLimit !== undefined) result.directoryRateLimit = options.directoryRateLimit;
   if (options.basePath !== '') result.basePath = options.basePath;
   const fhir: { baseUrl?: string; strictBundleTotal?: boolean } = {};
   if (options.fhirBaseUrl !== undefined) fhir.baseUrl = options.fhirBaseUrl;

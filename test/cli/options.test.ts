@@ -58,6 +58,9 @@ describe('parseCliOptions', () => {
       keysFile: 'cli-keys.json',
       processingId: 'D',
     });
+    expect(parseCliOptions(['--directory-rate-limit', '120/60'], {}).directoryRateLimit).toEqual({ limit: 120, windowSeconds: 60 });
+    expect(parseCliOptions([], { CHART_EXPORT_DIRECTORY_RATE_LIMIT: '5/1' }).directoryRateLimit).toEqual({ limit: 5, windowSeconds: 1 });
+    expect(parseCliOptions([], {}).directoryRateLimit).toBeUndefined();
     expect(parseCliOptions(['--redis-url', 'redis://127.0.0.1:6379', '--max-connections', '7'], env)).toMatchObject({ redisUrl: 'redis://127.0.0.1:6379', server: { maxConnections: 7 } });
   });
 
@@ -97,6 +100,8 @@ describe('parseCliOptions', () => {
     [['--headers-timeout', '0.5'], {}, /--headers-timeout .* from 1 to 3600/],
     [['--headers-timeout', '40'], {}, /must not be longer than --request-timeout/],
     [['--max-connections', '0'], {}, /--max-connections/],
+    [['--directory-rate-limit', '120'], {}, /LIMIT\/SECONDS/],
+    [['--directory-rate-limit', '0/60'], {}, /LIMIT\/SECONDS/],
   ] as const)('should refuse %j %j with a usage error', (argv, env, message) => {
     expect(() => parseCliOptions(argv, env)).toThrow(UsageError);
     expect(() => parseCliOptions(argv, env)).toThrow(message);
@@ -110,7 +115,7 @@ describe('HELP_TEXT', () => {
       '--processing-id', '--shutdown-timeout', '--strict-bundle-total', '--log', '--help', '--version',
       '--redis-url', '--redis-prefix', '--metrics', '--headers-timeout', '--request-timeout', '--keep-alive-timeout', '--max-connections',
       'CHART_EXPORT_REDIS_URL', 'CHART_EXPORT_REDIS_PREFIX', 'CHART_EXPORT_METRICS', 'CHART_EXPORT_HEADERS_TIMEOUT',
-      'CHART_EXPORT_REQUEST_TIMEOUT', 'CHART_EXPORT_KEEP_ALIVE_TIMEOUT', 'CHART_EXPORT_MAX_CONNECTIONS', 'SIGHUP',
+      'CHART_EXPORT_REQUEST_TIMEOUT', 'CHART_EXPORT_KEEP_ALIVE_TIMEOUT', 'CHART_EXPORT_MAX_CONNECTIONS', 'SIGHUP', '--directory-rate-limit', 'CHART_EXPORT_DIRECTORY_RATE_LIMIT',
       'CHART_EXPORT_DATA', 'CHART_EXPORT_KEYS', 'PORT', 'CHART_EXPORT_HOST', 'CHART_EXPORT_BASE_PATH', 'CHART_EXPORT_FHIR_BASE_URL',
       'CHART_EXPORT_HL7_SENDING_APPLICATION', 'CHART_EXPORT_HL7_SENDING_FACILITY', 'CHART_EXPORT_HL7_PROCESSING_ID',
       'CHART_EXPORT_SHUTDOWN_TIMEOUT', 'CHART_EXPORT_LOG', 'CHART_EXPORT_FHIR_STRICT_BUNDLE_TOTAL',

@@ -104,6 +104,26 @@ describe('chart-export --redis-url (several processes, one redis-server)', () =>
     expect(next.map((a) => a.status)).toEqual([200, 200, 200, 200]);
   });
 
+  it("should share the directory's per-address limit across processes", async () => {
+    const group = await Promise.all(
+      [0, 1].map(async () => {
+        const service = await startCli(['--port', '0', '--keys', keys, '--redis-url', redis.url, '--redis-prefix', 'dir:', '--directory-rate-limit', `10/${WINDOW_S}`]);
+        services.push(service);
+        return service;
+      }),
+    );
+    for (const s of group) await waitForStatus(s, 200, 10_000);
+    await alignToWindow();
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const res = await fetch(`${(group[i % 2] as Service).origin}/publicFhirDirectory?resourceType=Practitioner&limit=1`);
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    expect(count(statuses)).toEqual({ 200: 10, 429: 20 });
+  });
+
   it('should count in the same window on instances whose clocks differ by minutes', async () => {
     const [plain, skewed] = await startGroup(2, 'skew:', (i) => (i === 1 ? ['--import', join(dir, 'skew.mjs')] : []));
     const a = plain as Service;
