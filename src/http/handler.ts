@@ -56,17 +56,18 @@ export function createExportHandler(options: ExportHandlerOptions): ExportHandle
     let url: unknown;
     let method: unknown;
     let headers: { get?: unknown } | undefined;
-    let signal: unknown;
+    let signal: AbortSignal | undefined;
     try {
       const r = request as Partial<Record<'url' | 'method' | 'headers' | 'signal', unknown>> | null | undefined;
       if (typeof r === 'object' && r !== null) {
         ({ url, method, headers } = r as { url: unknown; method: unknown; headers: { get?: unknown } | undefined });
-        // Only a data source other than the in-memory one has a use for the client's signal.
-        if (core.wantsSignal) signal = r.signal;
       }
     } catch {
       url = undefined;
     }
+    // Only a data source other than the in-memory one has a use for the client's signal; a look-alike
+    // Request without a readable one is served without it.
+    if (core.wantsSignal) signal = readSignal(request);
     const get = typeof headers === 'object' && headers !== null ? headers.get : undefined;
     if (typeof url !== 'string' || typeof method !== 'string' || typeof get !== 'function') {
       throw new InvalidArgumentError('request', 'must be a fetch Request');
@@ -90,7 +91,7 @@ export function createExportHandler(options: ExportHandlerOptions): ExportHandle
           return typeof value === 'string' ? value : undefined;
         },
         remoteAddress: undefined,
-        signal: signal instanceof AbortSignal ? signal : undefined,
+        signal,
       });
     } catch {
       // handle() never rejects; a Request that is not a real one (a URL that does not parse) can land here.
@@ -104,6 +105,16 @@ export function createExportHandler(options: ExportHandlerOptions): ExportHandle
   };
   Object.defineProperty(handler, EXPORT_CORE, { value: core });
   return handler;
+}
+
+/** The request's `signal` when it is an `AbortSignal`, else `undefined` (never a throw). */
+function readSignal(request: unknown): AbortSignal | undefined {
+  try {
+    const signal: unknown = (request as { signal?: unknown } | null)?.signal;
+    return signal instanceof AbortSignal ? signal : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A `Response` of a prepared answer, with `Content-Length`; no body for HEAD. */

@@ -32,11 +32,11 @@ import {
   type HttpError,
   type PreparedResponse,
 } from './internal/responses.js';
-import { createOutputReuse, type OutputReuseSwitches } from './output-reuse.js';
+import { createOutputReuse, type OutputReuse, type OutputReuseSwitches } from './output-reuse.js';
 import { createOperationalRoutes, type OperationalRoute } from './operational-routes.js';
 import { createOutputWriter } from './output-writer.js';
 import { matchRoute } from './routes/route-table.js';
-import type { RecordReader, RouteDefinition } from './routes/route-types.js';
+import type { OutputWriter, RecordReader, RouteDefinition } from './routes/route-types.js';
 
 /** A request as the pipeline sees it, so the Node listener can skip building a `Request`. */
 export interface IncomingCall {
@@ -109,6 +109,57 @@ function render(route: RouteDefinition | undefined, result: PreparedBody, reques
   return { status: result.status, headers, body: problemDetails(result, requestId) };
 }
 
+/** Data (404) and render (200): over a host's source, with the deadline and the request's signal. */
+function serveData(
+  settings: HandlerSettings,
+  output: OutputReuse,
+  call: IncomingCall,
+  route: RouteDefinition,
+  parameters: RecordReader['parameters'],
+  writer: OutputWriter,
+  state: AccessState,
+): Promise<PreparedBody> {
+  state.stage = 'data_source';
+  const rendering = (): void => {
+    state.stage = 'builder';
+  };
+  const serve = (dataSource: ChartDataSource): Promise<PreparedBody> => {
+    const reader: RecordReader = {
+      dataSource,
+      parameters,
+      directoryFor: (record, other, records) => output.directoryFor(dataSource, record, other, records),
+    };
+    return route.serve(reader, writer, rendering);
+  };
+  // The in-memory source answers at once and has no use for a signal.
+  if (settings.frozenSource) return serve(settings.dataSource);
+  return runWithDeadline((signal) => serve(bindSignal(settings.dataSource, signal)), settings.dataSourceTimeoutMs, call.signal);
+}
+
+/** An operational route: GET and HEAD only, no key, not counted, not observed. */
+async function answerOperational(
+  call: IncomingCall,
+  serve: OperationalRoute,
+  requestId: string,
+  headers: Record<string, string>,
+  onError: HandlerSettings['onError'],
+): Promise<PreparedResponse> {
+  if (call.method !== 'GET' && call.method !== 'HEAD') {
+    headers['allow'] = ALLOW;
+    return render(undefined, ERRORS.methodNotAllowed, requestId, headers);
+  }
+  try {
+    const answered = await serve(requestId);
+    headers['content-type'] = answered.contentType;
+    if (answered.retryAfter !== undefined) headers['retry-after'] = String(answered.retryAfter);
+    return { status: answered.status, headers, body: answered.body };
+  } catch (error) {
+    // Only a host's metrics object can fail here (its render).
+    safeCall(onError, error, { requestId, route: undefined, source: 'unknown' });
+    return render(undefined, ERRORS.internal, requestId, headers);
+  }
+}
+
 /**
  * Build the adapter-independent pipeline. Internal: `createExportHandler` and `toNodeListener` wrap it.
  * @param options - the handler options, checked here
@@ -117,23 +168,10 @@ function render(route: RouteDefinition | undefined, result: PreparedBody, reques
  */
 export function createExportCore(options: ExportHandlerOptions, reuse?: OutputReuseSwitches): ExportCore {
   const settings: HandlerSettings = resolveHandlerSettings(options);
-  const { dataSource, observer, onError, frozenSource, dataSourceTimeoutMs, metrics } = settings;
+  const { observer, onError, frozenSource, metrics } = settings;
   const output = createOutputReuse(frozenSource, reuse);
   const checkAccess = createAccessCheck(settings);
   const operational = createOperationalRoutes(settings);
-
-  /** Data (404) and render (200): over a host's source, with the deadline and the request's signal. */
-  function serveData(call: IncomingCall, route: RouteDefinition, reader: Omit<RecordReader, 'dataSource'>, requestId: string, state: AccessState): Promise<PreparedBody> {
-    state.stage = 'data_source';
-    const writer = createOutputWriter(settings, output, route.name, requestId);
-    const rendering = (): void => {
-      state.stage = 'builder';
-    };
-    const serve = (source: ChartDataSource): Promise<PreparedBody> => route.serve({ ...reader, dataSource: source }, writer, rendering);
-    // The in-memory source answers at once and has no use for a signal.
-    if (frozenSource) return serve(dataSource);
-    return runWithDeadline((signal) => serve(bindSignal(dataSource, signal)), dataSourceTimeoutMs, call.signal);
-  }
 
   /** Steps 2 to 8, from the method to the body. */
   async function runSteps(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): Promise<PreparedBody> {
@@ -155,7 +193,7 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
     headers['vary'] = 'Accept';
     if (!acceptsFormat(call.header('accept'), route.format)) return ERRORS.notAcceptable[route.format];
     // Data (404) and render (200)
-    return serveData(call, route, { parameters, directoryFor: (record, other, records) => output.directoryFor(dataSource, record, other, records) }, requestId, state);
+    return serveData(settings, output, call, route, parameters, createOutputWriter(settings, output, route.name, requestId), state);
   }
 
   /** Steps 2 to 8, with a failure thrown on the way turned into its answer (404, 503 or 500). */
@@ -175,24 +213,6 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
     }
   }
 
-  /** An operational route: GET and HEAD only, no key, not counted, not observed. */
-  async function answerOperational(call: IncomingCall, serve: OperationalRoute, requestId: string, headers: Record<string, string>): Promise<PreparedResponse> {
-    if (call.method !== 'GET' && call.method !== 'HEAD') {
-      headers['allow'] = ALLOW;
-      return render(undefined, ERRORS.methodNotAllowed, requestId, headers);
-    }
-    try {
-      const answered = await serve(requestId);
-      headers['content-type'] = answered.contentType;
-      if (answered.retryAfter !== undefined) headers['retry-after'] = String(answered.retryAfter);
-      return { status: answered.status, headers, body: answered.body };
-    } catch (error) {
-      // Only a host's metrics object can fail here (its render).
-      safeCall(onError, error, { requestId, route: undefined, source: 'unknown' });
-      return render(undefined, ERRORS.internal, requestId, headers);
-    }
-  }
-
   async function handle(call: IncomingCall): Promise<PreparedResponse> {
     // The clock is read only for an observer, the one reader of the duration.
     const started = observer === undefined ? 0 : performance.now();
@@ -203,7 +223,7 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
       'x-content-type-options': 'nosniff',
     };
     const operationalRoute = operational.size === 0 ? undefined : operational.get(call.pathname);
-    if (operationalRoute !== undefined) return answerOperational(call, operationalRoute, requestId, headers);
+    if (operationalRoute !== undefined) return answerOperational(call, operationalRoute, requestId, headers, onError);
     const state: AccessState = { partnerId: undefined, stage: 'unknown' };
     // Route (404)
     const route = matchRoute(call.pathname, settings.basePath);

@@ -252,8 +252,11 @@ describeMatrix('operational routes', (mode) => {
         ]),
       ) as unknown as ChartDataSource;
       const call = await serve(mode, await fixtureOptions({ dataSource: source }));
-      const res = await call(`/exportFhirPatientBundle?patientId=${PATIENT_ID}`, { headers: { 'x-api-key': KEYS.both } });
-      expect(res.status).toBe(200);
+      for (const target of [`/exportFhirPatientBundle?patientId=${PATIENT_ID}`, `/exportFhirNote?patientId=${PATIENT_ID}&noteId=note-0002`]) {
+        expect((await call(target, { headers: { 'x-api-key': KEYS.both } })).status, target).toBe(200);
+      }
+      // The note's directory look-up (its author) went through the same signal.
+      expect(seen.some(([name]) => name === 'getPractitioner')).toBe(true);
       expect(seen.length).toBeGreaterThan(4);
       for (const [name, length, isSignal] of seen) {
         expect(isSignal, name).toBe(true);
