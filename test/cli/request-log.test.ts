@@ -10,7 +10,6 @@ const observation = (status: number, partnerId: string | undefined): ExportObser
   status,
   durationMs: 1.23456,
   partnerId,
-  remoteAddress: '127.0.0.1',
 });
 
 describe('request log', () => {
