@@ -56,12 +56,14 @@ export class DataSourceTimeoutError extends DataSourceUnavailableError {
   readonly timeoutMs: number;
 
   /**
-   * @param timeoutMs - the timeout that expired, in milliseconds
+   * @param timeoutMs - the timeout that expired, in milliseconds (`NaN` is kept for anything but a number)
    * @param retryAfterSeconds - sent as `Retry-After` (default 5)
    */
   constructor(timeoutMs: number, retryAfterSeconds = 5) {
-    super(`Data source did not answer within ${timeoutMs} ms`, { retryAfterSeconds });
-    this.timeoutMs = timeoutMs;
+    // Only a number is written into the message: anything else (a host's mistake) must not throw here.
+    const ms = typeof timeoutMs === 'number' ? timeoutMs : Number.NaN;
+    super(`Data source did not answer within ${ms} ms`, { retryAfterSeconds });
+    this.timeoutMs = ms;
   }
 }
 

@@ -87,11 +87,11 @@ describeMatrix('operational routes', (mode) => {
         },
       });
       const call = await serve(mode, await fixtureOptions({ healthRoutes: true, rateLimiter: limiter, dataSource: source }));
-      const health = await call('/healthz');
+      const health = await call('/healthz', { headers: { 'x-api-key': KEYS.tiny } });
       expect(health.status).toBe(200);
       expect(health.headers['content-type']).toBe('application/json');
       expect(JSON.parse(health.body)).toEqual({ status: 'ok' });
-      const ready = await call('/readyz', { headers: { 'x-api-key': KEYS.both } });
+      const ready = await call('/readyz', { headers: { 'x-api-key': KEYS.tiny } });
       expect(ready.status).toBe(200);
       expect(JSON.parse(ready.body)).toEqual({ status: 'ready' });
       for (const res of [health, ready]) {
@@ -100,7 +100,7 @@ describeMatrix('operational routes', (mode) => {
       }
       expect(limiter.consumed).toBe(0);
       expect(reads).toBe(0);
-      // The key's count is untouched: its first export still has limit - 1 left.
+      // The key sent to the probes was not counted: its first export still has limit - 1 left.
       const first = await call(PATIENT, { headers: { 'x-api-key': KEYS.tiny } });
       expect(first.headers['x-ratelimit-remaining']).toBe('1');
     });

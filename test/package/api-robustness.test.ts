@@ -650,6 +650,7 @@ const CALLS: Record<string, CallSpec> = {
 
   // --- Errors
   'http.DataSourceUnavailableError': { arity: 2, construct: true, alsoAllowed: BUILTIN_ERROR_CONSTRUCTOR_FAILURE, valid: fc.constant(['down', { cause: 1, retryAfterSeconds: 5 }]), check: isError(http.DataSourceUnavailableError) },
+  'http.DataSourceTimeoutError': { arity: 2, construct: true, alsoAllowed: BUILTIN_ERROR_CONSTRUCTOR_FAILURE, valid: fc.constant([250, 5]), check: isError(http.DataSourceTimeoutError) },
   'http.isDataSourceUnavailable': { arity: 1, valid: fc.constant([new http.DataSourceUnavailableError()]), check: isBoolean },
 };
 
