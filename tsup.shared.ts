@@ -99,6 +99,8 @@ export const library: Options[] = [
     dts: false,
     clean: true,
     sourcemap: false,
+    minifyWhitespace: true,
+    minifySyntax: true,
     target: 'es2022',
     platform: 'neutral',
     // The testing kit's peer dependency: the consumer's own fast-check, never a bundled copy.
@@ -111,6 +113,8 @@ export const library: Options[] = [
     dts: true,
     clean: false,
     sourcemap: false,
+    minifyWhitespace: true,
+    minifySyntax: true,
     target: 'es2022',
     platform: 'neutral',
     external: ['fast-check'],
