@@ -43,8 +43,8 @@ export const cli: Options = {
   clean: false, // the library build cleans dist/
   sourcemap: false,
   splitting: false,
-  minifyWhitespace: true,
-  minifySyntax: true,
+  minify: true,
+  keepNames: true,
   target: 'node20',
   platform: 'node',
   esbuildPlugins: [importBuiltEntries(), generatedDemoChart],

@@ -20,6 +20,11 @@ export const LIBRARY_ENTRIES: Readonly<Record<string, string>> = {
   'internal/adapter': 'src/internal/adapter.ts',
 };
 
+/** The entries of the exports map (every library entry but the internal one), the ones with declarations. */
+const PUBLIC_ENTRIES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(LIBRARY_ENTRIES).filter(([out]) => !out.startsWith('internal/')),
+);
+
 /** The entry (output name) whose source folder holds `file`: the one with the deepest folder. */
 function ownerOf(file: string, entries: Readonly<Record<string, string>>): string | undefined {
   let best: { dir: string; out: string } | undefined;
@@ -99,22 +104,23 @@ export const library: Options[] = [
     dts: false,
     clean: true,
     sourcemap: false,
-    minifyWhitespace: true,
-    minifySyntax: true,
+    minify: true,
+    keepNames: true,
     target: 'es2022',
     platform: 'neutral',
     // The testing kit's peer dependency: the consumer's own fast-check, never a bundled copy.
     external: ['fast-check'],
-    esbuildPlugins: [importBuiltEntries(), writeEsmDeclarations(LIBRARY_ENTRIES)],
+    esbuildPlugins: [importBuiltEntries(), writeEsmDeclarations(PUBLIC_ENTRIES)],
   },
   {
     entry: { ...LIBRARY_ENTRIES },
     format: ['cjs'],
-    dts: true,
+    // Declarations of the public entries only: the adapter's declarations do not refer to its internals.
+    dts: { entry: PUBLIC_ENTRIES },
     clean: false,
     sourcemap: false,
-    minifyWhitespace: true,
-    minifySyntax: true,
+    minify: true,
+    keepNames: true,
     target: 'es2022',
     platform: 'neutral',
     external: ['fast-check'],
