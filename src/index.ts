@@ -129,7 +129,7 @@ export {
   validateChartDocument,
   checkDirectory,
   validateDirectory,
-} from './validation/chart.js';
+} from './validation/chart-check.js';
 export { freezeChartDocument, freezePatientChart, freezeDirectory } from './validation/frozen.js';
 
 // FHIR R4

@@ -4,8 +4,8 @@ import type { Patient } from '../model/patient.js';
 import { EXTENSION, NOTE_TYPE_LOINC, SYSTEM } from './internal/codings.js';
 import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
-import { mapChartId } from './internal/ids.js';
-import { hasText } from './internal/text.js';
+import { mapChartId } from './ids.js';
+import { hasText } from '../internal/text.js';
 import { textNarrative } from './internal/xhtml.js';
 import { assertValidChartParts } from './internal/validate.js';
 

@@ -4,7 +4,7 @@ import { SUBSCRIBER_RELATIONSHIP_DISPLAY, SYSTEM } from './internal/codings.js';
 import { toPeriod } from './internal/datatypes.js';
 import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
-import { hasText } from './internal/text.js';
+import { hasText } from '../internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
 
 function coverageClass(code: 'plan' | 'group', display: string, part: { id: string; name?: string | undefined }): fhir.CoverageClass {

@@ -1,17 +1,17 @@
 import type * as fhir from 'fhir/r4.js';
 import { InvalidArgumentError } from '../errors.js';
 import { DIRECTORY_RESOURCE_TYPES, type Directory, type DirectoryResourceType } from '../model/directory.js';
-import { validateDirectory } from '../validation/chart.js';
+import { validateDirectory } from '../validation/chart-check.js';
 import { assembleBundle, indexDirectory, logicalRef } from './internal/bundle.js';
 import { literalRef } from './internal/context.js';
 import { MappingError } from '../errors.js';
-import { mapChartId } from './internal/ids.js';
-import { resolveLimit, resolveOptions } from './internal/options.js';
-import { hasText } from './internal/text.js';
+import { mapChartId } from './ids.js';
+import { resolveLimit, resolveOptions } from './internal/resolve-options.js';
+import { hasText } from '../internal/text.js';
 import { mapLocation } from './location.js';
 import { mapOrganization } from './organization.js';
 import { mapPractitioner } from './practitioner.js';
-import type { FhirDirectoryBundleOptions } from './options.js';
+import type { FhirDirectoryBundleOptions } from './export-options.js';
 
 /** Throw when two records of one kind map to the same FHIR id (only possible with a crafted id). */
 function assertDistinctIds(list: readonly { id: string }[], kind: string, key: string): void {

@@ -5,11 +5,11 @@ import { CONFIDENTIALITY_DISPLAY, NOTE_TYPE_LOINC, SYSTEM } from './internal/cod
 import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
 import { utf8Base64 } from './internal/base64.js';
-import { mapChartId } from './internal/ids.js';
-import { hasText } from './internal/text.js';
+import { mapChartId } from './ids.js';
+import { hasText } from '../internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
 
-/** The attachment content type of note text: plain text in UTF-8. */
+/** The attachment content type of note text (note text is plain text in UTF-8; FHIR R4 Attachment.contentType is a MIME type with its charset). */
 export const NOTE_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
 /** DocumentReference mapping with a given context. */

@@ -2,13 +2,13 @@ import { requireIdArgument } from '../internal/args.js';
 import type * as fhir from 'fhir/r4.js';
 import { ChartNotFoundError } from '../errors.js';
 import type { PatientChart } from '../model/chart.js';
-import { validatePatientChart } from '../validation/chart.js';
+import { validatePatientChart } from '../validation/chart-check.js';
 import { assembleBundle, createBundleContext, indexDirectory } from './internal/bundle.js';
 import { pushEncounterGroup } from './internal/groups.js';
-import { buildIdPlan } from './internal/id-plan.js';
-import { resolveOptions } from './internal/options.js';
-import { mapPatient } from './patient.js';
-import type { FhirExportOptions } from './options.js';
+import { buildIdPlan } from './ids.js';
+import { resolveOptions } from './internal/resolve-options.js';
+import { mapPatient } from './patient-resource.js';
+import type { FhirExportOptions } from './export-options.js';
 
 /**
  * Build the `exportFhirEncounter` response: a `collection` Bundle of the Patient (first), the Encounter,

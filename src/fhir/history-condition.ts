@@ -4,8 +4,8 @@ import type { Patient } from '../model/patient.js';
 import { CLINICAL_STATUS_DISPLAY, SYSTEM, toConcept, VERIFICATION_STATUS_DISPLAY } from './internal/codings.js';
 import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
-import { mapChartId } from './internal/ids.js';
-import { hasText } from './internal/text.js';
+import { mapChartId } from './ids.js';
+import { hasText } from '../internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
 
 /** Clinical statuses under which FHIR allows an abatement (invariant con-4). */

@@ -7,13 +7,13 @@ export { buildFhirEncounterExport } from './encounter-export.js';
 export { buildFhirNoteExport } from './note-export.js';
 export { buildFhirAssessmentExport } from './assessment-export.js';
 export { buildFhirDirectoryBundle } from './directory-bundle.js';
-export type { FhirExportOptions, PatientBundleLimits, FhirPatientBundleOptions, FhirDirectoryBundleOptions } from './options.js';
+export type { FhirExportOptions, PatientBundleLimits, FhirPatientBundleOptions, FhirDirectoryBundleOptions } from './export-options.js';
 
 // Mappers (one per resource)
-export { toFhirPatient } from './patient.js';
+export { toFhirPatient } from './patient-resource.js';
 export { toFhirCoverage } from './coverage.js';
 export { toFhirPayerOrganization } from './payer-organization.js';
-export { toFhirEncounter } from './encounter.js';
+export { toFhirEncounter } from './encounter-resource.js';
 export { toFhirEncounterCondition } from './encounter-condition.js';
 export { toFhirHistoryCondition } from './history-condition.js';
 export { toFhirProcedure } from './procedure.js';

@@ -3,8 +3,8 @@ import type { DirectoryLocation } from '../model/directory.js';
 import type { MapContext } from './internal/context.js';
 import { literalRef } from './internal/context.js';
 import { toAddress, toContactPoints } from './internal/datatypes.js';
-import { mapChartId } from './internal/ids.js';
-import { hasText } from './internal/text.js';
+import { mapChartId } from './ids.js';
+import { hasText } from '../internal/text.js';
 import { assertValidDirectoryParts } from './internal/validate.js';
 
 /** Location mapping; `ctx` decides how `managingOrganization` points at the organization. */

@@ -3,8 +3,8 @@ import type { DirectoryOrganization } from '../model/directory.js';
 import type { MapContext } from './internal/context.js';
 import { literalRef } from './internal/context.js';
 import { toAddresses, toContactPoints, toIdentifiers } from './internal/datatypes.js';
-import { mapChartId } from './internal/ids.js';
-import { hasText } from './internal/text.js';
+import { mapChartId } from './ids.js';
+import { hasText } from '../internal/text.js';
 import { assertValidDirectoryParts } from './internal/validate.js';
 
 /** Organization mapping; `ctx` decides how `partOf` points at the parent. */

@@ -1,14 +1,14 @@
 import type * as fhir from 'fhir/r4.js';
 import type { PatientChart } from '../model/chart.js';
-import { validatePatientChart } from '../validation/chart.js';
+import { validatePatientChart } from '../validation/chart-check.js';
 import { assembleBundle, createBundleContext, indexDirectory, newestFirst } from './internal/bundle.js';
 import { instrumentScores, pushAssessmentGroup, pushEncounterGroup, pushPatientGroup } from './internal/groups.js';
-import { buildIdPlan } from './internal/id-plan.js';
-import { limitsObject, resolveLimit, resolveOptions } from './internal/options.js';
+import { buildIdPlan } from './ids.js';
+import { limitsObject, resolveLimit, resolveOptions } from './internal/resolve-options.js';
 import { mapComposition } from './composition.js';
 import { mapDocumentReference } from './document-reference.js';
 import { mapHistoryCondition } from './history-condition.js';
-import type { FhirPatientBundleOptions } from './options.js';
+import type { FhirPatientBundleOptions } from './export-options.js';
 
 /**
  * Build the `exportFhirPatientBundle` response: a `collection` Bundle of the Patient (first), its

@@ -1,11 +1,11 @@
 import type * as fhir from 'fhir/r4.js';
 import type { PatientChart } from '../model/chart.js';
-import { validatePatientChart } from '../validation/chart.js';
+import { validatePatientChart } from '../validation/chart-check.js';
 import { assembleBundle, createBundleContext, indexDirectory } from './internal/bundle.js';
 import { pushPatientGroup } from './internal/groups.js';
-import { buildIdPlan } from './internal/id-plan.js';
-import { resolveOptions } from './internal/options.js';
-import type { FhirExportOptions } from './options.js';
+import { buildIdPlan } from './ids.js';
+import { resolveOptions } from './internal/resolve-options.js';
+import type { FhirExportOptions } from './export-options.js';
 
 /**
  * Build the `exportFhirPatient` response: a `collection` Bundle of the Patient, its Coverages and their

@@ -4,7 +4,7 @@ import { SYSTEM } from './internal/codings.js';
 import { toIdentifier } from './internal/datatypes.js';
 import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
-import { hasText } from './internal/text.js';
+import { hasText } from '../internal/text.js';
 import { assertValidChartParts, PLACEHOLDER_PATIENT } from './internal/validate.js';
 
 /** Payer Organization mapping with a given context. */

@@ -2,8 +2,8 @@ import type * as fhir from 'fhir/r4.js';
 import type { DirectoryPractitioner } from '../model/directory.js';
 import { toCoding } from './internal/codings.js';
 import { toContactPoints, toHumanNames, toIdentifiers } from './internal/datatypes.js';
-import { mapChartId } from './internal/ids.js';
-import { hasText } from './internal/text.js';
+import { mapChartId } from './ids.js';
+import { hasText } from '../internal/text.js';
 import { assertValidDirectoryParts } from './internal/validate.js';
 
 /** Practitioner mapping. */

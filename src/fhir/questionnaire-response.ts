@@ -4,8 +4,8 @@ import type { Patient } from '../model/patient.js';
 import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
 import { isFhirInteger } from './internal/datatypes.js';
-import { mapChartId } from './internal/ids.js';
-import { hasText } from './internal/text.js';
+import { mapChartId } from './ids.js';
+import { hasText } from '../internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
 import { optionCoding, scoreLinkIds } from './questionnaire.js';
 

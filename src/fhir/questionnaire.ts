@@ -3,12 +3,11 @@ import type { AnswerOption, AssessmentInstrument } from '../model/assessment.js'
 import type { Coding } from '../model/common.js';
 import { InvalidArgumentError } from '../errors.js';
 import { EXTENSION, toCoding } from './internal/codings.js';
-import { instrumentCanonical } from './internal/context.js';
-import { mapChartId } from './internal/ids.js';
-import { hasText } from './internal/text.js';
+import { instrumentCanonical, mapChartId } from './ids.js';
+import { hasText } from '../internal/text.js';
 import { assertValidChartParts, PLACEHOLDER_PATIENT } from './internal/validate.js';
 
-/** The linkIds of the total-score items (DESIGN: the score is an extra item `total-score`). */
+/** The linkIds of the total-score items (the score travels as an extra item, `total-score`, after the instrument's items). */
 export interface ScoreLinkIds {
   readonly score: string;
   readonly interpretation: string;

@@ -8,6 +8,7 @@ import { InvalidArgumentError } from '../index.js';
 import { readDecision, readKeyRecord, settle } from './guards.js';
 import type { ClientInfo, HandlerSettings } from './handler-options.js';
 import { ERRORS, scopeMissing, type HttpError } from './internal/responses.js';
+import type { ExportErrorSource } from './metrics.js';
 import type { RateLimitDecision } from './rate-limiter.js';
 import type { RouteDefinition } from './routes/route-types.js';
 
@@ -23,6 +24,8 @@ const WWW_AUTHENTICATE = 'ApiKey header="x-api-key"';
 /** What the access steps learn about a request: the partner of a valid key, for the observer. */
 export interface AccessState {
   partnerId: string | undefined;
+  /** The part of the host's services the request is using, for `onError`'s `source`. */
+  stage: ExportErrorSource;
 }
 
 /** The access check of a handler: the refusal to render, or `undefined` when the request may go on. */
@@ -40,7 +43,8 @@ export function createAccessCheck(settings: Pick<HandlerSettings, 'keyStore' | '
    * decision.
    * @throws what the limiter throws, or {@link InvalidArgumentError} for a malformed decision (a 500)
    */
-  async function count(headers: Record<string, string>, key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
+  async function count(headers: Record<string, string>, key: string, limit: number, windowSeconds: number, state: AccessState): Promise<RateLimitDecision> {
+    state.stage = 'rate_limiter';
     const decision = readDecision(await rateLimiter.consume(key, limit, windowSeconds));
     headers['x-ratelimit-limit'] = String(decision.limit);
     headers['x-ratelimit-remaining'] = String(decision.remaining);
@@ -61,6 +65,7 @@ export function createAccessCheck(settings: Pick<HandlerSettings, 'keyStore' | '
       headers['www-authenticate'] = WWW_AUTHENTICATE;
       return ERRORS.keyMissing;
     }
+    state.stage = 'key_store';
     const found: unknown = await keyStore.lookup(key);
     // `null` is "not found" too, as from a data source.
     const record = found == null ? undefined : readKeyRecord(found);
@@ -70,24 +75,25 @@ export function createAccessCheck(settings: Pick<HandlerSettings, 'keyStore' | '
     }
     state.partnerId = record.partnerId;
     // Every request with a valid key counts, so a 403 or 400 carries the rate-limit headers too.
-    const decision = await count(headers, `key:${record.keyId}`, record.rateLimit.limit, record.rateLimit.windowSeconds);
+    const decision = await count(headers, `key:${record.keyId}`, record.rateLimit.limit, record.rateLimit.windowSeconds, state);
     if (!(record.scopes as readonly string[]).includes(scope)) return scopeMissing(scope);
     return decision.allowed ? undefined : rateLimited(headers, decision);
   }
 
   /** The per-client limit of a public route, when the host set one. */
-  async function checkClient(request: AccessRequest, headers: Record<string, string>): Promise<HttpError | undefined> {
+  async function checkClient(request: AccessRequest, headers: Record<string, string>, state: AccessState): Promise<HttpError | undefined> {
     if (directoryRateLimit === undefined) return undefined;
+    state.stage = 'rate_limiter';
     const client: ClientInfo = { remoteAddress: request.remoteAddress, header: request.header };
     const address = directoryRateLimit.clientAddress === undefined ? request.remoteAddress : settle(directoryRateLimit.clientAddress(client));
     if (address !== undefined && typeof address !== 'string') {
       throw new InvalidArgumentError('directoryRateLimit.clientAddress() result', 'must be a string or undefined');
     }
     const counter = address === undefined || address === '' ? 'unknown' : address;
-    const decision = await count(headers, `directory:${counter}`, directoryRateLimit.limit, directoryRateLimit.windowSeconds);
+    const decision = await count(headers, `directory:${counter}`, directoryRateLimit.limit, directoryRateLimit.windowSeconds, state);
     return decision.allowed ? undefined : rateLimited(headers, decision);
   }
 
   return (request, route, headers, state) =>
-    route.scope === undefined ? checkClient(request, headers) : checkKey(request, route.scope, headers, state);
+    route.scope === undefined ? checkClient(request, headers, state) : checkKey(request, route.scope, headers, state);
 }

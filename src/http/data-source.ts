@@ -53,41 +53,54 @@ export const DATA_SOURCE_METHODS = [
  *   store is temporarily unavailable (the handler answers 503); any other rejection gives 500. Neither
  *   response carries the error's message.
  * - Return data in the chart model's shape; the builders check it and a record that fails the check gives 500.
+ * - Every call gets an `AbortSignal` as its last argument (after the declared ones). It fires when the
+ *   request's data reads exceed the handler's `dataSourceTimeoutMs` (reason: a `DataSourceTimeoutError`) or
+ *   when the client goes away before the answer is written. Pass it on to the database query (most clients
+ *   take a `signal`) so abandoned work stops; the handler has answered already and ignores what the call
+ *   gives after that. A source may ignore it (the in-memory one does).
  *
  * @example see `createInMemoryDataSource` for a complete implementation, and `examples/` for one over a
  * host's own store
  */
 export interface ChartDataSource {
   /** The patient (demographics and coverages), or `undefined` (or `null`). */
-  getPatient(patientId: string): Promise<Patient | null | undefined>;
+  getPatient(patientId: string, signal?: AbortSignal): Promise<Patient | null | undefined>;
   /** One encounter of the patient, or `undefined` or `null` (also when it belongs to another patient). */
-  getEncounter(patientId: string, encounterId: string): Promise<Encounter | null | undefined>;
+  getEncounter(patientId: string, encounterId: string, signal?: AbortSignal): Promise<Encounter | null | undefined>;
   /** One note of the patient, or `undefined` or `null` (also when it belongs to another patient). */
-  getNote(patientId: string, noteId: string): Promise<ClinicalNote | null | undefined>;
+  getNote(patientId: string, noteId: string, signal?: AbortSignal): Promise<ClinicalNote | null | undefined>;
   /** One assessment of the patient, or `undefined` or `null` (also when it belongs to another patient). */
-  getAssessment(patientId: string, assessmentId: string): Promise<Assessment | null | undefined>;
+  getAssessment(patientId: string, assessmentId: string, signal?: AbortSignal): Promise<Assessment | null | undefined>;
   /** One medical-history entry of the patient, or `undefined` or `null` (also when it belongs to another patient). */
-  getMedicalHistoryEntry(patientId: string, entryId: string): Promise<MedicalHistoryEntry | null | undefined>;
+  getMedicalHistoryEntry(patientId: string, entryId: string, signal?: AbortSignal): Promise<MedicalHistoryEntry | null | undefined>;
   /** The patient's newest `limit` encounters, newest first by `period.start`. */
-  listEncounters(patientId: string, limit: number): Promise<readonly Encounter[]>;
+  listEncounters(patientId: string, limit: number, signal?: AbortSignal): Promise<readonly Encounter[]>;
   /** The patient's newest `limit` notes, newest first by `authored`. */
-  listNotes(patientId: string, limit: number): Promise<readonly ClinicalNote[]>;
+  listNotes(patientId: string, limit: number, signal?: AbortSignal): Promise<readonly ClinicalNote[]>;
   /** The patient's newest `limit` assessments, newest first by `authored`. */
-  listAssessments(patientId: string, limit: number): Promise<readonly Assessment[]>;
+  listAssessments(patientId: string, limit: number, signal?: AbortSignal): Promise<readonly Assessment[]>;
   /** The patient's newest `limit` medical-history entries, newest first by `recordedDate`, then `onset`. */
-  listMedicalHistory(patientId: string, limit: number): Promise<readonly MedicalHistoryEntry[]>;
+  listMedicalHistory(patientId: string, limit: number, signal?: AbortSignal): Promise<readonly MedicalHistoryEntry[]>;
   /** A directory organization by id, or `undefined` (or `null`). */
-  getOrganization(organizationId: string): Promise<DirectoryOrganization | null | undefined>;
+  getOrganization(organizationId: string, signal?: AbortSignal): Promise<DirectoryOrganization | null | undefined>;
   /** A directory practitioner by id, or `undefined` (or `null`). */
-  getPractitioner(practitionerId: string): Promise<DirectoryPractitioner | null | undefined>;
+  getPractitioner(practitionerId: string, signal?: AbortSignal): Promise<DirectoryPractitioner | null | undefined>;
   /** A directory location by id, or `undefined` (or `null`). */
-  getLocation(locationId: string): Promise<DirectoryLocation | null | undefined>;
+  getLocation(locationId: string, signal?: AbortSignal): Promise<DirectoryLocation | null | undefined>;
   /** At most `limit` directory organizations, in a stable order (the in-memory source: document order). */
-  listOrganizations(limit: number): Promise<readonly DirectoryOrganization[]>;
+  listOrganizations(limit: number, signal?: AbortSignal): Promise<readonly DirectoryOrganization[]>;
   /** At most `limit` directory practitioners, in a stable order. */
-  listPractitioners(limit: number): Promise<readonly DirectoryPractitioner[]>;
+  listPractitioners(limit: number, signal?: AbortSignal): Promise<readonly DirectoryPractitioner[]>;
   /** At most `limit` directory locations, in a stable order. */
-  listLocations(limit: number): Promise<readonly DirectoryLocation[]>;
+  listLocations(limit: number, signal?: AbortSignal): Promise<readonly DirectoryLocation[]>;
+  /**
+   * Optional readiness check, asked by `GET /readyz` (handler option `healthRoutes`): resolve when the store
+   * can answer now (e.g. a `SELECT 1` on a pooled connection), reject (any error; a
+   * `DataSourceUnavailableError` with `retryAfterSeconds` sets `Retry-After`) when it cannot. Bounded by
+   * `dataSourceTimeoutMs`, whose expiry fires `signal`. A source without `ping` is always ready, as the
+   * in-memory one is.
+   */
+  ping?(signal: AbortSignal): Promise<void>;
 }
 
 /**

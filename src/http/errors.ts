@@ -23,7 +23,7 @@ export const DATA_SOURCE_UNAVAILABLE = 'data-source-unavailable';
  */
 export class DataSourceUnavailableError extends Error {
   /** The class name, `'DataSourceUnavailableError'` (in messages and stack traces). */
-  override readonly name = 'DataSourceUnavailableError';
+  override readonly name: string = 'DataSourceUnavailableError';
   /** Always `'data-source-unavailable'`. */
   readonly code = DATA_SOURCE_UNAVAILABLE;
   /** Seconds a client should wait before retrying; sent as `Retry-After` on the 503. */
@@ -37,6 +37,33 @@ export class DataSourceUnavailableError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     const r = options.retryAfterSeconds;
     this.retryAfterSeconds = r !== undefined && Number.isSafeInteger(r) && r > 0 ? r : undefined;
+  }
+}
+
+/**
+ * The data reads of one request did not settle within the handler's `dataSourceTimeoutMs`. The handler
+ * answers 503 with `Retry-After: 5`, fires the `AbortSignal` given to the data-source calls with this error as
+ * its reason, and passes it to `onError` (`source: 'data_source'`). Also the error of a `ping` that timed out
+ * on `/readyz`. A {@link DataSourceUnavailableError}, so code that handles unavailability handles it too.
+ *
+ * @example
+ * onError: (error) => { if (error instanceof DataSourceTimeoutError) log.warn(`reads over ${error.timeoutMs} ms`); }
+ */
+export class DataSourceTimeoutError extends DataSourceUnavailableError {
+  /** The class name, `'DataSourceTimeoutError'`. */
+  override readonly name: string = 'DataSourceTimeoutError';
+  /** The timeout that expired, in milliseconds. */
+  readonly timeoutMs: number;
+
+  /**
+   * @param timeoutMs - the timeout that expired, in milliseconds (`NaN` is kept for anything but a number)
+   * @param retryAfterSeconds - sent as `Retry-After` (default 5)
+   */
+  constructor(timeoutMs: number, retryAfterSeconds = 5) {
+    // Only a number is written into the message: anything else (a host's mistake) must not throw here.
+    const ms = typeof timeoutMs === 'number' ? timeoutMs : Number.NaN;
+    super(`Data source did not answer within ${ms} ms`, { retryAfterSeconds });
+    this.timeoutMs = ms;
   }
 }
 

@@ -55,7 +55,7 @@ export function safeCall<A extends unknown[]>(fn: ((...args: A) => void) | undef
 }
 
 /**
- * A host's data source whose every method returns a promise: a synchronous throw (or a method that cannot be
+ * A host's data source whose every method (and `ping`, when it has one) returns a promise: a synchronous throw (or a method that cannot be
  * read) becomes a rejection. Reads run in parallel (`Promise.all`), so a synchronous throw in the middle of
  * starting them would leave the promises already started unobserved, and one of them rejecting would be an
  * unhandled rejection in the host's process.
@@ -66,6 +66,16 @@ export function guardDataSource(source: ChartDataSource): ChartDataSource {
     guarded[method] = (...args) => {
       try {
         return Promise.resolve(Reflect.apply(source[method] as (...a: unknown[]) => unknown, source, args));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+  }
+  const ping = source.ping;
+  if (typeof ping === 'function') {
+    guarded['ping'] = (...args) => {
+      try {
+        return Promise.resolve(Reflect.apply(ping, source, args));
       } catch (error) {
         return Promise.reject(error);
       }

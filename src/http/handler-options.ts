@@ -1,22 +1,20 @@
 /**
- * The options of `createExportHandler`: their types, the checks run when a handler is created (a wrong option
- * fails there, never as a 500 on every request), and the settings the request pipeline reads, resolved once.
+ * The options of `createExportHandler`: their types, their defaults, and the settings the request pipeline
+ * reads, resolved once (handler-settings.ts checks and resolves them).
  */
-import {
-  InvalidArgumentError,
-  buildAdtA31,
-  buildFhirDirectoryBundle,
-  type FhirExportOptions,
-  type Hl7MessageOptions,
-  type PatientChart,
-} from '../index.js';
-import { DATA_SOURCE_METHODS, type ChartDataSource } from './data-source.js';
-import { guardDataSource, isObject } from './guards.js';
-import { isFrozenSource } from './internal/frozen-source.js';
+import type { FhirExportOptions, Hl7MessageOptions } from '../index.js';
+import type { ChartDataSource } from './data-source.js';
 import type { ResolvedLimit } from './internal/query.js';
 import type { KeyStore } from './key-store.js';
-import { createFixedWindowRateLimiter, type RateLimiter } from './rate-limiter.js';
+import type { ExportErrorSource, ExportMetrics } from './metrics.js';
+import type { RateLimiter } from './rate-limiter.js';
 import type { ExportRouteName, LimitName } from './routes/route-types.js';
+
+/** The default of {@link ExportHandlerOptions.dataSourceTimeoutMs}: 10 seconds. */
+export const DEFAULT_DATA_SOURCE_TIMEOUT_MS = 10_000;
+
+/** The largest {@link ExportHandlerOptions.dataSourceTimeoutMs} a timer can hold (2^31 - 1 ms, about 24.8 days). */
+export const MAX_DATA_SOURCE_TIMEOUT_MS = 2_147_483_647;
 
 /** A limit setting: the value used when the parameter is absent, and the largest value honoured (larger ones are clamped). */
 export interface LimitSetting {
@@ -37,7 +35,14 @@ export interface LimitSetting {
 export type ExportLimits = { readonly [K in LimitName]?: LimitSetting | undefined };
 
 /** The defaults and maxima used when {@link ExportHandlerOptions.limits} does not set them. */
-export const DEFAULT_LIMITS: { readonly [K in LimitName]: { readonly default: number; readonly max: number } } = Object.freeze({
+export const DEFAULT_LIMITS: {
+  readonly [K in LimitName]: {
+    /** The value used when the parameter is absent. */
+    readonly default: number;
+    /** The largest value served; a larger one is clamped to it. */
+    readonly max: number;
+  };
+} = Object.freeze({
   encounters: Object.freeze({ default: 20, max: 100 }),
   notes: Object.freeze({ default: 20, max: 100 }),
   assessments: Object.freeze({ default: 20, max: 100 }),
@@ -142,11 +147,57 @@ export interface ExportHandlerOptions {
   /** Called once per response with its {@link ExportObservation}; exceptions it throws are ignored. */
   readonly observer?: ((observation: ExportObservation) => void) | undefined;
   /**
-   * Called with the raw error behind a 500 or 503 (data source, key store, rate limiter, builder), for the
-   * host's logs. The error is never sent to the client. Its message is the host's own or a core message (which
-   * names fields, never patient values). Exceptions it throws are ignored.
+   * Called with the raw error behind a 500 or 503 (data source, key store, rate limiter, builder), and with
+   * the error of a readiness check that failed, for the host's logs. The error is never sent to the client.
+   * Its message is the host's own or a core message (which names fields, never patient values). Exceptions
+   * it throws are ignored. `context.source` says which part failed (see {@link ExportErrorContext}).
    */
-  readonly onError?: ((error: unknown, context: { readonly requestId: string; readonly route: ExportRouteName | undefined }) => void) | undefined;
+  readonly onError?: ((error: unknown, context: HandlerErrorContext) => void) | undefined;
+  /**
+   * Serve `GET /healthz` (liveness: 200 `{"status":"ok"}`) and `GET /readyz` (readiness: 200
+   * `{"status":"ready"}` when the data source's and the rate limiter's optional `ping` resolve, else 503
+   * `{"status":"unavailable","reason":…}` with `Retry-After`), under `basePath`. Default false: those paths
+   * are no route (404). They need no key, are never counted against a rate limit and never read patient data.
+   */
+  readonly healthRoutes?: boolean | undefined;
+  /**
+   * Prometheus metrics from `createExportMetrics()`. When given, the handler feeds it (its `observer` and
+   * `onError`, besides the host's own hooks, and `recordDataSourceTimeout()` for every data-source timeout)
+   * and serves `GET /metrics` under `basePath` (the Prometheus text format, `METRICS_CONTENT_TYPE`). Default
+   * none: `/metrics` is no route.
+   */
+  readonly metrics?: ExportMetrics | undefined;
+  /**
+   * Serve `GET /openapi.json` under `basePath`: the `createOpenApiDocument` description of this handler (its
+   * `basePath` and `limits`), built once when the handler is created. Default false: the path is no route.
+   */
+  readonly openApi?: boolean | undefined;
+  /**
+   * How long the data reads of one request may take together, in milliseconds: when they have not settled by
+   * then, the request is answered 503 (`unavailable`, `Retry-After: 5`) in the route's error format, the
+   * `AbortSignal` given to every data-source call fires with a `DataSourceTimeoutError`, which goes to
+   * `onError` (`source: 'data_source'`), and `metrics.recordDataSourceTimeout()` counts it. Also bounds the
+   * `ping` calls of `/readyz`. A positive integer up to 2^31 - 1. Default {@link DEFAULT_DATA_SOURCE_TIMEOUT_MS}
+   * (10 000). The in-memory data source, which answers at once, is never timed.
+   */
+  readonly dataSourceTimeoutMs?: number | undefined;
+}
+
+/**
+ * What {@link ExportHandlerOptions.onError} is given with the error: the request, and which part failed. It
+ * fits `ExportMetrics.onError`.
+ */
+export interface HandlerErrorContext {
+  /** The request id of the answer. */
+  readonly requestId: string;
+  /** The matched route, or `undefined` for an operational route (`/readyz`). */
+  readonly route: ExportRouteName | undefined;
+  /**
+   * Which part failed: `data_source` (a read, a timeout, or its `ping` on `/readyz`), `key_store`,
+   * `rate_limiter` (its `consume`, its `ping` on `/readyz`, or `directoryRateLimit.clientAddress`),
+   * `builder` (the FHIR or HL7 build, or `hl7.controlId`), or `unknown` (the metrics' `render` on `/metrics`).
+   */
+  readonly source: ExportErrorSource;
 }
 
 /**
@@ -174,161 +225,12 @@ export interface HandlerSettings {
   readonly hl7: Hl7MessageOptions;
   readonly controlId: HandlerHl7Options['controlId'];
   readonly requestId: (() => string) | undefined;
+  /** The host's observer and the metrics' one, combined. */
   readonly observer: ExportHandlerOptions['observer'];
+  /** The host's onError and the metrics' one, combined. */
   readonly onError: ExportHandlerOptions['onError'];
-}
-
-function checkOptionalObject(name: string, value: unknown): void {
-  if (value !== undefined && !isObject(value)) throw new InvalidArgumentError(name, 'must be an object');
-}
-
-function checkOptionalFunction(name: string, value: unknown): void {
-  if (value !== undefined && typeof value !== 'function') throw new InvalidArgumentError(name, 'must be a function');
-}
-
-/**
- * Refuse options of the wrong type when the handler is created: otherwise a number given as `dataSource` or a
- * string given as `now` would only fail inside a request, as a 500 on every one.
- */
-function checkHostOptions(options: unknown): asserts options is ExportHandlerOptions {
-  if (!isObject(options)) throw new InvalidArgumentError('options', 'must be an object');
-  const { dataSource, keyStore, rateLimiter } = options;
-  if (dataSource === undefined || dataSource === null) throw new InvalidArgumentError('dataSource', 'is required');
-  if (!isObject(dataSource)) throw new InvalidArgumentError('dataSource', 'must be an object');
-  for (const method of DATA_SOURCE_METHODS) {
-    if (typeof dataSource[method] !== 'function') throw new InvalidArgumentError(`dataSource.${method}`, 'must be a function');
-  }
-  if (keyStore === undefined || keyStore === null) throw new InvalidArgumentError('keyStore', 'is required');
-  if (!isObject(keyStore) || typeof keyStore['lookup'] !== 'function') throw new InvalidArgumentError('keyStore.lookup', 'must be a function');
-  if (rateLimiter !== undefined && (!isObject(rateLimiter) || typeof rateLimiter['consume'] !== 'function')) {
-    throw new InvalidArgumentError('rateLimiter.consume', 'must be a function');
-  }
-  checkOptionalObject('limits', options['limits']);
-  const limits = options['limits'] as Record<string, unknown> | undefined;
-  for (const name of Object.keys(DEFAULT_LIMITS)) checkOptionalObject(`limits.${name}`, limits?.[name]);
-  checkOptionalObject('directoryRateLimit', options['directoryRateLimit']);
-  checkOptionalObject('fhir', options['fhir']);
-  checkOptionalObject('hl7', options['hl7']);
-  checkOptionalFunction('hl7.controlId', (options['hl7'] as Record<string, unknown> | undefined)?.['controlId']);
-  for (const name of ['now', 'requestId', 'observer', 'onError'] as const) checkOptionalFunction(name, options[name]);
-}
-
-function checkLimitValue(name: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new InvalidArgumentError(name, 'must be a non-negative integer');
-  }
-  return value;
-}
-
-function resolveLimits(limits: ExportLimits | undefined): Record<LimitName, ResolvedLimit> {
-  const out = {} as Record<LimitName, ResolvedLimit>;
-  for (const name of Object.keys(DEFAULT_LIMITS) as LimitName[]) {
-    const given = limits?.[name];
-    const fallback = DEFAULT_LIMITS[name];
-    const max = given?.max === undefined ? fallback.max : checkLimitValue(`limits.${name}.max`, given.max);
-    const def = given?.default === undefined ? Math.min(fallback.default, max) : checkLimitValue(`limits.${name}.default`, given.default);
-    if (def > max) throw new InvalidArgumentError(`limits.${name}.default`, 'must not exceed the maximum');
-    out[name] = Object.freeze({ default: def, max });
-  }
-  return out;
-}
-
-function checkDirectoryRateLimit(directoryLimit: DirectoryRateLimitOptions | undefined): void {
-  if (directoryLimit === undefined) return;
-  checkLimitValue('directoryRateLimit.limit', directoryLimit.limit);
-  checkLimitValue('directoryRateLimit.windowSeconds', directoryLimit.windowSeconds);
-  if (directoryLimit.limit < 1 || directoryLimit.windowSeconds < 1) {
-    throw new InvalidArgumentError('directoryRateLimit', 'limit and windowSeconds must be positive');
-  }
-}
-
-function normaliseBasePath(basePath: string | undefined): string {
-  if (basePath === undefined || basePath === '' || basePath === '/') return '';
-  if (typeof basePath !== 'string' || /[?#]/.test(basePath)) {
-    throw new InvalidArgumentError('basePath', 'must be a path without query or fragment');
-  }
-  // Match what the WHATWG URL parser gives for request paths (percent-encoding, dot segments). Concatenated to
-  // the origin, not resolved against it: `//api/export` must stay a path, not become a host (`api`).
-  const path = new URL(`http://localhost${basePath.startsWith('/') ? basePath : `/${basePath}`}`).pathname;
-  return path.endsWith('/') ? path.slice(0, -1) : path;
-}
-
-/** A patient the option check builds for: the smallest chart the builders accept. */
-const OPTION_CHECK_CHART: PatientChart = Object.freeze({
-  patient: { id: 'option-check', identifiers: [{ system: 'urn:oid:2.16.840.1.113883.19.5', value: '1' }], names: [{ family: 'Check' }] },
-}) as PatientChart;
-
-/** A builder's refusal of an option, renamed to the handler's option (`options.baseUrl` → `fhir.baseUrl`). */
-function renameOptionError(prefix: 'fhir' | 'hl7', error: unknown): never {
-  if (error instanceof InvalidArgumentError) {
-    throw new InvalidArgumentError(`${prefix}.${error.argument.replace(/^options\./, '')}`, error.reason, { cause: error });
-  }
-  throw error;
-}
-
-/**
- * Refuse FHIR and HL7 options the builders would refuse, when the handler is created rather than with a 500
- * on every request: one build of the smallest chart with them, its InvalidArgumentError renamed to the
- * handler's option (`hl7.sendingApplication`, `fhir.baseUrl`).
- */
-function checkOutputOptions(fhirBase: FhirExportOptions, hl7Base: Hl7MessageOptions): void {
-  const at = '2026-01-01T00:00:00Z';
-  try {
-    buildFhirDirectoryBundle({}, 'Organization', { ...fhirBase, now: at });
-  } catch (error) {
-    renameOptionError('fhir', error);
-  }
-  try {
-    buildAdtA31(OPTION_CHECK_CHART, { ...hl7Base, now: at, controlId: 'ADT1' });
-  } catch (error) {
-    renameOptionError('hl7', error);
-  }
-}
-
-/** The fixed builder options of the handler's `fhir` and `hl7` options, checked against the builders. */
-function resolveOutputOptions(options: ExportHandlerOptions): { fhir: FhirExportOptions; hl7: Hl7MessageOptions } {
-  const fhir: FhirExportOptions = {};
-  if (options.fhir?.baseUrl !== undefined) fhir.baseUrl = options.fhir.baseUrl;
-  if (options.fhir?.strictBundleTotal !== undefined) fhir.strictBundleTotal = options.fhir.strictBundleTotal;
-  const hl7: Hl7MessageOptions = {};
-  for (const key of ['sendingApplication', 'sendingFacility', 'receivingApplication', 'receivingFacility', 'processingId'] as const) {
-    const value = options.hl7?.[key];
-    if (value !== undefined) (hl7 as Record<string, unknown>)[key] = value;
-  }
-  checkOutputOptions(fhir, hl7);
-  return { fhir, hl7 };
-}
-
-/**
- * Check the options of `createExportHandler` and resolve them into the settings the pipeline reads. The hooks
- * are read once, here: they are fixed when the handler is created, like every other option.
- * @throws {InvalidArgumentError} for an option of the wrong type or value (see `createExportHandler`)
- */
-export function resolveHandlerSettings(options: ExportHandlerOptions): HandlerSettings {
-  checkHostOptions(options);
-  const frozenSource = isFrozenSource(options.dataSource);
-  // The in-memory source is the package's own and never throws synchronously; any other is guarded.
-  const dataSource = frozenSource ? options.dataSource : guardDataSource(options.dataSource);
-  const now = options.now ?? Date.now;
-  const rateLimiter = options.rateLimiter ?? createFixedWindowRateLimiter({ now });
-  const basePath = normaliseBasePath(options.basePath);
-  const limits = resolveLimits(options.limits);
-  checkDirectoryRateLimit(options.directoryRateLimit);
-  const output = resolveOutputOptions(options);
-  return {
-    dataSource,
-    frozenSource,
-    keyStore: options.keyStore,
-    rateLimiter,
-    now,
-    basePath,
-    limits,
-    directoryRateLimit: options.directoryRateLimit,
-    fhir: output.fhir,
-    hl7: output.hl7,
-    controlId: options.hl7?.controlId,
-    requestId: options.requestId,
-    observer: options.observer,
-    onError: options.onError,
-  };
+  readonly metrics: ExportMetrics | undefined;
+  readonly healthRoutes: boolean;
+  readonly openApi: boolean;
+  readonly dataSourceTimeoutMs: number;
 }

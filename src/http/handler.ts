@@ -15,7 +15,13 @@ const ENCODER = new TextEncoder();
  * optional base path, GET and HEAD, and checks in this order (src/http/pipeline.ts):
  * route (404) → method (405, `Allow: GET, HEAD`) → API key (401: missing, unknown, revoked) → scope (403)
  * → rate limit (429, `Retry-After`) → parameters (400) → `Accept` (406) → data (404) → 200. A data-source
- * failure gives 500, or 503 for a `DataSourceUnavailableError`.
+ * failure gives 500, or 503 for a `DataSourceUnavailableError` or for data reads that take longer than
+ * `dataSourceTimeoutMs` (default 10 s). Every data-source call gets an `AbortSignal` that fires on that
+ * timeout and when the client goes away (the `Request`'s `signal`).
+ *
+ * Operational routes, each off by default and served under `basePath` when enabled: `/healthz` and `/readyz`
+ * (`healthRoutes`), `/metrics` (`metrics`), `/openapi.json` (`openApi`). They need no key, are not counted
+ * against any rate limit and are not observed (the `observer` sees export routes and unknown paths only).
  *
  * Every request made with a valid key counts against that key's rate limit, whatever its outcome, and every
  * such response carries `x-ratelimit-limit`, `-remaining` and `-reset` (Unix epoch seconds). Every response
@@ -50,12 +56,18 @@ export function createExportHandler(options: ExportHandlerOptions): ExportHandle
     let url: unknown;
     let method: unknown;
     let headers: { get?: unknown } | undefined;
+    let signal: AbortSignal | undefined;
     try {
-      const r = request as Partial<Record<'url' | 'method' | 'headers', unknown>> | null | undefined;
-      if (typeof r === 'object' && r !== null) ({ url, method, headers } = r as { url: unknown; method: unknown; headers: { get?: unknown } | undefined });
+      const r = request as Partial<Record<'url' | 'method' | 'headers' | 'signal', unknown>> | null | undefined;
+      if (typeof r === 'object' && r !== null) {
+        ({ url, method, headers } = r as { url: unknown; method: unknown; headers: { get?: unknown } | undefined });
+      }
     } catch {
       url = undefined;
     }
+    // Only a data source other than the in-memory one has a use for the client's signal; a look-alike
+    // Request without a readable one is served without it.
+    if (core.wantsSignal) signal = readSignal(request);
     const get = typeof headers === 'object' && headers !== null ? headers.get : undefined;
     if (typeof url !== 'string' || typeof method !== 'string' || typeof get !== 'function') {
       throw new InvalidArgumentError('request', 'must be a fetch Request');
@@ -79,6 +91,7 @@ export function createExportHandler(options: ExportHandlerOptions): ExportHandle
           return typeof value === 'string' ? value : undefined;
         },
         remoteAddress: undefined,
+        signal,
       });
     } catch {
       // handle() never rejects; a Request that is not a real one (a URL that does not parse) can land here.
@@ -92,6 +105,16 @@ export function createExportHandler(options: ExportHandlerOptions): ExportHandle
   };
   Object.defineProperty(handler, EXPORT_CORE, { value: core });
   return handler;
+}
+
+/** The request's `signal` when it is an `AbortSignal`, else `undefined` (never a throw). */
+function readSignal(request: unknown): AbortSignal | undefined {
+  try {
+    const signal: unknown = (request as { signal?: unknown } | null)?.signal;
+    return signal instanceof AbortSignal ? signal : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A `Response` of a prepared answer, with `Content-Length`; no body for HEAD. */

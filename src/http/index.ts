@@ -7,19 +7,20 @@
 
 // Handler
 export { createExportHandler } from './handler.js';
-export { DEFAULT_LIMITS } from './handler-options.js';
+export { DEFAULT_DATA_SOURCE_TIMEOUT_MS, DEFAULT_LIMITS } from './handler-options.js';
 export type {
   ExportHandler,
   ExportHandlerOptions,
   ExportLimits,
   LimitSetting,
   ExportObservation,
+  HandlerErrorContext,
   ClientInfo,
   DirectoryRateLimitOptions,
   HandlerFhirOptions,
   HandlerHl7Options,
 } from './handler-options.js';
-export type { ExportRouteName } from './routes/route-types.js';
+export type { ExportRouteName, LimitName } from './routes/route-types.js';
 
 // Node listener
 export { toNodeListener } from './node.js';
@@ -70,4 +71,4 @@ export { createExportMetrics, DEFAULT_DURATION_BUCKETS, EXPORT_ERROR_SOURCES, ME
 export type { ExportMetrics, ExportMetricsOptions, ExportErrorContext, ExportErrorSource, MetricsRouteLabel } from './metrics.js';
 
 // Errors
-export { DataSourceUnavailableError, DATA_SOURCE_UNAVAILABLE, isDataSourceUnavailable } from './errors.js';
+export { DataSourceUnavailableError, DataSourceTimeoutError, DATA_SOURCE_UNAVAILABLE, isDataSourceUnavailable } from './errors.js';

@@ -135,7 +135,7 @@ export interface InMemoryKeyStoreOptions {
    * thread pool: tens of microseconds per request). Pass a function to use another implementation, e.g.
    * `(data) => createHash('sha256').update(data).digest()`.
    */
-  readonly digest?: Sha256Digest | undefined;
+  readonly digest?: ((data: Uint8Array) => ArrayBuffer | Uint8Array | Promise<ArrayBuffer | Uint8Array>) | undefined;
 }
 
 function hexToBytes(hex: string): Uint8Array {

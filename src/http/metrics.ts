@@ -52,7 +52,7 @@ export interface ExportMetrics {
   readonly observer: (observation: ExportObservation) => void;
   /** Give as the handler's `onError`: counts the error behind a 500 or 503 by source and kind. */
   readonly onError: (error: unknown, context: ExportErrorContext) => void;
-  /** Count a data-source read that timed out (for a host that bounds its reads with a timeout). */
+  /** Count a request whose data reads timed out (the handler calls it on each `dataSourceTimeoutMs` expiry). */
   readonly recordDataSourceTimeout: () => void;
   /** Everything counted so far, in the Prometheus text exposition format 0.0.4 ({@link METRICS_CONTENT_TYPE}). */
   readonly render: () => string;
@@ -122,9 +122,123 @@ interface Histogram {
   count: number;
 }
 
+/** What one metrics object has counted. */
+interface MetricsState {
+  readonly buckets: readonly number[];
+  readonly requests: Map<string, number>;
+  readonly rateLimited: Map<MetricsRouteLabel, number>;
+  readonly errors: Map<string, number>;
+  readonly durations: Map<MetricsRouteLabel, Histogram>;
+  timeouts: number;
+}
+
+function add<K>(map: Map<K, number>, key: K): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+/** Count one observation: the request, its 429, and its duration in the route's histogram. */
+function recordObservation(state: MetricsState, observation: ExportObservation): void {
+  if (typeof observation !== 'object' || observation === null) throw new InvalidArgumentError('observation', 'must be an object');
+  let fields: { route: unknown; status: unknown; ms: unknown };
+  try {
+    fields = { route: observation.route, status: observation.status, ms: observation.durationMs };
+  } catch (error) {
+    throw new InvalidArgumentError('observation', 'must be readable', { cause: error });
+  }
+  const route = routeLabel(fields.route);
+  const status = statusLabel(fields.status);
+  add(state.requests, `${route} ${status}`);
+  if (status === '429') add(state.rateLimited, route);
+  const ms = fields.ms;
+  // A duration that is not a finite non-negative number cannot be placed in a bucket: the request still counts.
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return;
+  const seconds = ms / 1000;
+  const { buckets } = state;
+  let histogram = state.durations.get(route);
+  if (histogram === undefined) {
+    histogram = { counts: new Array<number>(buckets.length + 1).fill(0), sum: 0, count: 0 };
+    state.durations.set(route, histogram);
+  }
+  let i = 0;
+  while (i < buckets.length && seconds > (buckets[i] as number)) i++;
+  histogram.counts[i] = (histogram.counts[i] as number) + 1;
+  histogram.sum += seconds;
+  histogram.count++;
+}
+
+/** Count the error behind a 500 or 503 by route, source and kind. */
+function recordError(state: MetricsState, error: unknown, context: ExportErrorContext): void {
+  let given: unknown;
+  let route: unknown;
+  try {
+    given = context?.source;
+    route = context?.route;
+  } catch {
+    // An unreadable context: the error still counts, on route "other", its source told from the error.
+    given = undefined;
+    route = undefined;
+  }
+  const source = typeof given === 'string' && SOURCE_SET.has(given) ? (given as ExportErrorSource) : sourceOf(error);
+  add(state.errors, `${routeLabel(route)} ${source} ${kindOf(error)}`);
+}
+
+/** The lines of the duration histogram family. */
+function renderDurations(state: MetricsState): string[] {
+  const name = 'chart_export_request_duration_seconds';
+  const lines = formatFamilyHeader(name, 'histogram', 'Time from the request to the answer being ready, in seconds, by route.');
+  const { buckets } = state;
+  for (const route of ROUTE_LABELS) {
+    const h = state.durations.get(route);
+    if (h === undefined) continue;
+    let cumulative = 0;
+    for (let i = 0; i < buckets.length; i++) {
+      cumulative += h.counts[i] as number;
+      lines.push(formatSample(`${name}_bucket`, [['route', route], ['le', formatValue(buckets[i] as number)]], cumulative));
+    }
+    lines.push(formatSample(`${name}_bucket`, [['route', route], ['le', '+Inf']], h.count));
+    lines.push(formatSample(`${name}_sum`, [['route', route]], h.sum));
+    lines.push(formatSample(`${name}_count`, [['route', route]], h.count));
+  }
+  return lines;
+}
+
+/** Everything counted, in the Prometheus text format. */
+function renderMetrics(state: MetricsState): string {
+  const lines: string[] = [];
+  lines.push(...formatFamilyHeader('chart_export_requests_total', 'counter', 'Answers of the export handler, by route and status.'));
+  for (const route of ROUTE_LABELS) {
+    for (const status of STATUS_LABELS) {
+      const n = state.requests.get(`${route} ${status}`);
+      if (n !== undefined) lines.push(formatSample('chart_export_requests_total', [['route', route], ['status', status]], n));
+    }
+  }
+  lines.push(...renderDurations(state));
+  lines.push(...formatFamilyHeader('chart_export_rate_limited_total', 'counter', 'Requests refused with 429 because a rate limit was exhausted, by route.'));
+  for (const route of ROUTE_LABELS) {
+    const n = state.rateLimited.get(route);
+    if (n !== undefined) lines.push(formatSample('chart_export_rate_limited_total', [['route', route]], n));
+  }
+  lines.push(
+    ...formatFamilyHeader('chart_export_errors_total', 'counter', 'Errors behind a 500 (kind="internal") or 503 (kind="unavailable"), by route and source.'),
+  );
+  for (const route of ROUTE_LABELS) {
+    for (const source of EXPORT_ERROR_SOURCES) {
+      for (const kind of ['internal', 'unavailable']) {
+        const n = state.errors.get(`${route} ${source} ${kind}`);
+        if (n !== undefined) lines.push(formatSample('chart_export_errors_total', [['route', route], ['source', source], ['kind', kind]], n));
+      }
+    }
+  }
+  lines.push(...formatFamilyHeader('chart_export_data_source_timeouts_total', 'counter', 'Data-source reads that timed out.'));
+  lines.push(formatSample('chart_export_data_source_timeouts_total', [], state.timeouts));
+  return `${lines.join('\n')}\n`;
+}
+
 /**
- * Create the Prometheus metrics of the export handler. Give its `observer` and `onError` to
- * `createExportHandler` and serve `render()` as {@link METRICS_CONTENT_TYPE} at `/metrics`. Families:
+ * Create the Prometheus metrics of the export handler. Give it as the handler's `metrics` option: the handler
+ * then feeds it (its `observer`, `onError` and `recordDataSourceTimeout`, besides the host's own hooks) and
+ * serves `render()` as {@link METRICS_CONTENT_TYPE} at `/metrics` under its base path. (The hooks can also be
+ * given as the handler's `observer` and `onError`, to serve the text elsewhere.) Families:
  *
  * - `chart_export_requests_total{route,status}`: answers by route and status;
  * - `chart_export_request_duration_seconds{route}`: histogram of the time to the answer (`_bucket{le}`,
@@ -137,8 +251,8 @@ interface Histogram {
  * Labels are bounded: `route` is one of the eleven route names or `other`; `status` one of the statuses
  * the handler answers with or `other`; no key, partner, request id or parameter ever becomes a label.
  *
- * The handler's `onError` context does not say which host interface failed. Unless the context carries a
- * `source`, it is told from the error: the handler's own `InvalidArgumentError` names the key store or rate
+ * The handler's `onError` context says which part failed (`source`). Without a `source` in the context (a
+ * caller other than the handler), it is told from the error: the handler's own `InvalidArgumentError` names the key store or rate
  * limiter whose answer was malformed, the core's errors are the builder's, a `DataSourceUnavailableError` is
  * counted as the data source's (a key store or rate limiter may throw it too), and anything else a host
  * interface throws is `unknown`.
@@ -148,117 +262,24 @@ interface Histogram {
  * @throws {InvalidArgumentError} for buckets that are not finite, positive and increasing
  * @example
  * const metrics = createExportMetrics();
- * const handler = createExportHandler({ dataSource, keyStore, observer: metrics.observer, onError: metrics.onError });
- * // GET /metrics: new Response(metrics.render(), { headers: { 'content-type': METRICS_CONTENT_TYPE } })
+ * const handler = createExportHandler({ dataSource, keyStore, metrics }); // serves GET /metrics
  */
 export function createExportMetrics(options: ExportMetricsOptions = {}): ExportMetrics {
   if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'must be an object');
-  const buckets = checkBuckets(options.buckets);
-  const requests = new Map<string, number>();
-  const rateLimited = new Map<MetricsRouteLabel, number>();
-  const errors = new Map<string, number>();
-  const durations = new Map<MetricsRouteLabel, Histogram>();
-  let timeouts = 0;
-
-  const add = <K>(map: Map<K, number>, key: K): void => {
-    map.set(key, (map.get(key) ?? 0) + 1);
+  const state: MetricsState = {
+    buckets: checkBuckets(options.buckets),
+    requests: new Map(),
+    rateLimited: new Map(),
+    errors: new Map(),
+    durations: new Map(),
+    timeouts: 0,
   };
-
-  function observer(observation: ExportObservation): void {
-    if (typeof observation !== 'object' || observation === null) throw new InvalidArgumentError('observation', 'must be an object');
-    let fields: { route: unknown; status: unknown; ms: unknown };
-    try {
-      fields = { route: observation.route, status: observation.status, ms: observation.durationMs };
-    } catch (error) {
-      throw new InvalidArgumentError('observation', 'must be readable', { cause: error });
-    }
-    const route = routeLabel(fields.route);
-    const status = statusLabel(fields.status);
-    add(requests, `${route} ${status}`);
-    if (status === '429') add(rateLimited, route);
-    const ms = fields.ms;
-    // A duration that is not a finite non-negative number cannot be placed in a bucket: the request still counts.
-    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return;
-    const seconds = ms / 1000;
-    let histogram = durations.get(route);
-    if (histogram === undefined) {
-      histogram = { counts: new Array<number>(buckets.length + 1).fill(0), sum: 0, count: 0 };
-      durations.set(route, histogram);
-    }
-    let i = 0;
-    while (i < buckets.length && seconds > (buckets[i] as number)) i++;
-    histogram.counts[i] = (histogram.counts[i] as number) + 1;
-    histogram.sum += seconds;
-    histogram.count++;
-  }
-
-  function onError(error: unknown, context: ExportErrorContext): void {
-    let given: unknown;
-    let route: unknown;
-    try {
-      given = context?.source;
-      route = context?.route;
-    } catch {
-      // An unreadable context: the error still counts, on route "other", its source told from the error.
-      given = undefined;
-      route = undefined;
-    }
-    const source = typeof given === 'string' && SOURCE_SET.has(given) ? (given as ExportErrorSource) : sourceOf(error);
-    add(errors, `${routeLabel(route)} ${source} ${kindOf(error)}`);
-  }
-
-  function render(): string {
-    const lines: string[] = [];
-    lines.push(...formatFamilyHeader('chart_export_requests_total', 'counter', 'Answers of the export handler, by route and status.'));
-    for (const route of ROUTE_LABELS) {
-      for (const status of STATUS_LABELS) {
-        const n = requests.get(`${route} ${status}`);
-        if (n !== undefined) lines.push(formatSample('chart_export_requests_total', [['route', route], ['status', status]], n));
-      }
-    }
-    const name = 'chart_export_request_duration_seconds';
-    lines.push(...formatFamilyHeader(name, 'histogram', 'Time from the request to the answer being ready, in seconds, by route.'));
-    for (const route of ROUTE_LABELS) {
-      const h = durations.get(route);
-      if (h === undefined) continue;
-      let cumulative = 0;
-      for (let i = 0; i < buckets.length; i++) {
-        cumulative += h.counts[i] as number;
-        lines.push(formatSample(`${name}_bucket`, [['route', route], ['le', formatValue(buckets[i] as number)]], cumulative));
-      }
-      lines.push(formatSample(`${name}_bucket`, [['route', route], ['le', '+Inf']], h.count));
-      lines.push(formatSample(`${name}_sum`, [['route', route]], h.sum));
-      lines.push(formatSample(`${name}_count`, [['route', route]], h.count));
-    }
-    lines.push(...formatFamilyHeader('chart_export_rate_limited_total', 'counter', 'Requests refused with 429 because a rate limit was exhausted, by route.'));
-    for (const route of ROUTE_LABELS) {
-      const n = rateLimited.get(route);
-      if (n !== undefined) lines.push(formatSample('chart_export_rate_limited_total', [['route', route]], n));
-    }
-    lines.push(
-      ...formatFamilyHeader('chart_export_errors_total', 'counter', 'Errors behind a 500 (kind="internal") or 503 (kind="unavailable"), by route and source.'),
-    );
-    for (const route of ROUTE_LABELS) {
-      for (const source of EXPORT_ERROR_SOURCES) {
-        for (const kind of ['internal', 'unavailable']) {
-          const n = errors.get(`${route} ${source} ${kind}`);
-          if (n !== undefined) {
-            lines.push(formatSample('chart_export_errors_total', [['route', route], ['source', source], ['kind', kind]], n));
-          }
-        }
-      }
-    }
-    lines.push(...formatFamilyHeader('chart_export_data_source_timeouts_total', 'counter', 'Data-source reads that timed out.'));
-    lines.push(formatSample('chart_export_data_source_timeouts_total', [], timeouts));
-    return `${lines.join('\n')}\n`;
-  }
-
   return Object.freeze({
-    observer,
-    onError,
+    observer: (observation: ExportObservation) => recordObservation(state, observation),
+    onError: (error: unknown, context: ExportErrorContext) => recordError(state, error, context),
     recordDataSourceTimeout: () => {
-      timeouts++;
+      state.timeouts++;
     },
-    render,
+    render: () => renderMetrics(state),
   });
 }

@@ -72,6 +72,15 @@ function writeFailure(res: ServerResponse): void {
   writePrepared(res, lastResortResponse(), false);
 }
 
+/** A signal that fires when the connection closes before the response is written (the client went away). */
+function clientSignal(res: ServerResponse): AbortSignal {
+  const aborter = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) aborter.abort();
+  });
+  return aborter.signal;
+}
+
 function fastListener(core: ExportCore): NodeListener {
   return (req, res) => {
     const method = req.method ?? 'GET';
@@ -82,6 +91,7 @@ function fastListener(core: ExportCore): NodeListener {
       search,
       header: headerOf(req),
       remoteAddress: req.socket?.remoteAddress,
+      signal: core.wantsSignal ? clientSignal(res) : undefined,
     };
     core.handle(call).then(
       (prepared) => {
@@ -181,6 +191,8 @@ function genericListener(handler: ExportHandler): NodeListener {
  * fetch-style handler works too, through `Request`/`Response`.
  *
  * The listener always ends the response; when the client has gone away it writes nothing and throws nothing.
+ * When the connection closes before the response is written, the `AbortSignal` given to the data-source
+ * calls fires (over a data source other than the in-memory one), so the host's query can stop.
  * It never calls Express's `next`: mount it on the path it should own, e.g. `app.use('/export', listener)`
  * (Express strips the mount path from `req.url`).
  *

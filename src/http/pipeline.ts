@@ -6,12 +6,17 @@
  *   → Accept (406) → data (404) → render (200)
  *
  * A failure thrown on the way (data source, key store, rate limiter, builder) gives 500, or 503 for a
- * `DataSourceUnavailableError`. The route table (routes/route-table.ts) says, per route, which scope, which
+ * `DataSourceUnavailableError` or data reads over `dataSourceTimeoutMs`. The operational routes
+ * (operational-routes.ts), when enabled, are answered before the route table is consulted. The route table (routes/route-table.ts) says, per route, which scope, which
  * parameters, which data and which renderer.
  */
 import { createAccessCheck, type AccessState } from './access.js';
 import { classifyFailure, safeCall, settle } from './guards.js';
-import { resolveHandlerSettings, type ExportHandlerOptions, type HandlerSettings } from './handler-options.js';
+import { ClientGoneError, bindSignal, runWithDeadline } from './data-deadline.js';
+import type { ChartDataSource } from './data-source.js';
+import { DataSourceTimeoutError } from './errors.js';
+import type { ExportHandlerOptions, HandlerSettings } from './handler-options.js';
+import { resolveHandlerSettings } from './handler-settings.js';
 import { acceptsFormat } from './internal/accept.js';
 import { checkParameters, parseQuery } from './internal/query.js';
 import {
@@ -27,10 +32,11 @@ import {
   type HttpError,
   type PreparedResponse,
 } from './internal/responses.js';
-import { createOutputReuse, type OutputReuseSwitches } from './output-reuse.js';
+import { createOutputReuse, type OutputReuse, type OutputReuseSwitches } from './output-reuse.js';
+import { createOperationalRoutes, type OperationalRoute } from './operational-routes.js';
 import { createOutputWriter } from './output-writer.js';
 import { matchRoute } from './routes/route-table.js';
-import type { RecordReader, RouteDefinition } from './routes/route-types.js';
+import type { OutputWriter, RecordReader, RouteDefinition } from './routes/route-types.js';
 
 /** A request as the pipeline sees it, so the Node listener can skip building a `Request`. */
 export interface IncomingCall {
@@ -42,11 +48,15 @@ export interface IncomingCall {
   /** A header by lowercase name; repeated headers joined with `, `. */
   header(name: string): string | undefined;
   readonly remoteAddress: string | undefined;
+  /** Fires when the client goes away before the answer is written, when the runtime tells. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** The shared core of both adapters. */
 export interface ExportCore {
   handle(call: IncomingCall): Promise<PreparedResponse>;
+  /** Whether `IncomingCall.signal` is of use (a data source other than the in-memory one): else an adapter may skip it. */
+  readonly wantsSignal: boolean;
 }
 
 /** Where `createExportHandler` keeps its core on the returned function, for `toNodeListener`. */
@@ -76,6 +86,15 @@ function resolveRequestId(given: string | undefined, generate: (() => string) | 
   return typeof generated === 'string' && REQUEST_ID_RE.test(generated) ? generated : defaultRequestId();
 }
 
+/** `instanceof`, false for a thrown value whose prototype cannot be read (a Proxy that throws on every trap). */
+function isInstance(value: unknown, type: abstract new (...args: never[]) => unknown): boolean {
+  try {
+    return value instanceof type;
+  } catch {
+    return false;
+  }
+}
+
 /** The answer of a step: a 200 in the route's format, or the error as OperationOutcome (FHIR) or problem+json. */
 function render(route: RouteDefinition | undefined, result: PreparedBody, requestId: string, headers: Record<string, string>): PreparedResponse {
   if ('body' in result) {
@@ -90,6 +109,57 @@ function render(route: RouteDefinition | undefined, result: PreparedBody, reques
   return { status: result.status, headers, body: problemDetails(result, requestId) };
 }
 
+/** Data (404) and render (200): over a host's source, with the deadline and the request's signal. */
+function serveData(
+  settings: HandlerSettings,
+  output: OutputReuse,
+  call: IncomingCall,
+  route: RouteDefinition,
+  parameters: RecordReader['parameters'],
+  writer: OutputWriter,
+  state: AccessState,
+): Promise<PreparedBody> {
+  state.stage = 'data_source';
+  const rendering = (): void => {
+    state.stage = 'builder';
+  };
+  const serve = (dataSource: ChartDataSource): Promise<PreparedBody> => {
+    const reader: RecordReader = {
+      dataSource,
+      parameters,
+      directoryFor: (record, other, records) => output.directoryFor(dataSource, record, other, records),
+    };
+    return route.serve(reader, writer, rendering);
+  };
+  // The in-memory source answers at once and has no use for a signal.
+  if (settings.frozenSource) return serve(settings.dataSource);
+  return runWithDeadline((signal) => serve(bindSignal(settings.dataSource, signal)), settings.dataSourceTimeoutMs, call.signal);
+}
+
+/** An operational route: GET and HEAD only, no key, not counted, not observed. */
+async function answerOperational(
+  call: IncomingCall,
+  serve: OperationalRoute,
+  requestId: string,
+  headers: Record<string, string>,
+  onError: HandlerSettings['onError'],
+): Promise<PreparedResponse> {
+  if (call.method !== 'GET' && call.method !== 'HEAD') {
+    headers['allow'] = ALLOW;
+    return render(undefined, ERRORS.methodNotAllowed, requestId, headers);
+  }
+  try {
+    const answered = await serve(requestId);
+    headers['content-type'] = answered.contentType;
+    if (answered.retryAfter !== undefined) headers['retry-after'] = String(answered.retryAfter);
+    return { status: answered.status, headers, body: answered.body };
+  } catch (error) {
+    // Only a host's metrics object can fail here (its render).
+    safeCall(onError, error, { requestId, route: undefined, source: 'unknown' });
+    return render(undefined, ERRORS.internal, requestId, headers);
+  }
+}
+
 /**
  * Build the adapter-independent pipeline. Internal: `createExportHandler` and `toNodeListener` wrap it.
  * @param options - the handler options, checked here
@@ -98,9 +168,10 @@ function render(route: RouteDefinition | undefined, result: PreparedBody, reques
  */
 export function createExportCore(options: ExportHandlerOptions, reuse?: OutputReuseSwitches): ExportCore {
   const settings: HandlerSettings = resolveHandlerSettings(options);
-  const { dataSource, observer, onError } = settings;
-  const output = createOutputReuse(settings.frozenSource, reuse);
+  const { observer, onError, frozenSource, metrics } = settings;
+  const output = createOutputReuse(frozenSource, reuse);
   const checkAccess = createAccessCheck(settings);
+  const operational = createOperationalRoutes(settings);
 
   /** Steps 2 to 8, from the method to the body. */
   async function runSteps(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): Promise<PreparedBody> {
@@ -122,12 +193,7 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
     headers['vary'] = 'Accept';
     if (!acceptsFormat(call.header('accept'), route.format)) return ERRORS.notAcceptable[route.format];
     // Data (404) and render (200)
-    const reader: RecordReader = {
-      dataSource,
-      parameters,
-      directoryFor: (record, other, records) => output.directoryFor(dataSource, record, other, records),
-    };
-    return route.serve(reader, createOutputWriter(settings, output, route.name, requestId));
+    return serveData(settings, output, call, route, parameters, createOutputWriter(settings, output, route.name, requestId), state);
   }
 
   /** Steps 2 to 8, with a failure thrown on the way turned into its answer (404, 503 or 500). */
@@ -135,9 +201,12 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
     try {
       return await runSteps(call, route, requestId, headers, state);
     } catch (error) {
+      // Nobody reads the answer, and it is no failure of the host's services: not reported.
+      if (isInstance(error, ClientGoneError)) return ERRORS.unavailable;
       const failure = classifyFailure(error);
       if (failure.kind === 'not-found') return notFound(failure.recordType);
-      safeCall(onError, error, { requestId, route: route.name });
+      if (metrics !== undefined && isInstance(error, DataSourceTimeoutError)) safeCall(() => metrics.recordDataSourceTimeout());
+      safeCall(onError, error, { requestId, route: route.name, source: state.stage });
       if (failure.kind === 'internal') return ERRORS.internal;
       if (failure.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
       return ERRORS.unavailable;
@@ -153,7 +222,9 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
     };
-    const state: AccessState = { partnerId: undefined };
+    const operationalRoute = operational.size === 0 ? undefined : operational.get(call.pathname);
+    if (operationalRoute !== undefined) return answerOperational(call, operationalRoute, requestId, headers, onError);
+    const state: AccessState = { partnerId: undefined, stage: 'unknown' };
     // Route (404)
     const route = matchRoute(call.pathname, settings.basePath);
     const result = route === undefined ? ERRORS.routeNotFound : await answer(call, route, requestId, headers, state);
@@ -170,5 +241,5 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
     return prepared;
   }
 
-  return { handle };
+  return { handle, wantsSignal: !frozenSource };
 }

@@ -40,8 +40,9 @@ export interface RateLimiter {
 
   /**
    * Optional readiness check of a limiter backed by a store (the Redis limiter has one; the in-memory one,
-   * always ready, has none): resolves when the store answers, for a readiness route. The handler never calls
-   * it; a host's readiness probe may.
+   * always ready, has none): resolves when the store answers. The handler's `GET /readyz` (option
+   * `healthRoutes`) calls it, bounded by `dataSourceTimeoutMs`, and answers 503 `rate limiter unreachable`
+   * when it rejects.
    *
    * @returns a promise that resolves when the backing store is reachable
    * @throws (rejects) a {@link DataSourceUnavailableError} when it is not

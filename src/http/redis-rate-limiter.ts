@@ -217,6 +217,63 @@ function checkPositiveInteger(name: string, value: unknown, fallback: number): n
   return value;
 }
 
+/** The checked options of a Redis limiter, and the one way of sending a command to its client. */
+interface RedisLimiterSettings {
+  readonly send: (args: string[]) => Promise<unknown>;
+  readonly prefix: string;
+  readonly timeoutMs: number;
+  readonly retryAfterSeconds: number;
+  readonly failOpen: boolean;
+  readonly onError: RedisRateLimiterOptions['onError'];
+}
+
+/** Check the options of {@link createRedisRateLimiter}, each read once. */
+function resolveRedisOptions(options: RedisRateLimiterOptions): RedisLimiterSettings {
+  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'must be an object');
+  const client: unknown = options.client;
+  if (typeof client !== 'object' || client === null) throw new InvalidArgumentError('options.client', 'must be a Redis client');
+  const call: unknown = (client as { call?: unknown }).call;
+  const sendCommand: unknown = (client as { sendCommand?: unknown }).sendCommand;
+  let send: (args: string[]) => Promise<unknown>;
+  if (typeof call === 'function') send = (args) => call.apply(client, args) as Promise<unknown>;
+  else if (typeof sendCommand === 'function') send = (args) => sendCommand.call(client, args) as Promise<unknown>;
+  else throw new InvalidArgumentError('options.client', 'must have a call (ioredis) or sendCommand (node-redis) method');
+  const prefix = options.prefix ?? DEFAULT_REDIS_RATE_LIMIT_PREFIX;
+  if (typeof prefix !== 'string') throw new InvalidArgumentError('options.prefix', 'must be a string');
+  const timeoutMs = checkPositiveInteger('options.timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
+  const retryAfterSeconds = checkPositiveInteger('options.retryAfterSeconds', options.retryAfterSeconds, DEFAULT_RETRY_AFTER_SECONDS);
+  const failOpen = options.failOpen ?? false;
+  if (typeof failOpen !== 'boolean') throw new InvalidArgumentError('options.failOpen', 'must be a boolean');
+  const onError = options.onError;
+  if (onError !== undefined && typeof onError !== 'function') throw new InvalidArgumentError('options.onError', 'must be a function');
+  return { send, prefix, timeoutMs, retryAfterSeconds, failOpen, onError };
+}
+
+/**
+ * Run `work` with a deadline: reject when it has not settled in `timeoutMs`. `work` is told when the
+ * deadline passed, so it sends nothing more; its own late rejection is caught here (never unhandled).
+ */
+function withRedisDeadline<T>(timeoutMs: number, work: (expired: () => boolean) => Promise<T>): Promise<T> {
+  let expired = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const running = work(() => expired);
+  running.catch(() => undefined);
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      expired = true;
+      reject(new RedisAnswerError(`Redis did not answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+  });
+  return Promise.race([running, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** The decision of a request let through while Redis is down: uncounted, in the host clock's current window. */
+function failedOpenDecision(limit: number, windowSeconds: number): RateLimitDecision {
+  const windowMs = windowSeconds * 1000;
+  const end = Math.floor(Date.now() / windowMs) * windowMs + windowMs;
+  return { allowed: true, limit, remaining: limit - 1, reset: Math.floor(end / 1000), retryAfter: 0 };
+}
+
 /**
  * Create a {@link RateLimiter} whose counters live on Redis, shared by every process that uses the same Redis
  * and prefix. It has the semantics of {@link createFixedWindowRateLimiter} (epoch-aligned fixed windows,
@@ -262,23 +319,7 @@ function checkPositiveInteger(name: string, value: unknown, fallback: number): n
  * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/ for the header fields
  */
 export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisRateLimiter {
-  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'must be an object');
-  const client: unknown = options.client;
-  if (typeof client !== 'object' || client === null) throw new InvalidArgumentError('options.client', 'must be a Redis client');
-  const call: unknown = (client as { call?: unknown }).call;
-  const sendCommand: unknown = (client as { sendCommand?: unknown }).sendCommand;
-  let send: (args: string[]) => Promise<unknown>;
-  if (typeof call === 'function') send = (args) => call.apply(client, args) as Promise<unknown>;
-  else if (typeof sendCommand === 'function') send = (args) => sendCommand.call(client, args) as Promise<unknown>;
-  else throw new InvalidArgumentError('options.client', 'must have a call (ioredis) or sendCommand (node-redis) method');
-  const prefix = options.prefix ?? DEFAULT_REDIS_RATE_LIMIT_PREFIX;
-  if (typeof prefix !== 'string') throw new InvalidArgumentError('options.prefix', 'must be a string');
-  const timeoutMs = checkPositiveInteger('options.timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
-  const retryAfterSeconds = checkPositiveInteger('options.retryAfterSeconds', options.retryAfterSeconds, DEFAULT_RETRY_AFTER_SECONDS);
-  const failOpen = options.failOpen ?? false;
-  if (typeof failOpen !== 'boolean') throw new InvalidArgumentError('options.failOpen', 'must be a boolean');
-  const onError = options.onError;
-  if (onError !== undefined && typeof onError !== 'function') throw new InvalidArgumentError('options.onError', 'must be a function');
+  const { send, prefix, timeoutMs, retryAfterSeconds, failOpen, onError } = resolveRedisOptions(options);
 
   /** Send one command; a synchronous throw or a non-promise answer becomes a promise, never an escape. */
   function sendSafely(args: string[]): Promise<unknown> {
@@ -287,24 +328,6 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
     } catch (error) {
       return Promise.reject(error);
     }
-  }
-
-  /**
-   * Run `work` with the deadline: reject when it has not settled in `timeoutMs`. `work` is told when the
-   * deadline passed, so it sends nothing more; its own late rejection is caught here (never unhandled).
-   */
-  function withDeadline<T>(work: (expired: () => boolean) => Promise<T>): Promise<T> {
-    let expired = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const running = work(() => expired);
-    running.catch(() => undefined);
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        expired = true;
-        reject(new RedisAnswerError(`Redis did not answer within ${timeoutMs} ms`));
-      }, timeoutMs);
-    });
-    return Promise.race([running, deadline]).finally(() => clearTimeout(timer));
   }
 
   /** Wrap a failure as the handler's 503 and tell the host. */
@@ -321,20 +344,13 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
     return error;
   }
 
-  /** The decision of a request let through while Redis is down: uncounted, in the host clock's current window. */
-  function failedOpenDecision(limit: number, windowSeconds: number): RateLimitDecision {
-    const windowMs = windowSeconds * 1000;
-    const end = Math.floor(Date.now() / windowMs) * windowMs + windowMs;
-    return { allowed: true, limit, remaining: limit - 1, reset: Math.floor(end / 1000), retryAfter: 0 };
-  }
-
   async function consume(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
     if (typeof key !== 'string') throw new InvalidArgumentError('key', 'must be a string');
     if (!Number.isSafeInteger(limit) || limit < 1) throw new InvalidArgumentError('limit', 'must be a positive integer');
     if (!Number.isSafeInteger(windowSeconds) || windowSeconds < 1) throw new InvalidArgumentError('windowSeconds', 'must be a positive integer');
     const params = ['1', toRedisKey(prefix, key), String(limit), String(windowSeconds), String(TTL_MARGIN_MS)];
     try {
-      const reply = await withDeadline(async (expired) => {
+      const reply = await withRedisDeadline(timeoutMs, async (expired) => {
         try {
           return await sendSafely(['EVALSHA', REDIS_RATE_LIMIT_SCRIPT_SHA1, ...params]);
         } catch (error) {
@@ -359,7 +375,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
     },
     async ping() {
       try {
-        const reply = await withDeadline(() => sendSafely(['PING']));
+        const reply = await withRedisDeadline(timeoutMs, () => sendSafely(['PING']));
         if (reply !== 'PONG') throw new RedisAnswerError('Redis answered PING with something other than PONG');
       } catch (cause) {
         throw unavailable(cause, 'ping', false);

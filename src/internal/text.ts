@@ -16,3 +16,16 @@ const NON_SPACE_RE = /\S/;
 export function hasText(value: string | undefined): value is string {
   return value !== undefined && NON_SPACE_RE.test(value);
 }
+
+/**
+ * The strings of `values` that have text (see {@link hasText}); `undefined` when none has.
+ * @param values - the strings, or undefined
+ * @returns the strings with text, in order, or undefined
+ * @example textList(['', 'a', ' ']) // ['a']
+ */
+export function textList(values: readonly string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  const out: string[] = [];
+  for (const v of values) if (hasText(v)) out.push(v);
+  return out.length > 0 ? out : undefined;
+}

@@ -15,6 +15,7 @@ import type { TextMode } from './fragments.js';
 import { arbIdFor } from './ids.js';
 import { textFor } from './text.js';
 import { compact, memo, opt } from './internal/util.js';
+import { clampToNm } from './internal/nm.js';
 
 /** An answer option (coding, optional finite score). */
 export function arbAnswerOption(mode: TextMode): fc.Arbitrary<AnswerOption> {
@@ -52,14 +53,14 @@ function buildItemDefinition(mode: TextMode, idMode: TextMode): fc.Arbitrary<Ass
     });
 }
 
-/** Numbers: small integers mostly, the safe-integer and double extremes sometimes. */
+/** Numbers: small integers mostly, the safe-integer and double extremes sometimes (within the check's NM range). */
 /** Realistic integers (counts, scores): -10 … 100. */
 const arbRealisticInt: fc.Arbitrary<number> = fc.integer({ min: -10, max: 100 });
 const arbSafeInt: fc.Arbitrary<number> = fc.oneof(
   { arbitrary: fc.integer({ min: -10, max: 100 }), weight: 6 },
   { arbitrary: fc.constantFrom(0, -1, 2147483647, -2147483648, 2147483648, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER), weight: 1 },
   { arbitrary: fc.maxSafeInteger(), weight: 1 },
-);
+).map(clampToNm);
 /**
  * Integers for an `integer` item: FHIR `integer` is 32-bit, so the chart check rejects larger answers to
  * such an item (a decimal item, or an answer without a definition, takes any safe integer).
@@ -71,12 +72,15 @@ const arbInt32: fc.Arbitrary<number> = fc.oneof(
 );
 /** Realistic decimals: tenths from -100 to 100. */
 const arbRealisticDecimal: fc.Arbitrary<number> = fc.integer({ min: -1000, max: 1000 }).map((n) => n / 10);
-/** Any finite double, the extremes included (HL7 NM cannot carry |x| ≥ 1e16 or a non-zero |x| < 1e-14). */
+/**
+ * Any finite double, the extremes included, brought within the chart check's NM range (non-zero magnitudes
+ * 1e-13 … below 1e15; see {@link clampToNm}): the check refuses numbers HL7 NM cannot send.
+ */
 const arbDecimal: fc.Arbitrary<number> = fc.oneof(
   { arbitrary: arbRealisticDecimal, weight: 4 },
   { arbitrary: fc.constantFrom(0.1, 1e-7, 123456789.123, 1e21, -0, 5e-324, Number.MAX_VALUE), weight: 1 },
   { arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }), weight: 1 },
-);
+).map(clampToNm);
 export const decimalFor = (mode: TextMode): fc.Arbitrary<number> => (mode === 'realistic' ? arbRealisticDecimal : arbDecimal);
 
 /**

@@ -10,7 +10,7 @@ import { arbEncounter } from './encounters.js';
 import type { TextMode } from './fragments.js';
 import { arbMedicalHistoryEntry } from './history.js';
 import { GAD7_INSTRUMENT, PHQ9_INSTRUMENT } from './instruments.js';
-import { numberForNm } from './internal/nm.js';
+import { clampToNm, numberForNm } from './internal/nm.js';
 import { compact, opt } from './internal/util.js';
 import { arbNote } from './notes.js';
 import { arbPatient } from './people.js';
@@ -198,7 +198,7 @@ function fitNumbersForHl7<T>(value: T, key?: string): T {
   const isNumber = (source['type'] === 'decimal' || source['type'] === 'integer' || key === 'score') && typeof source['value'] === 'number';
   for (const k of Object.keys(source)) {
     const v = source[k];
-    out[k] = isNumber && k === 'value' ? numberForNm(v as number) : fitNumbersForHl7(v, k);
+    out[k] = isNumber && k === 'value' ? clampToNm(numberForNm(v as number)) : fitNumbersForHl7(v, k);
   }
   return out as T;
 }

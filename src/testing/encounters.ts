@@ -72,8 +72,8 @@ const byIdIfAny = <T extends { id?: string | undefined }>(x: T): string | T => x
 
 /**
  * An encounter: class, status, optional type, period (start ≤ end), location and participants from the
- * given pools, reason, diagnoses and procedures whose ids are unique within the encounter. Unless
- * `mappable`, it sometimes has neither a start nor dated procedures (valid; HL7 PR1-5 cannot be filled).
+ * given pools, reason, diagnoses and procedures whose ids are unique within the encounter. A procedure of an
+ * encounter without a start always has its own date (the chart check requires one, for HL7 PR1-5).
  * @param opts - text/id mode, year range, reference pools, sizes, mappable
  * @returns encounters the chart check accepts
  */
@@ -98,8 +98,8 @@ export function arbEncounter(opts: EncounterOptions = {}): fc.Arbitrary<Encounte
     })
     .map(({ fallbackDate, ...r }): Encounter => {
       const encounter: Encounter = compact(r);
-      // HL7 PR1-5 needs a date: the procedure's own, else the encounter's start.
-      if (opts.mappable === true && encounter.period?.start === undefined && encounter.procedures !== undefined) {
+      // The check requires a procedure date (HL7 PR1-5): the procedure's own, else the encounter's start.
+      if (encounter.period?.start === undefined && encounter.procedures !== undefined) {
         encounter.procedures = encounter.procedures.map((p) => {
           const start = typeof p.performed === 'object' ? p.performed.start : p.performed;
           return start === undefined ? { ...p, performed: fallbackDate } : p;

@@ -29,6 +29,7 @@ const LISTED = 10;
  * }
  */
 export class PropertyAssertionError extends Error {
+  /** Always `'PropertyAssertionError'`. */
   override readonly name = 'PropertyAssertionError';
   /** Every failed expectation, in the order checked. */
   readonly mismatches: readonly PropertyMismatch[];

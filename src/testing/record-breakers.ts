@@ -157,7 +157,7 @@ export const RECORD_BREAKERS: readonly ChartBreaker[] = [
     apply(chart) {
       const c = copy(chart);
       const [i, enc] = firstEncounter(c);
-      enc.procedures = [{ code: { system: 'cpt', code: `${'|'.repeat(64)}^` }, status: 'completed' }];
+      enc.procedures = [{ code: { system: 'cpt', code: `${'|'.repeat(64)}^` }, status: 'completed', performed: '2024-03-01' }];
       return { value: c, path: `encounters[${i}].procedures[0].code.code` };
     },
   },
@@ -210,8 +210,8 @@ export const RECORD_BREAKERS: readonly ChartBreaker[] = [
       const c = copy(chart);
       const [i, enc] = firstEncounter(c);
       enc.procedures = [
-        { id: 'p', code: { system: 'cpt', code: '90834' }, status: 'completed' },
-        { id: 'p', code: { system: 'cpt', code: '96127' }, status: 'completed' },
+        { id: 'p', code: { system: 'cpt', code: '90834' }, status: 'completed', performed: '2024-03-01' },
+        { id: 'p', code: { system: 'cpt', code: '96127' }, status: 'completed', performed: '2024-03-01' },
       ];
       return { value: c, path: `encounters[${i}].procedures[1].id` };
     },

@@ -14,7 +14,7 @@
 import { ChartValidationError, type ChartIssue, type IssuePath } from '../errors.js';
 import type { ChartDocument, PatientChart } from '../model/chart.js';
 import type { Directory } from '../model/directory.js';
-import { checkChartDocument, checkDirectory, checkPatientChart } from './chart.js';
+import { checkChartDocument, checkDirectory, checkPatientChart } from './chart-check.js';
 import { isCheckedFrozen, rememberChecked } from './memo.js';
 
 /** Nesting deeper than this is no chart (the model nests about ten levels); it is reported, not followed. */

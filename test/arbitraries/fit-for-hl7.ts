@@ -5,6 +5,7 @@
  * builders agree on which numbers are valid, this step and the kit's fitting can go.
  */
 import { fitNm } from '../../src/hl7/internal/fit.js';
+import { HL7_NM_ABS_MAX, HL7_NM_ABS_MIN } from '../../src/model/limits.js';
 
 /**
  * A number HL7 NM carries exactly (16 characters with the sign): the value itself when its shortest form fits;
@@ -18,7 +19,14 @@ function fitNumber(x: number): number {
   } catch {
     return Math.abs(x) < 1 ? 0 : Math.sign(x) * 9e14;
   }
-  return Number(sent);
+  return clampToNm(Number(sent));
+}
+
+/** Within the chart check's NM range: 0 below {@link HL7_NM_ABS_MIN}, ±9e14 from {@link HL7_NM_ABS_MAX} on. */
+function clampToNm(x: number): number {
+  if (x === 0) return x;
+  if (Math.abs(x) < HL7_NM_ABS_MIN) return 0;
+  return Math.abs(x) >= HL7_NM_ABS_MAX ? Math.sign(x) * 9e14 : x;
 }
 
 /**

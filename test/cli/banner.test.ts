@@ -4,12 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { buildCurlSamples, clientOrigin, pickSampleIds, shellQuote } from '../../src/cli/banner.js';
 import { validateChartDocument } from '../../src/index.js';
 import { IDS, chartDocument } from '../examples/support/chart-document.js';
+import { runs } from '../support/runs.js';
 
 describe('shellQuote', () => {
   it('should give the shell back exactly the string quoted', () => {
     // One shell run for the whole sample: each word is printed followed by a NUL.
     const unit = fc.oneof(fc.constantFrom("'", '"', '\\', '$', '`', ' ', '\t', '\n', '!', '*', '?', '~', '#', ';', '&', '|'), fc.string({ minLength: 1, maxLength: 1 }), fc.constantFrom('é', '😀'));
-    const words = fc.sample(fc.string({ unit, maxLength: 30 }), { numRuns: 200, seed: 7 });
+    const words = fc.sample(fc.string({ unit, maxLength: 30 }), { numRuns: runs(200), seed: 7 });
     words.push("it's", "'", "''", '$HOME', '`id`', '\\', '"', '!', '*', '\n');
     const out = execFileSync('sh', ['-c', `printf '%s\\0' ${words.map(shellQuote).join(' ')}`], { encoding: 'utf8' });
     expect(out.split('\0').slice(0, -1)).toEqual(words);

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KeyFileError, formatKeyFileIssues, parseKeyFile } from '../../src/cli/key-file.js';
 import { createInMemoryKeyStore } from '../../src/http/index.js';
+import { runs } from '../support/runs.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -117,7 +118,7 @@ describe('parseKeyFile', () => {
           expect(line).not.toContain(sha256(key));
         }
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 });

@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Assessment, ChartDocument, Encounter } from '../../src/model/index.js';
-import { checkChartDocument, validateChartDocument } from '../../src/validation/chart.js';
+import { checkChartDocument, validateChartDocument } from '../../src/validation/chart-check.js';
 import { GAD7_ITEMS, PHQ9_ITEMS } from '../../src/testing/instruments.js';
 
 const FILE = fileURLToPath(new URL('../../examples/data/demo-chart.json', import.meta.url));

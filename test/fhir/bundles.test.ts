@@ -23,6 +23,7 @@ import {
 import { isoOrderKey } from '../../src/internal/iso.js';
 import { arbPatientChart } from '../../src/testing/chart.js';
 import { parseXhtml } from '../support/fhir-validator.js';
+import { runs } from '../support/runs.js';
 
 const NOW = '2026-03-01T15:00:00Z';
 const BASE = 'https://fhir.example.org/r4';
@@ -109,7 +110,7 @@ describe('Bundle references', () => {
           });
         }
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 
@@ -122,7 +123,7 @@ describe('Bundle references', () => {
           expect(resources(bundle).filter((r) => r.resourceType === 'Patient')).toHaveLength(1);
         }
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 });
@@ -157,7 +158,7 @@ describe('buildFhirPatientBundle limits', () => {
         expect(all.filter((r) => r.resourceType === 'Procedure')).toHaveLength([...included].reduce((n, e) => n + (e.procedures?.length ?? 0), 0));
         expect(bundle.total).toBe(bundle.entry?.length);
       }),
-      { numRuns: 80 },
+      { numRuns: runs(80) },
     );
   });
 
@@ -187,7 +188,7 @@ describe('buildFhirPatientBundle limits', () => {
         expect((bundle.entry ?? []).every((e) => e.search?.mode === 'match')).toBe(true);
         expect(bundle.total).toBe(expected.length);
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 });
@@ -215,7 +216,7 @@ describe('Bundle ids', () => {
           }
         });
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 
@@ -230,7 +231,7 @@ describe('Bundle ids', () => {
         });
         expect(new Set(mapped).size).toBe(ids.length);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -251,7 +252,7 @@ describe('Bundle ids', () => {
         );
         expect(buildFhirPatientBundle(chart, { now: NOW, bundleId: 'my.bundle-1' }).id).toBe('my.bundle-1');
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 });
@@ -271,7 +272,7 @@ describe('defaultBundleId', () => {
         const entries = bundle.entry ?? [];
         if (entries.length > 1) expect(defaultBundleId({ ...bundle, entry: [...entries].reverse() })).not.toBe(bundle.id);
       }),
-      { numRuns: 30 },
+      { numRuns: runs(30) },
     );
   });
 
@@ -316,7 +317,7 @@ describe('Bundle content', () => {
           else expect(parsed.text).toBe(expected);
         }
       }),
-      { numRuns: 80 },
+      { numRuns: runs(80) },
     );
   });
 
@@ -333,7 +334,7 @@ describe('Bundle content', () => {
           expect(attachment?.size).toBe(Buffer.byteLength(note.text, 'utf8'));
         }
       }),
-      { numRuns: 80 },
+      { numRuns: runs(80) },
     );
   });
 
@@ -361,7 +362,7 @@ describe('Bundle content', () => {
           expect(c.recordedDate).toBe(h.recordedDate);
         }
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 
@@ -379,7 +380,7 @@ describe('Bundle content', () => {
           for (const e of bundle.entry ?? []) expect(e.fullUrl).toBe(`${baseUrl ? BASE + '/' : ''}${e.resource?.resourceType}/${e.resource?.id}`);
         }
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 });

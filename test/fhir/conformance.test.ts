@@ -26,6 +26,7 @@ import {
 import { arbPatientChart } from '../../src/testing/chart.js';
 import { allBundles } from '../support/fhir-bundles.js';
 import { validateFhir, type FhirFinding } from '../support/fhir-validator.js';
+import { runs } from '../support/runs.js';
 
 const NOW = '2026-03-01T15:00:00Z';
 const STRICT = { now: NOW, baseUrl: 'https://fhir.example.org/r4', strictBundleTotal: true } as const;
@@ -49,7 +50,7 @@ describe('R4 conformance of every Bundle', () => {
           expect(findings, describeFindings(findings)).toEqual([]);
         }
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 
@@ -64,7 +65,7 @@ describe('R4 conformance of every Bundle', () => {
           expect(findings.map((f) => `${f.rule} at ${f.path}`).sort(), describeFindings(findings)).toEqual(expected.sort());
         }
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 });
@@ -94,7 +95,7 @@ describe('R4 conformance of every mapper', () => {
           expect(findings, `${r.resourceType}: ${describeFindings(findings)}`).toEqual([]);
         }
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 });
@@ -163,7 +164,7 @@ describe('QuestionnaireResponse against its Questionnaire', () => {
           expect(questionnaireFindings(response, questionnaire)).toEqual([]);
         }
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 

@@ -3,12 +3,20 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { base64Internals, utf8Base64 } from '../../src/fhir/internal/base64.js';
-import { createContentHash, hexToUuidV8, sha256Hex, sha256Hex128 } from '../../src/fhir/internal/hash.js';
+import { hexToUuidV8, sha256Hex128 } from '../../src/fhir/ids.js';
+import { createContentHash } from '../../src/internal/fast-hash.js';
+import { sha256 } from '../../src/internal/sha256.js';
+
+/** The full SHA-256 of the UTF-8 text in hex (the package's own SHA-256). */
+function sha256Hex(text: string): string {
+  return Array.from(sha256(new TextEncoder().encode(text)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
 import { sortKey } from '../../src/fhir/internal/sort-key.js';
 import { escapeXhtmlText, narrativeDiv, textNarrative } from '../../src/fhir/internal/xhtml.js';
 import { isoOrderKey } from '../../src/internal/iso.js';
 import { arbIsoDate, arbIsoDateTime } from '../../src/testing/dates.js';
 import { parseXhtml } from '../support/fhir-validator.js';
+import { runs } from '../support/runs.js';
 
 // eslint-disable-next-line no-control-regex -- finds the C0 control characters FHIR strings forbid
 const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
@@ -34,7 +42,7 @@ describe('sha256Hex', () => {
         expect(sha256Hex(text)).toBe(expected);
         expect(sha256Hex128(text)).toBe(expected.slice(0, 32));
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
@@ -74,7 +82,7 @@ describe('utf8Base64', () => {
         expect(utf8Base64(text)).toEqual({ data: expected, size });
         expect(base64Internals.encodeUtf8Base64(text)).toEqual({ data: expected, size });
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -105,7 +113,7 @@ describe('escapeXhtmlText', () => {
         // XML has no way to carry U+FFFE/U+FFFF: they become U+FFFD.
         expect(parsed.text).toBe(text.replace(/\r\n?/g, '\n').replace(/[\uFFFE\uFFFF]/g, '\uFFFD'));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });
@@ -126,7 +134,7 @@ describe('sortKey', () => {
       fc.property(fc.oneof(arbIsoDate(), arbIsoDateTime()), (value) => {
         expect(sortKey(value)).toBe(isoOrderKey(value));
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
     for (const v of ['0050-01-01', '0001', '2026-03-01T09:30:00.5-05:00', '2016-12-31T23:59:60Z', '2016-12-31T23:59:60.25-05:45', '2026-03-01T00:00:00.1234+14:00', '9999-12-31T23:59:60.9999-12:00']) {
       expect(sortKey(v)).toBe(isoOrderKey(v));

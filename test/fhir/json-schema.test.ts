@@ -9,6 +9,7 @@ import { validateChartDocument } from '../../src/index.js';
 import { arbPatientChart } from '../../src/testing/chart.js';
 import { allBundles } from '../support/fhir-bundles.js';
 import { asciiSpacePattern, R4_RESOURCE_TYPE_COUNT, validateFhirJsonSchema } from '../support/fhir-json-schema.js';
+import { runs } from '../support/runs.js';
 
 const NOW = '2026-03-01T15:00:00.123-05:00';
 
@@ -47,7 +48,7 @@ describe('FHIR output against the R4 JSON schema', () => {
           expect(errors, `${bundle.type} ${bundle.entry?.map((e) => e.resource?.resourceType).join(',')}`).toEqual([]);
         }
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 

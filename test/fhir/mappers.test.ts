@@ -205,8 +205,8 @@ describe('ids', () => {
     const chart: PatientChart = {
       patient,
       encounters: [
-        { id: 'a', status: 'finished', class: 'AMB', procedures: proc('b-c') },
-        { id: 'a-b', status: 'finished', class: 'AMB', procedures: proc('c') },
+        { id: 'a', status: 'finished', class: 'AMB', period: { start: '2026-01-05' }, procedures: proc('b-c') },
+        { id: 'a-b', status: 'finished', class: 'AMB', period: { start: '2026-01-06' }, procedures: proc('c') },
       ],
     };
     const procedures = ids(buildFhirPatientBundle(chart, { now: NOW }), 'Procedure');
@@ -232,7 +232,7 @@ describe('ids', () => {
     expect(checkChartDocument({ patients: [chart], directory }).map((i) => [formatIssuePath(i.path), i.code])).toEqual([['patients[0].patient.coverages[0].payer.id', 'duplicate']]);
   });
 
-  it('should refuse two records of one type whose ids map to the same FHIR id', () => {
+  it('should refuse, in the chart check, two records of one type whose ids map to the same FHIR id', () => {
     const crafted = toFhirId('enc 1');
     const chart: PatientChart = {
       patient,
@@ -241,12 +241,12 @@ describe('ids', () => {
         { id: crafted, status: 'finished', class: 'AMB' },
       ],
     };
-    expect(() => buildFhirPatientBundle(chart, { now: NOW })).toThrow(MappingError);
+    expect(() => buildFhirPatientBundle(chart, { now: NOW })).toThrow(ChartValidationError);
     try {
       buildFhirPatientBundle(chart, { now: NOW });
     } catch (e) {
-      expect((e as MappingError).path).toEqual(['encounters', 1, 'id']);
-      expect((e as MappingError).message).not.toContain(crafted);
+      expect((e as ChartValidationError).issues.map((i) => i.path)).toEqual([['encounters', 1, 'id']]);
+      expect((e as ChartValidationError).message).not.toContain(crafted);
     }
   });
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DateTimeFormatError, formatHl7DateTime, parseHl7DateTime } from '../../src/index.js';
 import { arbIsoDate, arbIsoDateTime, arbIsoDateTimeFull } from '../../src/testing/dates.js';
+import { runs } from '../support/runs.js';
 
 /** HL7 writes UTC as +0000, so `Z` reads back as `+00:00`. */
 const normalizeZ = (iso: string): string => iso.replace(/Z$/, '+00:00');
@@ -77,7 +78,7 @@ describe('parseHl7DateTime', () => {
       fc.property(fc.oneof(arbIsoDateTime(), arbIsoDateTimeFull({ years: 'any' }), arbIsoDate({ years: 'any' })), (iso) => {
         expect(parseHl7DateTime(formatHl7DateTime(iso))).toBe(normalizeZ(iso));
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 
@@ -101,7 +102,7 @@ describe('parseHl7DateTime', () => {
       fc.property(arbDtm, (hl7) => {
         expect(formatHl7DateTime(parseHl7DateTime(hl7))).toBe(hl7);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_HL7_DELIMITERS, escapeHl7, InvalidArgumentError, unescapeHl7, type Hl7Delimiters } from '../../src/index.js';
 import { HOSTILE_FRAGMENTS } from '../../src/testing/fragments.js';
 import { arbHostileText, arbLongText, arbText } from '../../src/testing/text.js';
+import { runs } from '../support/runs.js';
 
 /** Every kind of string: any code point, any UTF-16 code unit (lone surrogates included), graphemes, ASCII. */
 const arbAnyString = fc.oneof(
@@ -102,7 +103,7 @@ describe('escapeHl7', () => {
         // byte, or the two UTF-8 bytes of a C1 character.
         expect(out.replace(/\\(?:[EFSTR]|X[01][0-9A-F]|X7F|XC2[89][0-9A-F])\\/g, '')).not.toContain('\\');
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 
@@ -122,7 +123,7 @@ describe('escapeHl7', () => {
         const s = units.join('');
         expect(escapeHl7(s)).toBe(reference(s));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
     for (const n of [126, 127, 128, 129, 300]) {
       for (const s of ['x'.repeat(n) + '\r', 'x'.repeat(n) + '\n', '\r' + 'x'.repeat(n), '|'.repeat(n), 'x'.repeat(n), 'x'.repeat(n) + '\t', '\u0085'.repeat(n)]) {
@@ -220,7 +221,7 @@ describe('unescapeHl7', () => {
       fc.property(arbAnyString, (s) => {
         expect(unescapeHl7(escapeHl7(s))).toBe(s);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
@@ -230,7 +231,7 @@ describe('unescapeHl7', () => {
         expect(unescapeHl7(escapeHl7(s, CUSTOM), CUSTOM)).toBe(s);
         expect(unescapeHl7(escapeHl7(s, WITH_TRUNCATION), WITH_TRUNCATION)).toBe(s);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -240,7 +241,7 @@ describe('unescapeHl7', () => {
       fc.property(arbLongText, (s) => {
         expect(unescapeHl7(escapeHl7(s))).toBe(s);
       }),
-      { numRuns: 10 },
+      { numRuns: runs(10) },
     );
   });
 
@@ -250,7 +251,7 @@ describe('unescapeHl7', () => {
         const out = unescapeHl7(s);
         if (!s.includes('\\')) expect(out).toBe(s);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 });

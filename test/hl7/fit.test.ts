@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildAdtA08, buildOruR01, escapeHl7, MappingError, parseHl7Message, unescapeHl7, type PatientChart } from '../../src/index.js';
+import { buildAdtA08, buildOruR01, ChartValidationError, escapeHl7, MappingError, parseHl7Message, unescapeHl7, type PatientChart } from '../../src/index.js';
 import { fitComposite, fitId, fitNm, formatNm, hash64, truncateEscaped } from '../../src/hl7/internal/fit.js';
 import { packLines } from '../../src/hl7/segments/obx.js';
 import { CHART, DIRECTORY } from './fixtures.js';
 import { segmentsOf, val } from './support.js';
+import { runs } from '../support/runs.js';
 
 describe('truncateEscaped', () => {
   it('should never split an escape sequence or a surrogate pair', () => {
@@ -24,7 +25,7 @@ describe('truncateEscaped', () => {
         // Nothing is cut that did not have to be: at most one escape sequence or one surrogate pair short.
         if (escapeHl7(s).length > max) expect(cut.length).toBeGreaterThanOrEqual(max - 5);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 });
@@ -62,7 +63,7 @@ describe('fitComposite', () => {
           for (const c of shortened) expect(c.kept).toBeGreaterThanOrEqual(Math.max(...shortened.map((d) => d.kept)) - 6);
         }
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -135,7 +136,7 @@ describe('formatNm', () => {
         expect(s).toMatch(/^-?\d+(\.\d+)?$/);
         expect(Number(s)).toBe(n === 0 ? 0 : n);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 });
@@ -161,7 +162,7 @@ describe('length fitting in messages', () => {
     expect(val(dg1, 3, 2)).toBe(display);
   });
 
-  it('should send numbers as plain NM within its 16 characters, rounding only digits beyond, and refuse what cannot fit', () => {
+  it('should send numbers as plain NM within its 16 characters, rounding only digits beyond; the chart check refuses what cannot fit', () => {
     const chartWith = (...values: number[]): PatientChart => ({
       ...CHART,
       assessments: [
@@ -176,17 +177,18 @@ describe('length fitting in messages', () => {
     });
     const nm = (...values: number[]): string[] => segmentsOf(parseHl7Message(buildOruR01(chartWith(...values), 'a1')), 'OBX').map((s) => val(s, 5));
     // No exponent; exact when the shortest form fits; 0.1 + 0.2 (0.30000000000000004) rounded to what fits.
-    expect(nm(1.5e-7, 1e15, -123456.789, 0.1 + 0.2, 1 / 3)).toEqual(['0.00000015', '1000000000000000', '-123456.789', '0.3', '0.33333333333333']);
-    // Not one significant digit fits: a MappingError naming the answer, never a cut or exponent form.
-    for (const bad of [1e16, -2.5e22, 5e-324, 1e-15]) {
+    expect(nm(1.5e-7, 999999999999999, -123456.789, 0.1 + 0.2, 1 / 3, -1e-13)).toEqual(['0.00000015', '999999999999999', '-123456.789', '0.3', '0.33333333333333', '-0.0000000000001']);
+    // Outside the check's NM range (magnitude 1e-13 to below 1e15, or 0): refused by the chart check with the
+    // answer's path, never sent cut or in exponent form.
+    for (const bad of [1e15, 1e16, -2.5e22, 5e-324, 1e-15]) {
       let error: unknown;
       try {
         buildOruR01(chartWith(bad), 'a1');
       } catch (e) {
         error = e;
       }
-      expect(error, String(bad)).toBeInstanceOf(MappingError);
-      expect(error).toMatchObject({ target: 'OBX-5', path: ['assessments', 0, 'answers', 0, 'value', 'value'] });
+      expect(error, String(bad)).toBeInstanceOf(ChartValidationError);
+      expect((error as ChartValidationError).issues.map((i) => i.path)).toEqual([['assessments', 0, 'answers', 0, 'value', 'value']]);
     }
   });
 
@@ -214,7 +216,7 @@ describe('length fitting in messages', () => {
           expect(back).not.toBe(0);
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 });

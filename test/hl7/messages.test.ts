@@ -18,7 +18,6 @@ import {
   escapeHl7,
   generateControlId,
   InvalidArgumentError,
-  MappingError,
   parseHl7Message,
   type PatientChart,
 } from '../../src/index.js';
@@ -150,7 +149,7 @@ describe('buildAdtA08', () => {
     expect(() => buildAdtA08(CHART, 'enc-9999', HEADER)).toThrow(ChartNotFoundError);
   });
 
-  it('should number up to 9 999 diagnoses, and raise a MappingError naming the 10 000th, never a 5-digit DG1-1', () => {
+  it('should number up to 9 999 diagnoses; the chart check refuses the 10 000th (never a 5-digit DG1-1)', () => {
     // Arrange
     const encounter = CHART.encounters![0]!;
     const withDiagnoses = (n: number): PatientChart => ({
@@ -168,9 +167,8 @@ describe('buildAdtA08', () => {
     // Assert
     expect(segmentsOf(parseHl7Message(ok), 'DG1').at(-1)!.raw).toMatch(/^DG1\|9999\|/);
     expect(checkHl7Message(ok)).toEqual([]);
-    expect(error).toBeInstanceOf(MappingError);
-    expect((error as MappingError).target).toBe('DG1-1');
-    expect((error as MappingError).path).toEqual(['encounters', 0, 'diagnoses', 9_999]);
+    expect(error).toBeInstanceOf(ChartValidationError);
+    expect((error as ChartValidationError).issues.map((i) => i.path)).toEqual([['encounters', 0, 'diagnoses']]);
   });
 
   it('should keep ids and names out of components too short for them (PL-1, PL-4 HD-1, XCN-1, CX-1), deterministically', () => {
@@ -226,7 +224,7 @@ describe('buildAdtA08', () => {
     expect(checkHl7Message(text)).toEqual([]);
   });
 
-  it('should fall back to the encounter start for PR1-5, and raise a MappingError without one', () => {
+  it('should fall back to the encounter start for PR1-5; without one the chart check refuses the procedure', () => {
     const undated: PatientChart = {
       ...CHART,
       encounters: [{ id: 'e', status: 'finished', class: 'AMB', period: { start: '2026-02-01' }, procedures: [{ code: { system: 'cpt', code: '90834' }, status: 'completed' }] }],
@@ -240,9 +238,8 @@ describe('buildAdtA08', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(MappingError);
-    expect((error as MappingError).target).toBe('PR1-5');
-    expect((error as MappingError).path).toEqual(['encounters', 0, 'procedures', 0, 'performed']);
+    expect(error).toBeInstanceOf(ChartValidationError);
+    expect((error as ChartValidationError).issues.map((i) => i.path)).toEqual([['encounters', 0, 'procedures', 0, 'performed']]);
   });
 });
 
@@ -347,7 +344,7 @@ describe('buildOruR01', () => {
     );
   });
 
-  it('should raise a MappingError naming the answer whose OBX-1 would pass 9 999, not send OBX|10000', () => {
+  it('should refuse, in the chart check, an assessment whose answers OBX-1 could not number (never OBX|10000)', () => {
     // Arrange: 10 001 answers; the answer at index 9 999 would be OBX 10 000.
     const assessment = CHART.assessments![0]!;
     const answers = Array.from({ length: 10_001 }, (_, i) => ({ ...assessment.answers[0]!, linkId: `q-${i}` }));
@@ -362,12 +359,11 @@ describe('buildOruR01', () => {
       error = e;
     }
     // Assert
-    expect(error).toBeInstanceOf(MappingError);
-    expect((error as MappingError).target).toBe('OBX-1');
-    expect((error as MappingError).path).toEqual(['assessments', 0, 'answers', 9_999]);
-    expect((error as MappingError).message).not.toContain(CHART.patient.names![0]!.family!);
-    // The summary numbers OBX per group the same way.
-    expect(() => buildAdrA19(chart, HEADER)).toThrow(MappingError);
+    expect(error).toBeInstanceOf(ChartValidationError);
+    expect((error as ChartValidationError).issues.map((i) => i.path)).toEqual([['assessments', 0, 'answers']]);
+    expect((error as ChartValidationError).message).not.toContain(CHART.patient.names![0]!.family!);
+    // The summary refuses it the same way.
+    expect(() => buildAdrA19(chart, HEADER)).toThrow(ChartValidationError);
   });
 
   it('should throw ChartNotFoundError for an assessment not in the chart', () => {
@@ -537,22 +533,22 @@ describe('message options', () => {
     expect([val(in1, 36), val(in1, 49)]).toEqual(['', '']);
   });
 
-  it('should refuse, naming the field, a contact value or an identifier system longer than its 199 characters (never cut)', () => {
+  it('should refuse in the chart check, naming the field, a contact value or an identifier system longer than its 199 characters once escaped (never cut)', () => {
     const mappingError = (chart: PatientChart): unknown => {
       try {
         buildAdtA31(chart, HEADER);
       } catch (e) {
-        return e;
+        return e instanceof ChartValidationError ? { path: e.issues[0]?.path, count: e.issues.length } : e;
       }
       return undefined;
     };
     const long = `${'x'.repeat(196)}|||`; // 199 characters, 205 once each `|` is escaped as three
     expect(buildAdtA31({ ...CHART, patient: { ...CHART.patient, telecoms: [{ system: 'email', value: 'x'.repeat(199) }] } }, HEADER)).toContain('x'.repeat(199));
-    expect(mappingError({ ...CHART, patient: { ...CHART.patient, telecoms: [{ system: 'email', value: long }] } })).toMatchObject({ target: 'PID-13', path: ['patient', 'telecoms', 0] });
+    expect(mappingError({ ...CHART, patient: { ...CHART.patient, telecoms: [{ system: 'email', value: long }] } })).toEqual({ path: ['patient', 'telecoms', 0, 'value'], count: 1 });
     const system = `urn:${'y'.repeat(200)}`;
-    expect(mappingError({ ...CHART, patient: { ...CHART.patient, identifiers: [{ system, value: 'MRN-1', type: 'MR' }] } })).toMatchObject({
-      target: 'PID-3',
+    expect(mappingError({ ...CHART, patient: { ...CHART.patient, identifiers: [{ system, value: 'MRN-1', type: 'MR' }] } })).toEqual({
       path: ['patient', 'identifiers', 0, 'system'],
+      count: 1,
     });
     expect(mappingError({ ...CHART, patient: { ...CHART.patient, identifiers: [{ system: `urn:${'y'.repeat(195)}`, value: 'MRN-1', type: 'MR' }] } })).toBeUndefined();
   });

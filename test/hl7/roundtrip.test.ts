@@ -31,6 +31,7 @@ import { fitNm, formatNm, NM_MAX } from '../../src/hl7/internal/fit.js';
 import { arbPatientChart } from '../../src/testing/chart.js';
 import { unexpectedDictionaryFindings } from '../support/hl7-dictionary.js';
 import { conformanceProblems, crossCheckWithHl7Standard, crossCheckWithMedplum, expectComponent, expectId, expectText, rawRepetition, repetitions, segmentsOf, systemOf, val } from './support.js';
+import { runs } from '../support/runs.js';
 
 /** A value with a character that is not white space (the builders skip blank name and address parts). */
 const hasText = (x: string | undefined): x is string => x !== undefined && /\S/.test(x);
@@ -414,7 +415,7 @@ describe('HL7 messages built from generated charts', () => {
         fc.pre(valid(chart, withDirectory ? directory : undefined));
         checkChart(chart, withDirectory ? directory : undefined);
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 
@@ -424,7 +425,7 @@ describe('HL7 messages built from generated charts', () => {
         fc.pre(valid(chart, directory));
         checkChart(chart, directory);
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 
@@ -443,7 +444,7 @@ describe('HL7 messages built from generated charts', () => {
         for (const a of chart.assessments ?? []) expect(() => buildOruR01(chart, a.id, o)).not.toThrow();
         checkChart(chart, directory);
       }),
-      { numRuns: 30 },
+      { numRuns: runs(30) },
     );
   });
 });

@@ -25,6 +25,7 @@ import {
 import { arbPatientChart } from '../../src/testing/chart.js';
 import { checkWithHl7Dictionary, V251 } from '../support/hl7-dictionary.js';
 import { conformanceProblems } from './support.js';
+import { runs } from '../support/runs.js';
 
 /** The segments the check knows. */
 const SEGMENTS = ['MSH', 'EVN', 'PID', 'PV1', 'DG1', 'PR1', 'IN1', 'TXA', 'OBR', 'OBX', 'NTE', 'MSA', 'QRD'];
@@ -232,7 +233,7 @@ describe('checkHl7Message and hl7-dictionary on component lengths', () => {
         const message = text(msh('ADT^A31^ADT_A05'), ...segments);
         expect(ours(message)).toEqual(theirs(message));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -250,7 +251,7 @@ describe('checkHl7Message and hl7-dictionary on component lengths', () => {
           deviations += component.length;
         }
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
     // The generated ids do reach the deviations, so the filter is exercised.
     expect(deviations).toBeGreaterThan(0);
@@ -338,7 +339,7 @@ describe('checkHl7Message on the conditional rules of composite types', () => {
           for (const message of buildAll(chart, directory, app)) expect(rules(checkHl7Message(message))).toEqual([]);
         },
       ),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 });

@@ -17,10 +17,12 @@ describe('chart-export/http', () => {
       [
         "API_KEY_SCOPES",
         "DATA_SOURCE_UNAVAILABLE",
+        "DEFAULT_DATA_SOURCE_TIMEOUT_MS",
         "DEFAULT_DURATION_BUCKETS",
         "DEFAULT_KEY_RATE_LIMIT",
         "DEFAULT_LIMITS",
         "DEFAULT_REDIS_RATE_LIMIT_PREFIX",
+        "DataSourceTimeoutError",
         "DataSourceUnavailableError",
         "EXPORT_ERROR_SOURCES",
         "MAX_API_KEY_LENGTH",

@@ -8,6 +8,7 @@ import { isoOrderKey } from '../../src/internal/iso.js';
 import { arbChartDocument } from '../../src/testing/chart.js';
 import { arbIsoDate, arbIsoDateTime } from '../../src/testing/dates.js';
 import { CHART_DOCUMENT, OTHER_PATIENT_ID, PATIENT_ID } from './support/fixture.js';
+import { runs } from '../support/runs.js';
 
 function issuesOf(fn: () => unknown): ChartValidationError {
   try {
@@ -147,7 +148,7 @@ describe('createInMemoryDataSource', () => {
           }
         }
       }),
-      { numRuns: 25 },
+      { numRuns: runs(25) },
     );
   });
 });
@@ -174,7 +175,7 @@ describe('orderKeyOf', () => {
         expect(orderKeyOf(a)).toBe(isoOrderKey(a));
         expect(Math.sign(orderKeyOf(a) - orderKeyOf(b))).toBe(Math.sign(isoOrderKey(a) - isoOrderKey(b)));
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 });

@@ -9,6 +9,7 @@ import { EXPORT_ROUTE_NAMES } from '../../src/http/routes/route-types.js';
 import { expectNoLeak } from './support/bodies.js';
 import { KEYS, PATIENT_ID } from './support/fixture.js';
 import { describeMatrix, fixtureOptions, serve, type Caller, type Mode } from './support/harness.js';
+import { runs } from '../support/runs.js';
 
 /** A request must be answered within this time. */
 const DEADLINE_MS = 5_000;
@@ -107,7 +108,7 @@ describeMatrix('createExportHandler under hostile input', (mode: Mode) => {
         if (method === 'HEAD') expect(res.body).toBe('');
         else expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
       }),
-      { numRuns: mode === 'fetch' ? 400 : 150 },
+      { numRuns: runs(mode === 'fetch' ? 400 : 150) },
     );
   });
 });

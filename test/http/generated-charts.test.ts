@@ -11,6 +11,7 @@ import { arbChartDocument } from '../../src/testing/chart.js';
 import { expectFhir, expectHl7 } from './support/bodies.js';
 import { KEYS } from './support/fixture.js';
 import { NOW_MS, describeMatrix, fixtureOptions, serve, type Mode } from './support/harness.js';
+import { runs } from '../support/runs.js';
 
 const q = encodeURIComponent;
 const BOTH = { 'x-api-key': KEYS.both };
@@ -54,7 +55,7 @@ describeMatrix('every route over generated chart documents', (mode: Mode) => {
           else expectHl7(res, r.type as string, true);
         }
       }),
-      { numRuns: mode === 'fetch' ? 30 : 10, endOnFailure: true },
+      { numRuns: runs(mode === 'fetch' ? 30 : 10), endOnFailure: true },
     );
   });
 });
@@ -90,7 +91,7 @@ describeMatrix('the patient Bundle over HTTP and the core builder', (mode: Mode)
           }
         },
       ),
-      { numRuns: mode === 'fetch' ? 40 : 10, endOnFailure: true },
+      { numRuns: runs(mode === 'fetch' ? 40 : 10), endOnFailure: true },
     );
   });
 });
@@ -147,7 +148,7 @@ describeMatrix('the HL7 summary over HTTP and the core builder', (mode: Mode) =>
           }
         },
       ),
-      { numRuns: mode === 'fetch' ? 40 : 10, endOnFailure: true },
+      { numRuns: runs(mode === 'fetch' ? 40 : 10), endOnFailure: true },
     );
   });
 });

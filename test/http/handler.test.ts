@@ -409,8 +409,8 @@ describeMatrix('createExportHandler', (mode: Mode) => {
       const source = createInMemoryDataSource(CHART_DOCUMENT);
       const nulls: ChartDataSource = { ...source };
       for (const name of ['getPatient', 'getEncounter', 'getNote', 'getAssessment', 'getMedicalHistoryEntry', 'getOrganization', 'getPractitioner', 'getLocation'] as const) {
-        const read = source[name] as (...args: string[]) => Promise<unknown>;
-        (nulls as unknown as Record<string, unknown>)[name] = (...args: string[]) => read(...args).then((found) => found ?? null);
+        const read = source[name] as (...args: unknown[]) => Promise<unknown>;
+        (nulls as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => read(...args).then((found) => found ?? null);
       }
       const withNulls = await serve(mode, await fixtureOptions({ dataSource: nulls }));
       const plain = await serve(mode, await fixtureOptions({ dataSource: { ...source } }));

@@ -19,6 +19,7 @@ import { expectError, expectNoLeak } from './support/bodies.js';
 import { CHART_DOCUMENT, KEYS, PATIENT_ID } from './support/fixture.js';
 import { describeMatrix, fixtureKeys, fixtureOptions, NOW_MS, serve, type Caller, type Mode } from './support/harness.js';
 import { answer, arbHostAnswer, arbHostileLeaf, arbList, arbShaped, type HostAnswer, type Recipe } from './support/hostile.js';
+import { runs } from '../support/runs.js';
 
 const P = PATIENT_ID;
 const DOCUMENTED_STATUSES = [200, 400, 401, 403, 404, 406, 429, 500, 503];
@@ -146,7 +147,7 @@ describeMatrix('createExportHandler over hostile host interfaces', (mode: Mode) 
           expectError(res, res.status, scenario.request.format === 'fhir' ? 'fhir' : 'problem');
         }
       }),
-      { numRuns: mode === 'fetch' ? 600 : 150 },
+      { numRuns: runs(mode === 'fetch' ? 600 : 150) },
     );
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../../src/index.js';
 import { DEFAULT_KEY_RATE_LIMIT, MAX_API_KEY_LENGTH, createInMemoryKeyStore, hashApiKey } from '../../src/http/index.js';
 import { timingSafeEqual } from '../../src/http/key-store.js';
+import { runs } from '../support/runs.js';
 
 describe('hashApiKey', () => {
   it('should give the SHA-256 of the UTF-8 bytes in lowercase hex', async () => {
@@ -12,7 +13,7 @@ describe('hashApiKey', () => {
       fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 64 }), async (key) => {
         expect(await hashApiKey(key)).toBe(createHash('sha256').update(key, 'utf8').digest('hex'));
       }),
-      { numRuns: 30 },
+      { numRuns: runs(30) },
     );
   });
 });
@@ -95,7 +96,7 @@ describe('createInMemoryKeyStore', () => {
           }
         },
       ),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 

@@ -21,6 +21,7 @@ import { KEYS, PATIENT_ID } from './support/fixture.js';
 import { failingDataSource, fixtureOptions, serve } from './support/harness.js';
 import { parseExposition, type ParsedFamily } from './support/prometheus-text.js';
 import { throwingProxy } from './support/hostile.js';
+import { runs } from '../support/runs.js';
 
 const FAMILIES = [
   ['chart_export_requests_total', 'counter'],
@@ -224,7 +225,7 @@ describe('createExportMetrics', () => {
           expect(errors.reduce((n, s) => n + s.value, 0)).toBe(10_000);
         },
       ),
-      { numRuns: 3 },
+      { numRuns: runs(3) },
     );
   });
 });

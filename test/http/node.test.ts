@@ -11,6 +11,7 @@ import { splitRequestTarget } from '../../src/http/node.js';
 import { expectFhir } from './support/bodies.js';
 import { CHART_DOCUMENT, KEYS, PATIENT_ID } from './support/fixture.js';
 import { fixtureOptions, listen, serve, serveNodeOptions, type CallInit, type Caller } from './support/harness.js';
+import { runs } from '../support/runs.js';
 
 const P = PATIENT_ID;
 const BOTH = { 'x-api-key': KEYS.both };
@@ -237,7 +238,7 @@ describe('splitRequestTarget', () => {
         }
         expect(splitRequestTarget(target)).toEqual(expected);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 

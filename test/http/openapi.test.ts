@@ -111,17 +111,17 @@ describe('createOpenApiDocument', () => {
     }
   });
 
-  it('should mount the export routes under the normalised base path, the operational routes at the root, and name the server', () => {
+  it('should mount the export routes and the operational routes under the normalised base path, and name the server', () => {
     const document = createOpenApiDocument({ basePath: 'api/v1/', serverUrl: 'https://export.example.org' });
     expect(Object.keys(document.paths)).toEqual([
       ...EXPORT_ROUTES.map((r) => `/api/v1${r.path}`),
-      '/healthz',
-      '/readyz',
-      '/metrics',
-      '/openapi.json',
+      '/api/v1/healthz',
+      '/api/v1/readyz',
+      '/api/v1/metrics',
+      '/api/v1/openapi.json',
     ]);
     expect(document.servers).toEqual([{ url: 'https://export.example.org' }]);
-    for (const path of ['/healthz', '/readyz', '/metrics', '/openapi.json']) {
+    for (const path of ['/api/v1/healthz', '/api/v1/readyz', '/api/v1/metrics', '/api/v1/openapi.json']) {
       expect(obj(obj(document.paths[path])['get'])['x-served-when-enabled'], path).toBe(true);
       expect(obj(obj(document.paths[path])['get'])['security'], path).toEqual([]);
     }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { acceptsFormat } from '../../src/http/internal/accept.js';
 import { checkParameters, parseQuery } from '../../src/http/internal/query.js';
 import { EXPORT_ROUTES } from '../../src/http/routes/route-table.js';
+import { runs } from '../support/runs.js';
 
 describe('parseQuery', () => {
   it('should agree with URLSearchParams on every well-formed query', () => {
@@ -173,7 +174,7 @@ describe('acceptsFormat', () => {
         expect(typeof acceptsFormat(accept, 'fhir')).toBe('boolean');
         expect(typeof acceptsFormat(accept, 'hl7')).toBe('boolean');
       }),
-      { numRuns: 50 },
+      { numRuns: runs(50) },
     );
   });
 });

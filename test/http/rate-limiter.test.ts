@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../../src/index.js';
 import { createFixedWindowRateLimiter } from '../../src/http/index.js';
+import { runs } from '../support/runs.js';
 
 describe('createFixedWindowRateLimiter', () => {
   it('should allow the limit per epoch-aligned window, then deny with Retry-After until the reset', async () => {
@@ -105,7 +106,7 @@ describe('createFixedWindowRateLimiter', () => {
         expect(results.filter((r) => r.allowed)).toHaveLength(Math.min(n, l));
         expect(new Set(results.filter((r) => r.allowed).map((r) => r.remaining)).size).toBe(Math.min(n, l));
       }),
-      { numRuns: 50 },
+      { numRuns: runs(50) },
     );
   });
 

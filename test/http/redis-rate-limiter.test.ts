@@ -26,6 +26,7 @@ import { startRedisServer, type RedisTestServer } from '../support/redis-server.
 import { expectError } from './support/bodies.js';
 import { KEYS, PATIENT_ID } from './support/fixture.js';
 import { fixtureOptions, serve } from './support/harness.js';
+import { runs } from '../support/runs.js';
 
 /**
  * The timeout of limiters in tests that are not about the timeout: a loaded machine can hold the event loop
@@ -254,7 +255,7 @@ describe.each(CLIENT_KINDS)('createRedisRateLimiter ($name)', (kind) => {
           expect(expected.retryAfter - actual.retryAfter).toBeLessThanOrEqual(1);
         }
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 

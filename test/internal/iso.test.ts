@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { daysInMonth, isIsoDate, isIsoDateTime, isoKind, isoOrderKey, isoSortKey, parseIsoDateTime } from '../../src/internal/iso.js';
+import { runs } from '../support/runs.js';
 
 const two = (n: number): string => String(n).padStart(2, '0');
 
@@ -109,7 +110,7 @@ describe('isoOrderKey', () => {
         expect(Math.sign(isoOrderKey(a) - isoOrderKey(b))).toBe(reference(a, b));
         expect(Number.isSafeInteger(isoOrderKey(a))).toBe(true);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
     // Same minute, seconds and offsets apart: an exact tie and close neighbours.
     fc.assert(
@@ -169,7 +170,7 @@ describe('isoKind', () => {
   it('should accept exactly what parseIsoDateTime accepts, with the same kind', () => {
     fc.assert(fc.property(fc.oneof(arbDateTime.map((d) => d.text), nearMiss, shaped, fc.string()), (s) => {
       expect(isoKind(s)).toBe(expected(s));
-    }), { numRuns: 3000 });
+    }), { numRuns: runs(3000) });
   });
 
   it.each([

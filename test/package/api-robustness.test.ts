@@ -29,6 +29,7 @@ import { arbPatientChart, type ChartWithDirectory } from '../../src/testing/char
 import { CHART, DIRECTORY } from '../hl7/fixtures.js';
 import { conformanceProblems } from '../hl7/support.js';
 import { CHART_DOCUMENT, PATIENT_ID } from '../http/support/fixture.js';
+import { runs } from '../support/runs.js';
 
 /** Generous bound per call: the slowest legitimate call here (a chart check of a generated chart) takes a few ms. */
 const PER_CALL_MS = 2_000;
@@ -641,6 +642,7 @@ const CALLS: Record<string, CallSpec> = {
 
   // --- Errors
   'http.DataSourceUnavailableError': { arity: 2, construct: true, alsoAllowed: BUILTIN_ERROR_CONSTRUCTOR_FAILURE, valid: fc.constant(['down', { cause: 1, retryAfterSeconds: 5 }]), check: isError(http.DataSourceUnavailableError) },
+  'http.DataSourceTimeoutError': { arity: 2, construct: true, alsoAllowed: BUILTIN_ERROR_CONSTRUCTOR_FAILURE, valid: fc.constant([250, 5]), check: isError(http.DataSourceTimeoutError) },
   'http.isDataSourceUnavailable': { arity: 1, valid: fc.constant([new http.DataSourceUnavailableError()]), check: isBoolean },
 };
 
@@ -704,7 +706,7 @@ describe('public API robustness', () => {
         fc.asyncProperty(fc.oneof(fc.array(arbGarbage, { minLength: 0, maxLength: spec.arity }), spec.hostile ?? fc.array(arbGarbage, { maxLength: spec.arity })), async (args) => {
           await expectRobust(name, fn, spec, args);
         }),
-        { numRuns: GARBAGE_RUNS },
+        { numRuns: runs(GARBAGE_RUNS) },
       );
     });
 
@@ -715,7 +717,7 @@ describe('public API robustness', () => {
           fc.asyncProperty(valid, async (args) => {
             await expectRobust(name, fn, spec, args, true);
           }),
-          { numRuns: 5 },
+          { numRuns: runs(5) },
         );
       });
 
@@ -724,7 +726,7 @@ describe('public API robustness', () => {
           fc.asyncProperty(valid, arbMutation, async (args, mutation) => {
             await expectRobust(name, fn, spec, mutate(args, mutation));
           }),
-          { numRuns: MUTATION_RUNS },
+          { numRuns: runs(MUTATION_RUNS) },
         );
       });
     }
@@ -879,7 +881,7 @@ describe('methods of returned objects', () => {
         fc.asyncProperty(fc.array(arbGarbage, { maxLength: spec.arity }), async (args) => {
           await expectRobust(name, call, asCallSpec, args);
         }),
-        { numRuns: GARBAGE_RUNS },
+        { numRuns: runs(GARBAGE_RUNS) },
       );
     });
 
@@ -888,7 +890,7 @@ describe('methods of returned objects', () => {
         fc.asyncProperty(spec.valid, arbMutation, async (args, mutation) => {
           await expectRobust(name, call, asCallSpec, args[0] instanceof Request ? args : mutate(args, mutation));
         }),
-        { numRuns: MUTATION_RUNS },
+        { numRuns: runs(MUTATION_RUNS) },
       );
     });
   });

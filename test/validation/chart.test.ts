@@ -15,7 +15,8 @@ import {
   checkPatientChart,
   validateChartDocument,
   validatePatientChart,
-} from '../../src/validation/chart.js';
+} from '../../src/validation/chart-check.js';
+import { runs } from '../support/runs.js';
 
 const SECRET_NAME = 'Zyxwvutsrq-Secret';
 
@@ -140,7 +141,7 @@ describe('checkPatientChart', () => {
         const issues = paths(mutate((c) => (c.encounters[0].period = { start, end })));
         expect(issues).toEqual(isoOrderKey(end) < isoOrderKey(start) ? ['encounters[0].period.end'] : []);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
     // A leap second comes after second 59 of its minute, in either layout.
     const period = (start: string, end: string): string[] => paths(mutate((c) => (c.encounters[0].period = { start, end })));
@@ -248,12 +249,15 @@ describe('checkPatientChart', () => {
     expect(paths(mutate((c) => (c.assessments[0].instrument.url = 'http://example.org/Questionnaire/q1#part')))).toEqual(['assessments[0].instrument.url']);
   });
 
-  it("should keep text within FHIR's string limit of 1 048 576 characters, except note text (base64 and XHTML in FHIR)", () => {
+  it("should keep text within FHIR's string limit of 1 048 576 characters, and note text within 786 432 UTF-8 bytes (its base64 within 1 MiB)", () => {
     const limit = 1_048_576;
     expect(paths(mutate((c) => (c.encounters[0].reason = 'r'.repeat(limit))))).toEqual([]);
     expect(paths(mutate((c) => (c.encounters[0].reason = 'r'.repeat(limit + 1))))).toEqual(['encounters[0].reason']);
     expect(paths(mutate((c) => (c.assessments[0].instrument.items[0].text = 'q'.repeat(limit + 1))))).toEqual(['assessments[0].instrument.items[0].text']);
-    expect(paths(mutate((c) => (c.notes[0].text = 'n'.repeat(limit + 1))))).toEqual([]);
+    expect(paths(mutate((c) => (c.notes[0].text = 'n'.repeat(786_432))))).toEqual([]);
+    expect(paths(mutate((c) => (c.notes[0].text = 'n'.repeat(786_433))))).toEqual(['notes[0].text']);
+    expect(paths(mutate((c) => (c.notes[0].text = 'é'.repeat(393_216))))).toEqual([]);
+    expect(paths(mutate((c) => (c.notes[0].text = `${'é'.repeat(393_216)}n`)))).toEqual(['notes[0].text']);
   });
 
   it('should report duplicate ids with the path of the later one', () => {
@@ -362,7 +366,7 @@ describe('checkPatientChart', () => {
         expect(issues).toEqual(changeIt ? [['assessments[1].instrument.items', 'duplicate']] : []);
         for (const issue of checkPatientChart(chart)) expect(issue.message).not.toContain(value);
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
   });
 
@@ -435,7 +439,7 @@ describe('checkPatientChart', () => {
         expect(Array.isArray(checkPatientChart(value))).toBe(true);
         expect(Array.isArray(checkChartDocument(value))).toBe(true);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
@@ -532,7 +536,7 @@ describe('checkPatientChart: coded answers and their item options', () => {
           for (const issue of issues) expect(issue.message).toBe("must be one of the item's answer options (same system and code)");
         },
       ),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 
@@ -556,7 +560,7 @@ describe('checkPatientChart: coded answers and their item options', () => {
           expect(allowed).toContain(`${answer?.system}|${answer?.code}`);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 });

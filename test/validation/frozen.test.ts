@@ -4,12 +4,13 @@ import { ChartValidationError, formatIssuePath } from '../../src/errors.js';
 import { buildFhirPatientBundle } from '../../src/fhir/patient-bundle.js';
 import { buildMdmT02 } from '../../src/hl7/messages/mdm-t02.js';
 import type { PatientChart } from '../../src/model/index.js';
-import { checkChartDocument, checkPatientChart } from '../../src/validation/chart.js';
+import { checkChartDocument, checkPatientChart } from '../../src/validation/chart-check.js';
 import { freezeChartDocument, freezeDirectory, freezePatientChart } from '../../src/validation/frozen.js';
 import { isCheckedFrozen } from '../../src/validation/memo.js';
 import { arbBrokenPatientChart } from '../../src/testing/chart-breakers.js';
 import { arbChartDocument, arbPatientChart } from '../../src/testing/chart.js';
 import { realisticPatientChart } from '../arbitraries/fixtures.js';
+import { runs } from '../support/runs.js';
 
 /** Every object reachable from `value` is frozen. */
 function deeplyFrozen(value: unknown): boolean {
@@ -31,7 +32,7 @@ describe('freezePatientChart', () => {
         input.patient.id = 'changed';
         expect(frozen.patient.id).toBe(chart.patient.id);
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 
@@ -49,7 +50,7 @@ describe('freezePatientChart', () => {
         expect(issues).toStrictEqual(checkPatientChart(value));
         expect(issues.map((i) => formatIssuePath(i.path))).toContain(path);
       }),
-      { numRuns: 80 },
+      { numRuns: runs(80) },
     );
   });
 
@@ -70,7 +71,7 @@ describe('freezePatientChart', () => {
           expect(buildMdmT02(frozen, note.id, hl7)).toBe(buildMdmT02(chart, note.id, { ...hl7, directory }));
         }
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 
@@ -167,7 +168,7 @@ describe('freezeChartDocument', () => {
         if (dir !== undefined) expect([dir, ...(dir.organizations ?? []), ...(dir.practitioners ?? []), ...(dir.locations ?? [])].every(isCheckedFrozen)).toBe(true);
         expect(freezeChartDocument(frozen)).toBe(frozen);
       }),
-      { numRuns: 30 },
+      { numRuns: runs(30) },
     );
   });
 

@@ -6,10 +6,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChartValidationError, formatIssuePath } from '../../src/errors.js';
-import { checkChartDocument, validateChartDocument } from '../../src/validation/chart.js';
+import { checkChartDocument, validateChartDocument } from '../../src/validation/chart-check.js';
 import { freezeChartDocument } from '../../src/validation/frozen.js';
 import { loadChartDocument } from '../../src/http/data-source.js';
 import { arbPatientChart } from '../../src/testing/chart.js';
+import { runs } from '../support/runs.js';
 
 const MARKER = 'Qz9Marker';
 
@@ -76,7 +77,7 @@ describe('issue messages never carry a patient value', () => {
         expect(checkChartDocument(doc).map((i) => `${formatIssuePath(i.path)}: ${i.message}`)).toEqual([]);
         expect(leaves(doc).some((l) => l.value.includes(MARKER))).toBe(true);
       }),
-      { numRuns: 50 },
+      { numRuns: runs(50) },
     );
   });
 
@@ -105,7 +106,7 @@ describe('issue messages never carry a patient value', () => {
         expect(() => freezeChartDocument(broken)).toThrow(ChartValidationError);
         expect(() => loadChartDocument(JSON.stringify(broken))).toThrow(ChartValidationError);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -120,7 +121,7 @@ describe('issue messages never carry a patient value', () => {
         expect(issues.map((i) => `${formatIssuePath(i.path)} ${i.code}`)).toEqual([`${formatIssuePath(leaf.path)} reference`]);
         for (const issue of issues) expect(issue.message).not.toContain(MARKER);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 });

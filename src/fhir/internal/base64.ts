@@ -3,7 +3,7 @@
  * `Buffer`: only web standards present in browsers, Deno, Bun, edge runtimes and Node >= 16.
  *
  * ASCII text goes to the native `btoa` (it is its own UTF-8 encoding). Other text is encoded with
- * `TextEncoder.encodeInto` into a reused buffer, turned into base64 digits by a table (two digits per
+ * `TextEncoder.encodeInto` into a buffer, turned into base64 digits by a table (two digits per
  * lookup) in one pass, and decoded once into a string: no per-character string building. Runtimes without `btoa` take that path
  * for all text.
  */
@@ -41,28 +41,15 @@ for (let i = 0; i < 4096; i++) {
 }
 
 const DECODER = new TextDecoder();
-// Scratch buffers reused across calls (the core is synchronous, so calls never interleave); they grow up
-// to SHARED_MAX bytes, larger texts get buffers of their own so that one huge note does not pin memory.
-const SHARED_MAX = 1 << 20;
-let utf8Buffer = new Uint8Array(0x10000);
-let digitBuffer = new Uint16Array(0x8000);
 
 /** Base64 of UTF-8 bytes written straight into a buffer of digits and decoded once as an (ASCII) string. */
 function encodeUtf8Base64(text: string): Utf8Base64 {
   // UTF-8 needs at most 3 bytes per UTF-16 code unit.
-  let bytes = utf8Buffer;
-  if (bytes.length < text.length * 3) {
-    bytes = new Uint8Array(text.length * 3);
-    if (bytes.length <= SHARED_MAX) utf8Buffer = bytes;
-  }
+  const bytes = new Uint8Array(text.length * 3);
   const n = ENCODER.encodeInto(text, bytes).written;
   const full = n - (n % 3);
   const units = (full / 3) * 2 + 2;
-  let out = digitBuffer;
-  if (out.length < units) {
-    out = new Uint16Array(units);
-    if (out.length * 2 <= SHARED_MAX) digitBuffer = out;
-  }
+  const out = new Uint16Array(units);
   let j = 0;
   for (let i = 0; i < full; i += 3) {
     const v = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);

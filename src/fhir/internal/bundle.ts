@@ -11,13 +11,12 @@ import { mapLocation } from '../location.js';
 import { mapOrganization } from '../organization.js';
 import { mapPractitioner } from '../practitioner.js';
 import { ENCOUNTER_CLASS_DISPLAY } from './codings.js';
-import type { IdPlan, MapContext } from './context.js';
+import type { MapContext } from './context.js';
 import { literalRef, responseQuestionnaireUrl } from './context.js';
-import { createContentHash, hexToUuidV8 } from './hash.js';
-import { mapChartId } from './ids.js';
-import type { ResolvedOptions } from './options.js';
+import { type BundleMember, contentBundleId, type IdPlan, mapChartId } from '../ids.js';
+import type { ResolvedOptions } from './resolve-options.js';
 import { sortKey } from './sort-key.js';
-import { hasText } from './text.js';
+import { hasText } from '../../internal/text.js';
 
 /** A logical reference: the record's chart id as identifier value, and a display when one is known. */
 export function logicalRef(resourceType: string, chartId: string, display: string | undefined): fhir.Reference {
@@ -149,32 +148,6 @@ export function newestFirst<T>(records: readonly T[] | undefined, limit: number,
   return out;
 }
 
-/** What the default Bundle.id is computed from: each entry's resource type and id. */
-export interface BundleMember {
-  readonly resourceType: string;
-  readonly id: string;
-}
-
-/**
- * The default `Bundle.id`: a UUID (version 8) from a fast 128-bit hash of the Bundle's type, timestamp and
- * each entry's resource type and id, in entry order (see {@link createContentHash}).
- * @param type - the Bundle type
- * @param timestamp - `Bundle.timestamp`
- * @param members - the entries' resources, in entry order
- */
-export function contentBundleId(type: string, timestamp: string, members: readonly BundleMember[]): string {
-  const hash = createContentHash();
-  hash.update(type);
-  hash.update(timestamp);
-  for (let i = 0; i < members.length; i++) {
-    const member = members[i] as BundleMember;
-    // Type and id fed apart: both are flat strings, while their concatenation would be a rope to flatten.
-    hash.update(member.resourceType);
-    hash.update(member.id);
-  }
-  return hexToUuidV8(hash.digestHex());
-}
-
 /**
  * Assemble a Bundle from resources (in entry order).
  * @param type - `collection` or `searchset`
@@ -195,7 +168,7 @@ export function assembleBundle(type: 'collection' | 'searchset', resources: read
     type,
     timestamp: options.timestamp,
   };
-  // bdl-1 allows total only on searchset and history Bundles; the interface lists it on every Bundle.
+  // bdl-1 allows total only on searchset and history Bundles; by default it is on every Bundle (see strictBundleTotal).
   if (type === 'searchset' || !options.strictBundleTotal) bundle.total = entries.length;
   if (entries.length > 0) bundle.entry = entries;
   return bundle;

@@ -4,7 +4,7 @@
  */
 import type * as fhir from 'fhir/r4.js';
 import { CODE_SYSTEMS, type Coding } from '../../model/common.js';
-import { hasText } from './text.js';
+import { hasText } from '../../internal/text.js';
 
 /** Canonical URIs of the HL7 terminology code systems the mappers use. */
 export const SYSTEM = {

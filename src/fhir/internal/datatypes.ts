@@ -5,7 +5,7 @@
 import type * as fhir from 'fhir/r4.js';
 import type { Address, HumanName, Identifier, Period, Telecom } from '../../model/common.js';
 import { IDENTIFIER_TYPE_DISPLAY, SYSTEM } from './codings.js';
-import { hasText, textList } from './text.js';
+import { hasText, textList } from '../../internal/text.js';
 
 /** Identifier: system and value, and the v2-0203 type when given. A blank value is omitted. */
 export function toIdentifier(identifier: Identifier): fhir.Identifier {

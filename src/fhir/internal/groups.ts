@@ -5,15 +5,15 @@ import type { PatientChart } from '../../model/chart.js';
 import type { Coding } from '../../model/common.js';
 import type { Encounter } from '../../model/encounter.js';
 import { mapCoverage } from '../coverage.js';
-import { mapEncounter } from '../encounter.js';
+import { mapEncounter } from '../encounter-resource.js';
 import { mapEncounterCondition } from '../encounter-condition.js';
-import { mapPatient } from '../patient.js';
+import { mapPatient } from '../patient-resource.js';
 import { mapPayerOrganization } from '../payer-organization.js';
 import { mapProcedure } from '../procedure.js';
 import { mapQuestionnaire, type QuestionnaireScore } from '../questionnaire.js';
 import { mapQuestionnaireResponse } from '../questionnaire-response.js';
 import type { MapContext } from './context.js';
-import { mapChartId } from './ids.js';
+import { mapChartId } from '../ids.js';
 
 /** Patient, its Coverages and their payer Organizations (each payer once). */
 export function pushPatientGroup(out: fhir.FhirResource[], chart: PatientChart, ctx: MapContext): void {

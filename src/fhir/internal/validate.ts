@@ -3,7 +3,7 @@
  * record and report issue paths relative to their own parameters (`encounter.period.start`).
  */
 import { ChartValidationError, type ChartIssue, type IssuePath } from '../../errors.js';
-import { checkDirectory, checkPatientChart } from '../../validation/chart.js';
+import { checkDirectory, checkPatientChart } from '../../validation/chart-check.js';
 import type { PatientChart } from '../../model/chart.js';
 import type { Directory } from '../../model/directory.js';
 

@@ -2,6 +2,7 @@
  * The v2.5.1 maximum lengths (chapter 2A data type tables) of the fields and components the builders fill,
  * measured after escaping. Free text is shortened to them; codes and identifiers never are.
  */
+import { HL7_COMPOSITE_MAX, HL7_CONTACT_MAX, HL7_UNIVERSAL_ID_MAX } from '../../model/limits.js';
 
 /** v2.5.1 component lengths that chart ids and names can exceed: CX-1 and XCN-1 ID number (ST 15). */
 export const ID_NUMBER_MAX = 15;
@@ -9,7 +10,7 @@ export const ID_NUMBER_MAX = 15;
 export const HD1_MAX = 20;
 
 /** Maximum length of one repetition of a CE, CX, XPN, XAD, XTN or XCN field in the segments we emit. */
-export const COMPOSITE_MAX = 250;
+export const COMPOSITE_MAX = HL7_COMPOSITE_MAX;
 
 /**
  * The v2.5.1 maximum lengths (chapter 2A data type tables) of the components the builders fill, after
@@ -37,9 +38,9 @@ export const COMPONENT_MAX = {
   /** XAD-9 county/parish code (IS 20). */
   county: 20,
   /** XTN-1 telephone number, XTN-4 communication address (ST 199). */
-  telecom: 199,
+  telecom: HL7_CONTACT_MAX,
   /** XON-1 organization name (ST 50). */
   organizationName: 50,
   /** HD-2 universal id (ST 199). */
-  universalId: 199,
+  universalId: HL7_UNIVERSAL_ID_MAX,
 } as const;

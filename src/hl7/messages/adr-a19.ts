@@ -163,7 +163,9 @@ function groupRecords(selected: readonly SummaryRecord[]): Group[] {
  * Build an ADR^A19 message (MSH-9 `ADR^A19^ADR_A19`), the longitudinal summary:
  * MSH MSA QRD { PID PV1 [OBX…] [DG1…] [PR1…] [IN1…] }.
  *
- * - MSA-1 `AA`, MSA-2 the query id (or the control id); QRD as documented on {@link buildQrd}.
+ * - MSA-1 `AA`, MSA-2 the query id (or the control id); QRD-1 the export time, QRD-2 `R`, QRD-3 `I`, QRD-4 the
+ *   query id, QRD-7 `<limit>^RD` (or the number of records sent), QRD-8 the patient's primary identifier and
+ *   first name, QRD-9 `DEM^Demographics^HL70048`, QRD-10 `^Patient summary`.
  * - One QUERY_RESPONSE group per encounter, newest first (PV1 of the encounter, its diagnoses as DG1, its
  *   procedures as PR1); a group per encounter that records refer to but that is not included (limit) or not
  *   in the chart (PV1 class U with the id as visit number); then one group for records without encounter

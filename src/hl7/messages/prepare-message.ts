@@ -5,7 +5,7 @@
 import { InvalidArgumentError } from '../../errors.js';
 import type { PatientChart } from '../../model/chart.js';
 import type { Directory } from '../../model/directory.js';
-import { validateDirectoryOption, validatePatientChart } from '../../validation/chart.js';
+import { validateDirectoryOption, validatePatientChart } from '../../validation/chart-check.js';
 import { formatHl7Instant } from '../datetime.js';
 import { indexDirectory } from '../internal/directory-index.js';
 import type { MessageContext } from '../internal/message-context.js';

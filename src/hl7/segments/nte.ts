@@ -5,9 +5,10 @@ import { truncateEscaped } from '../internal/fit.js';
 import { segment } from '../internal/segment-text.js';
 import { setIdField } from '../internal/set-id.js';
 import { escLines } from '../internal/standard-escape.js';
+import { HL7_NTE3_MAX } from '../../model/limits.js';
 
 /** NTE-3 maximum length (FT, 65536). */
-const NTE3_MAX = 65536;
+const NTE3_MAX = HL7_NTE3_MAX;
 
 /**
  * Build an NTE segment whose NTE-3 comment repeats once per line of `text` (LF or CRLF separate lines; a

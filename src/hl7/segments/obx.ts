@@ -2,6 +2,7 @@
  * OBX, observation / result (HL7 v2.5.1 chapter 7, 7.4.2): a note's text (value type TX), an assessment
  * answer (NM, ST, TX, CE, DT, TS) or an assessment score (NM).
  */
+import { HL7_OBX5_MAX } from '../../model/limits.js';
 import { MappingError, type IssuePath } from '../../errors.js';
 import { hasText } from '../../internal/text.js';
 import type { Assessment, AssessmentAnswer, AssessmentItemDefinition } from '../../model/assessment.js';
@@ -20,7 +21,7 @@ import { esc, escLines } from '../internal/standard-escape.js';
 import type { MessageContext } from '../internal/message-context.js';
 
 /** OBX-5 maximum length (99 999), applied to the whole field, all repetitions together. */
-export const OBX5_MAX = 99_999;
+export const OBX5_MAX = HL7_OBX5_MAX;
 /** OBX-4 maximum length (ST, 20). */
 export const OBX_SUB_ID_MAX = 20;
 /** The longest string answer sent as ST (the ST data type is meant for values under 200 characters). */

@@ -22,9 +22,11 @@ function route<TData>(spec: RouteSpec<TData>): RouteDefinition {
     scope: spec.scope,
     parameters: Object.freeze([...spec.parameters]),
     limits,
-    async serve(reader, writer) {
+    async serve(reader, writer, rendering) {
       const loaded = await spec.load(reader);
-      return 'missing' in loaded ? notFound(loaded.missing) : { body: spec.render(loaded.data, writer) };
+      if ('missing' in loaded) return notFound(loaded.missing);
+      rendering?.();
+      return { body: spec.render(loaded.data, writer) };
     },
   } satisfies RouteDefinition);
 }

@@ -10,7 +10,21 @@ import type { RouteParameters } from '../internal/query.js';
 import type { HttpError } from '../internal/responses.js';
 import type { ApiKeyScope } from '../key-store.js';
 
-/** The route names, which are also their paths below the base path (`/exportFhirPatient`). */
+/** One of the eleven routes of the export interface, which is also its path below the base path. */
+export type ExportRouteName =
+  | 'exportFhirPatient'
+  | 'exportFhirPatientBundle'
+  | 'exportFhirEncounter'
+  | 'exportFhirNote'
+  | 'exportFhirAssessment'
+  | 'publicFhirDirectory'
+  | 'exportHl7PatientAdt'
+  | 'exportHl7PatientSummary'
+  | 'exportHl7Encounter'
+  | 'exportHl7Note'
+  | 'exportHl7Assessment';
+
+/** The route names, which are also their paths below the base path (`/exportFhirPatient`), each once. */
 export const EXPORT_ROUTE_NAMES = [
   'exportFhirPatient',
   'exportFhirPatientBundle',
@@ -23,9 +37,10 @@ export const EXPORT_ROUTE_NAMES = [
   'exportHl7Encounter',
   'exportHl7Note',
   'exportHl7Assessment',
-] as const;
-/** One of the eleven routes of the export interface, which is also its path below the base path. */
-export type ExportRouteName = (typeof EXPORT_ROUTE_NAMES)[number];
+] as const satisfies readonly ExportRouteName[];
+// Every name of the union is in the list (the `satisfies` above checks the converse).
+const EVERY_ROUTE_LISTED: ExportRouteName extends (typeof EXPORT_ROUTE_NAMES)[number] ? true : never = true;
+void EVERY_ROUTE_LISTED;
 
 /** How a query parameter is read: a chart id, a non-negative integer limit, or a directory resource type. */
 export type ParameterKind = 'id' | 'limit' | 'resourceType';
@@ -40,7 +55,7 @@ export interface ParameterDefinition {
   readonly required: boolean;
 }
 
-/** Which limit setting of `ExportHandlerOptions.limits` a limit parameter uses. */
+/** A record-count limit setting of `ExportHandlerOptions.limits` (and of {@link DEFAULT_LIMITS}). */
 export type LimitName = 'encounters' | 'notes' | 'assessments' | 'medicalHistory' | 'summary' | 'directory';
 
 /** What a route's data step reads with. */
@@ -97,8 +112,11 @@ export interface RouteDefinition {
   readonly parameters: readonly ParameterDefinition[];
   /** For each limit parameter, the limit setting it uses. */
   readonly limits: Readonly<Record<string, LimitName>>;
-  /** Read the records the route needs (a 404 when one is missing), then render the body. */
-  serve(reader: RecordReader, writer: OutputWriter): Promise<{ readonly body: string } | HttpError>;
+  /**
+   * Read the records the route needs (a 404 when one is missing), then render the body; `rendering` is
+   * called between the two (the pipeline tells the builder's failures from the data source's by it).
+   */
+  serve(reader: RecordReader, writer: OutputWriter, rendering?: () => void): Promise<{ readonly body: string } | HttpError>;
 }
 
 /** The record kinds a 404 names. */

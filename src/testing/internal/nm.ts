@@ -47,3 +47,21 @@ export function numberForNm(n: number): number {
   }
   return Math.abs(n) < 1 ? 0 : Math.sign(n) * 9e14;
 }
+
+/** The smallest non-zero magnitude of a number the chart check accepts where HL7 sends it as NM. */
+export const NM_ABS_MIN = 1e-13;
+/** The magnitude from which the chart check refuses a number HL7 sends as NM (16 characters hold less). */
+export const NM_ABS_MAX = 1e15;
+
+/**
+ * A number the chart check accepts where HL7 sends it as NM (answers, scores): 0 for a non-zero one of magnitude
+ * below {@link NM_ABS_MIN}, ±9e14 for one of magnitude {@link NM_ABS_MAX} or more, else the number itself.
+ * @param x - a finite number
+ * @returns a number within the check's NM range
+ * @example clampToNm(1e-20) // 0
+ */
+export function clampToNm(x: number): number {
+  if (x === 0) return x;
+  if (Math.abs(x) < NM_ABS_MIN) return 0;
+  return Math.abs(x) >= NM_ABS_MAX ? Math.sign(x) * 9e14 : x;
+}

@@ -5,7 +5,7 @@ import { DIAGNOSIS_ROLE_DISPLAY, ENCOUNTER_CLASS_DISPLAY, PARTICIPANT_ROLE_DISPL
 import { toPeriod } from './internal/datatypes.js';
 import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
-import { hasText } from './internal/text.js';
+import { hasText } from '../internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
 
 /** Encounter mapping with a given context. */

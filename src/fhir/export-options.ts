@@ -18,15 +18,13 @@ export interface FhirExportOptions {
   bundleId?: string | undefined;
   /**
    * The service base URL (`{base_url}`), absolute `http:` or `https:`. When set, every `fullUrl` is the
-   * absolute `${baseUrl}/Type/id` that FHIR R4 asks for; by default it is the relative `Type/id` the
-   * interface lists. References stay `Type/id` either way and resolve against the entry's fullUrl.
+   * absolute `${baseUrl}/Type/id` that FHIR R4 asks for; by default it is the relative `Type/id`. References stay `Type/id` either way and resolve against the entry's fullUrl.
    * @example 'https://api.example.org/fhir'
    */
   baseUrl?: string | undefined;
   /**
    * Omit `Bundle.total` on Bundles other than `searchset` (FHIR invariant bdl-1 allows `total` only on
-   * searchset and history Bundles). Default false: `total` (the number of entries) is on every Bundle,
-   * as the interface lists it.
+   * searchset and history Bundles). Default false: `total` (the number of entries) is on every Bundle.
    */
   strictBundleTotal?: boolean | undefined;
   /**

@@ -2,9 +2,9 @@
 import { InvalidArgumentError } from '../../errors.js';
 import { parseIsoDateTime } from '../../internal/iso.js';
 import type { Directory } from '../../model/directory.js';
-import { validateDirectoryOption } from '../../validation/chart.js';
-import type { FhirExportOptions } from '../options.js';
-import { FHIR_ID_RE } from './ids.js';
+import { validateDirectoryOption } from '../../validation/chart-check.js';
+import type { FhirExportOptions } from '../export-options.js';
+import { FHIR_ID_RE } from '../ids.js';
 
 /** Options after checks and defaults. */
 export interface ResolvedOptions {

@@ -1,0 +1,145 @@
+/**
+ * The limits of chart values: one table, read by the chart check (which refuses a value beyond its limit, with
+ * the value's path) and by the builders (which rely on it), so that the two cannot drift apart.
+ */
+
+/** The longest chart id, in UTF-16 code units. */
+export const ID_MAX = 128;
+
+/**
+ * The longest code of a coding, in UTF-16 code units: HL7 CE carries a code in a 250-character field
+ * after escaping (HL7 v2.5.1 2.A.8), which 64 characters fit whatever they hold.
+ */
+export const CODE_MAX = 64;
+
+/** The longest language tag (BCP 47), as for codes: it fits HL7 CE (PID-15) whole. */
+export const LANGUAGE_MAX = 64;
+
+/**
+ * The longest FHIR `string`: "SHALL NOT exceed 1MB (1024*1024 characters)" (FHIR R4 2.24.0.1, string), which
+ * the FHIR validator enforces. Note text travels as base64 and XHTML instead and has its own limit.
+ */
+export const FHIR_STRING_MAX = 1_048_576;
+
+/** The smallest FHIR `integer` (a 32-bit signed integer, FHIR R4 2.24.0.1). */
+export const INT32_MIN = -2_147_483_648;
+
+/** The largest FHIR `integer` and `positiveInt` (a 32-bit signed integer, FHIR R4 2.24.0.1). */
+export const INT32_MAX = 2_147_483_647;
+
+/*
+ * Values that cannot travel whole in every message are refused by the chart check, with their path. The
+ * HL7 v2.5.1 lengths below are counted after escaping (HL7 v2.5.1 2.7: `|^&~\` become three characters,
+ * a line break or other control character `\Xhh\`); the HL7 builders read the same constants.
+ */
+
+/** The longest repetition of a composite field (CE, CX, XPN, XAD, XTN, XCN) the HL7 builders send. */
+export const HL7_COMPOSITE_MAX = 250;
+
+/** The longest HD-2 universal id (ST 199): an identifier system, after its `urn:oid:` / `urn:uuid:` prefix. */
+export const HL7_UNIVERSAL_ID_MAX = 199;
+
+/** The longest contact value: XTN-1 telephone number / XTN-4 communication address (ST 199). */
+export const HL7_CONTACT_MAX = 199;
+
+/** The longest coverage member id: IN1-49 is the CX `<member id>^^^^MB`, at most {@link HL7_COMPOSITE_MAX}. */
+export const HL7_MEMBER_ID_MAX = HL7_COMPOSITE_MAX - '^^^^MB'.length;
+
+/** The longest OBX-5 observation value (a string answer; the score interpretation in ADR^A19), HL7 v2.5.1 7.4.2.5. */
+export const HL7_OBX5_MAX = 99_999;
+
+/**
+ * The longest NTE-3 comment (FT 65 536, HL7 v2.5.1 2.14.10.3): ORU^R01 sends the score interpretation there, so
+ * an interpretation is at most this long (once escaped) in every message.
+ */
+export const HL7_NTE3_MAX = 65_536;
+
+/**
+ * The largest magnitude of a number sent as HL7 NM (16 characters, sign included: HL7 v2.5.1 2.A.47) and the
+ * smallest non-zero one; numbers in between are sent rounded to the digits that fit.
+ */
+export const HL7_NM_ABS_MAX = 1e15;
+/** See {@link HL7_NM_ABS_MAX}. */
+export const HL7_NM_ABS_MIN = 1e-13;
+
+/**
+ * The most UTF-8 bytes of a note's text: its base64 in `Attachment.data` stays within 1 MiB (4/3 of this),
+ * which common receiving FHIR validators and servers enforce on one value.
+ */
+export const NOTE_UTF8_MAX = 786_432;
+
+/**
+ * The length of `text` once escaped for HL7 v2.5.1 with the standard delimiters: `|^&~\` take three characters,
+ * CR and LF `\X0D\` / `\X0A\` (with `lines`, LF and CR LF are the one-character repetition separator instead),
+ * any other control character (C0, DEL, C1) the hex of its UTF-8 bytes (`\X09\`, `\XC285\`).
+ * @param text - the text
+ * @param lines - whether line breaks become repetitions (multi-line text, TX)
+ * @returns the escaped length
+ * @example hl7EscapedLength('a|b', false) // 5
+ */
+export function hl7EscapedLength(text: string, lines: boolean): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x9f) continue;
+    if (c === 0x7c || c === 0x5e || c === 0x26 || c === 0x7e || c === 0x5c) n += 2;
+    else if (lines && c === 0x0a) continue;
+    else if (lines && c === 0x0d && text.charCodeAt(i + 1) === 0x0a) {
+      n -= 1;
+      i += 1;
+    } else if (c < 0x20 || c === 0x7f) n += 4;
+    else if (c >= 0x80) n += 6;
+  }
+  return n;
+}
+
+/**
+ * The length of an identifier as HL7 CX, `value^^^&<universal id>&<ISO|UUID|URI>[^type]`.
+ * @param value - the identifier value
+ * @param system - the identifier system (an absolute URI)
+ * @param type - the identifier type code, if any
+ * @returns the CX length after escaping
+ */
+export function hl7CxLength(value: string, system: string, type: string | undefined): number {
+  const universalId = hl7UniversalIdLength(system);
+  const typeLength = type === undefined || type === '' ? 0 : 1 + type.length;
+  const hdType = system.startsWith('urn:uuid:') ? 'UUID' : 'ISO'; // ISO and URI have the same length
+  return hl7EscapedLength(value, false) + '^^^&'.length + universalId + 1 + hdType.length + typeLength;
+}
+
+/** The length of an identifier system as HD-2 universal id (without `urn:oid:` / `urn:uuid:`), after escaping. */
+export function hl7UniversalIdLength(system: string): number {
+  const bare = system.startsWith('urn:oid:') ? system.slice(8) : system.startsWith('urn:uuid:') ? system.slice(9) : system;
+  return hl7EscapedLength(bare, false);
+}
+
+/** The number of UTF-8 bytes of `text` (lone surrogates, refused by the check, count as U+FFFD). */
+export function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i += 1;
+    } else n += 3;
+  }
+  return n;
+}
+
+/**
+ * The most records of one kind that HL7 numbers with a set id (SI, at most 4 digits: 9 999, HL7 v2.5.1 2.A.69),
+ * per place they are numbered: coverages (IN1-1), diagnoses and procedures of one encounter (DG1-1, PR1-1),
+ * medical-history entries (DG1-1 of the ADR^A19 group without visit), encounters (PID-1 / PV1-1 of the ADR^A19
+ * groups, one more for the records without encounter) and answers of one assessment (OBX-1: with the panel,
+ * score and interpretation OBX).
+ */
+export const HL7_SET_ID_LIMITS = {
+  coverages: 9_999,
+  diagnoses: 9_999,
+  procedures: 9_999,
+  medicalHistory: 9_999,
+  encounters: 9_998,
+  answers: 9_996,
+} as const;
