@@ -1,7 +1,7 @@
 /**
  * Types of the JSON files the service command bundles, for the library's type check (`tsconfig.json`, which
  * does not resolve JSON modules). Where JSON modules resolve (`tsconfig.test.json`), the files themselves
- * give the types instead. tsup inlines both files into `dist/cli.js`.
+ * give the types instead. tsup embeds both files into `dist/cli.js`.
  */
 declare module '*/examples/data/demo-chart.json' {
   /** The embedded demo chart document; checked by `loadChartDocument` before use. */
