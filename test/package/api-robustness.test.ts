@@ -25,7 +25,7 @@ import {
   checkHl7Message,
   parseHl7Message,
 } from '../../src/index.js';
-import { arbPatientChart, type ChartWithDirectory } from '../../src/testing/chart.js';
+import { arbPatientChart, type ChartWithDirectory } from '../../src/testing/charts.js';
 import { CHART, DIRECTORY } from '../hl7/fixtures.js';
 import { conformanceProblems } from '../hl7/support.js';
 import { CHART_DOCUMENT, PATIENT_ID } from '../http/support/fixture.js';

@@ -11,7 +11,7 @@ import { buildFhirAssessmentExport, buildOruR01, checkChartDocument, toFhirId, t
 import { formatIssuePath } from '../../src/errors.js';
 import { HL7_CONTACT_MAX, HL7_MEMBER_ID_MAX, HL7_NTE3_MAX, HL7_OBX5_MAX, HL7_SET_ID_LIMITS, NOTE_UTF8_MAX, hl7EscapedLength } from '../../src/model/limits.js';
 import { escapeStandard } from '../../src/hl7/internal/standard-escape.js';
-import { arbChartDocument } from '../../src/testing/chart.js';
+import { arbChartDocument } from '../../src/testing/charts.js';
 import { runs } from '../support/runs.js';
 import { exportFailures } from '../support/export-all.js';
 
