@@ -1,56 +1,52 @@
-import { readFileSync } from 'node:fs';
-import { brotliCompressSync, constants } from 'node:zlib';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
 import { importBuiltEntries, library } from './tsup.shared.js';
 
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
+/** The demo chart's generator (pure: no file access, no clock), an entry of the command's build. */
+const DEMO_CHART_GENERATOR = resolve(dirname(fileURLToPath(import.meta.url)), 'examples/data/demo-chart-generator.mjs');
+
 /**
- * The demo chart document (examples/data/demo-chart.json, 736 KB of JSON) goes into the command
- * Brotli-compressed (about 20 KB, base64 in the bundle) instead of inlined as a 580 KB object literal; the
- * command decompresses it with node:zlib when it loads and parses the exact bytes of the file. The command's
- * source still imports the JSON file.
+ * The demo chart document (examples/data/demo-chart.json, 736 KB of JSON) goes into the package as the
+ * deterministic code that generates it (dist/demo-chart.js, about 14 KB gzipped) instead of as data: a 580 KB
+ * object literal inlined, or the Brotli-compressed file (27 KB gzipped as base64). The command's source still
+ * imports the JSON file; here that import becomes a module whose default export is `generateDemoChart()`, run
+ * once when the command loads (about 40 ms), and the generator is loaded from dist/demo-chart.js next to the
+ * command. test/package/tarball.test.ts checks that dist/demo-chart.js generates a document equal to
+ * examples/data/demo-chart.json, and examples/data/generate-demo-chart.mjs --check that the file is up to date.
  */
-const compressedDemoChart: EsbuildPlugin = {
-  name: 'compressed-demo-chart',
+const generatedDemoChart: EsbuildPlugin = {
+  name: 'generated-demo-chart',
   setup(build) {
-    build.onLoad({ filter: /[\\/]examples[\\/]data[\\/]demo-chart\.json$/ }, (args) => {
-      const bytes = readFileSync(args.path);
-      const compressed = brotliCompressSync(bytes, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-          [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-        },
-      });
-      const contents = [
-        "import { Buffer } from 'node:buffer';",
-        "import { brotliDecompressSync } from 'node:zlib';",
-        `const COMPRESSED_DEMO_CHART = ${JSON.stringify(compressed.toString('base64'))};`,
-        "export default JSON.parse(brotliDecompressSync(Buffer.from(COMPRESSED_DEMO_CHART, 'base64')).toString('utf8'));",
-      ].join('\n');
-      return { contents, loader: 'js' };
-    });
+    build.onLoad({ filter: /[\\/]examples[\\/]data[\\/]demo-chart\.json$/ }, () => ({
+      contents: "import { generateDemoChart } from 'demo-chart-generator';\nexport default generateDemoChart();\n",
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^demo-chart-generator$/ }, () => ({ path: './demo-chart.js', external: true }));
   },
 };
 
 /**
  * The service command (package.json "bin", `npm start`): Node-only, so it is built on its own as one ESM file
- * with the demo chart embedded (compressed); it is not an entry of the exports map and ships no types or CJS
- * copy. It loads the library from the built entries next to it (dist/index.js, dist/http/index.js) instead of
- * carrying its own copy. `npm run build` builds it with the library (tsup.config.ts); `npm start` builds only
+ * with the demo chart's generator next to it (dist/demo-chart.js); neither is an entry of the exports map, and
+ * they ship no types or CJS copy. It loads the library from the built entries next to it (dist/index.js,
+ * dist/http/index.js) instead of carrying its own copy. Minified like the library, names kept (`keepNames`). `npm run build` builds it with the library (tsup.config.ts); `npm start` builds only
  * the library's ESM files and this, in a few seconds.
  */
 export const cli: Options = {
-  entry: { cli: 'src/cli/main.ts' },
+  entry: { cli: 'src/cli/main.ts', 'demo-chart': DEMO_CHART_GENERATOR },
   format: ['esm'],
   dts: false,
   clean: false, // the library build cleans dist/
   sourcemap: false,
   splitting: false,
-  minifyWhitespace: true,
+  minify: true,
+  keepNames: true,
   target: 'node20',
   platform: 'node',
-  esbuildPlugins: [importBuiltEntries(), compressedDemoChart],
+  esbuildPlugins: [importBuiltEntries(), generatedDemoChart],
 };
 
 // `npm start`: the library's ESM files (no declarations) and the command.

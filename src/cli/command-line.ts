@@ -4,6 +4,8 @@
  */
 import { parseArgs } from 'node:util';
 
+export { HELP_TEXT } from './help.js';
+
 /** What the command was asked to do. */
 export interface CliOptions {
   /** Print the help and exit. */
@@ -32,8 +34,33 @@ export interface CliOptions {
   readonly processingId: 'P' | 'T' | 'D' | undefined;
   /** Seconds to wait for in-flight requests on SIGINT/SIGTERM before closing connections. */
   readonly shutdownTimeoutSeconds: number;
-  /** Log one line per request (request id, route, status, duration, partner) to stderr. */
-  readonly log: boolean;
+  /**
+   * Log one line per request (time, method, route, status, duration, partner, request id) to stderr:
+   * `text` (one readable line), `json` (one JSON object per line), or `undefined` for no request log.
+   */
+  readonly log: 'text' | 'json' | undefined;
+  /** Redis URL (`redis://` or `rediss://`) of the shared rate limits; undefined = limits counted in this process. */
+  readonly redisUrl: string | undefined;
+  /** Prefix of the rate-limit keys on Redis; undefined = the limiter's default. */
+  readonly redisPrefix: string | undefined;
+  /** Serve Prometheus metrics at `/metrics`. */
+  readonly metrics: boolean;
+  /** Per-address limit of `/publicFhirDirectory`; undefined = none. */
+  readonly directoryRateLimit: { readonly limit: number; readonly windowSeconds: number } | undefined;
+  /** Server timeouts and connection cap. */
+  readonly server: ServerLimits;
+}
+
+/** Timeouts and the connection cap of the command's `node:http` server. */
+export interface ServerLimits {
+  /** Longest wait for a request's complete headers, in milliseconds. */
+  readonly headersTimeoutMs: number;
+  /** Longest wait for a complete request (headers and body), in milliseconds. */
+  readonly requestTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept open, in milliseconds. */
+  readonly keepAliveTimeoutMs: number;
+  /** Most connections open at once; further ones are closed at once. */
+  readonly maxConnections: number;
 }
 
 /**
@@ -52,57 +79,13 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_SENDING_APPLICATION = 'CHART-EXPORT';
 /** Default grace period of a shutdown, in seconds. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_SECONDS = 10;
-
-/** The help text, printed by `--help`. */
-export const HELP_TEXT = `Usage: chart-export [options]
-       npm start -- [options]
-
-Serve the chart-export HTTP interface (11 endpoints: FHIR R4 JSON and HL7 v2.5.1) from a chart document.
-With no options it serves the embedded synthetic demo chart with the demo API keys on
-http://127.0.0.1:8080 and prints one working curl line per endpoint.
-
-Options (each also settable by the environment variable after it; the option wins):
-  --data FILE                 Chart document to serve (JSON: { "patients": [ … ], "directory": { … } }).
-                              It is checked at start; every problem is listed by path and the start stops.
-                              Default: the embedded demo chart.                       CHART_EXPORT_DATA
-  --keys FILE                 Key file (JSON: { "keys": [ { "partner", "keySha256" | "key", "scopes",
-                              "rateLimit"?, "revoked"?, "id"? } ] }), checked at start.   CHART_EXPORT_KEYS
-                              Default: with the demo chart, the demo keys; with --data, one random
-                              session key with both scopes, printed at start (the public demo keys are
-                              never used with your own data).
-  --port N                    Port, 0 for any free port (the port taken is printed).
-                              Default: 8080.                                          PORT
-  --host HOST                 Interface to listen on. Default: 127.0.0.1 (this machine only).
-                                                                                      CHART_EXPORT_HOST
-  --base-path PATH            Serve the routes under a prefix, e.g. /chart-export.    CHART_EXPORT_BASE_PATH
-  --fhir-base-url URL         Absolute base of FHIR Bundle entry fullUrls, e.g. https://example.org/fhir.
-                              Default: relative fullUrls (Patient/123), as the interface contract shows.
-                                                                                      CHART_EXPORT_FHIR_BASE_URL
-  --strict-bundle-total       Omit Bundle.total on collection Bundles (R4 invariant bdl-1). With
-                              --fhir-base-url, every FHIR body is strictly R4-valid. Default: total is sent,
-                              as the interface contract shows.   CHART_EXPORT_FHIR_STRICT_BUNDLE_TOTAL=1
-  --sending-application NAME  HL7 MSH-3 sending application, 1–20 characters. Default: CHART-EXPORT.
-                                                                     CHART_EXPORT_HL7_SENDING_APPLICATION
-  --sending-facility NAME     HL7 MSH-4 sending facility, 1–20 chars.   CHART_EXPORT_HL7_SENDING_FACILITY
-  --processing-id P|T|D       HL7 MSH-11 processing id (production, training, debugging). Default: P.
-                                                                           CHART_EXPORT_HL7_PROCESSING_ID
-  --shutdown-timeout SECONDS  On SIGINT/SIGTERM, stop accepting connections and wait this long for
-                              requests in flight before closing the rest. Default: 10.
-                                                                          CHART_EXPORT_SHUTDOWN_TIMEOUT
-  --log                       Log one line per request to stderr: time, method, route, status,
-                              duration, partner, request id (never patient data or keys).
-                                                                                  CHART_EXPORT_LOG=1
-  -h, --help                  Show this help.
-  -v, --version               Show the version.
-
-Key file entries: "partner" (required), "keySha256" (SHA-256 of the key as 64 hex digits) or "key" (the
-plain key, for local use only), "scopes" (fhir:export and/or hl7:export), "rateLimit" ({ "limit": 600,
-"windowSeconds": 60 } by default), "revoked" (false by default), "id" (a non-secret name; default
-<partner>-<n>), "comment". Hash a key with:  printf %s "$KEY" | sha256sum
-
-Exit status: 0 after a clean shutdown; 1 when the data or key file is invalid or unreadable, or the port
-cannot be taken, or a shutdown had to close requests in flight; 2 for a wrong option.
-`;
+/** Default server limits: a client that has not sent its headers within 10 s is dropped. */
+export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1_000,
+});
 
 // eslint-disable-next-line no-control-regex -- finds the control characters an option value may not hold
 const CONTROL_RE = /[\u0000-\u001F\u007F]/;
@@ -131,11 +114,88 @@ function text(value: string | undefined, what: string, max: number): string | un
   return value;
 }
 
+/**
+ * `--log` takes an optional format: `--log`, `--log text`, `--log json` and `--log=json` are all read;
+ * `parseArgs` knows no optional values, so a bare `--log` becomes `--log=text`.
+ */
+function normalizeLogArgument(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg !== '--log') {
+      out.push(arg);
+    } else if (argv[i + 1] === 'json' || argv[i + 1] === 'text') {
+      out.push(`--log=${argv[i + 1] as string}`);
+      i++;
+    } else {
+      out.push('--log=text');
+    }
+  }
+  return out;
+}
+
+function readLog(given: string | undefined, env: string | undefined): CliOptions['log'] {
+  if (given !== undefined) {
+    if (given !== 'text' && given !== 'json') throw new UsageError('--log takes text or json');
+    return given;
+  }
+  if (env === undefined || env === '0' || env.toLowerCase() === 'false') return undefined;
+  if (env === 'json') return 'json';
+  if (env === 'text' || env === '1' || env.toLowerCase() === 'true') return 'text';
+  throw new UsageError('CHART_EXPORT_LOG must be text, json, 1 (text) or 0');
+}
+
+function readRedisUrl(given: string | undefined): string | undefined {
+  if (given === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(given);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
+    // The URL may hold a password: the message never repeats it.
+    throw new UsageError('--redis-url / CHART_EXPORT_REDIS_URL must be a redis:// or rediss:// URL with a host');
+  }
+  return given;
+}
+
+function readDirectoryRateLimit(value: string | undefined): CliOptions['directoryRateLimit'] {
+  if (value === undefined) return undefined;
+  const m = /^(\d{1,9})\/(\d{1,7})$/.exec(value);
+  if (m === null || Number(m[1]) < 1 || Number(m[2]) < 1) {
+    throw new UsageError('--directory-rate-limit / CHART_EXPORT_DIRECTORY_RATE_LIMIT must be LIMIT/SECONDS, e.g. 120/60');
+  }
+  return { limit: Number(m[1]), windowSeconds: Number(m[2]) };
+}
+
+function readMilliseconds(value: string | undefined, what: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) * 1000 < min || Number(value) > 3600) {
+    throw new UsageError(`${what} must be a number of seconds from ${min / 1000} to 3600`);
+  }
+  return Math.round(Number(value) * 1000);
+}
+
+function readServerLimits(str: (name: string) => string | undefined, env: CliEnvironment): ServerLimits {
+  const d = DEFAULT_SERVER_LIMITS;
+  const pick = (name: string, variable: string): string | undefined => str(name) ?? fromEnv(env, variable);
+  const headersTimeoutMs = readMilliseconds(pick('headers-timeout', 'CHART_EXPORT_HEADERS_TIMEOUT'), '--headers-timeout / CHART_EXPORT_HEADERS_TIMEOUT', d.headersTimeoutMs, 1000);
+  const requestTimeoutMs = readMilliseconds(pick('request-timeout', 'CHART_EXPORT_REQUEST_TIMEOUT'), '--request-timeout / CHART_EXPORT_REQUEST_TIMEOUT', d.requestTimeoutMs, 1000);
+  const keepAliveTimeoutMs = readMilliseconds(pick('keep-alive-timeout', 'CHART_EXPORT_KEEP_ALIVE_TIMEOUT'), '--keep-alive-timeout / CHART_EXPORT_KEEP_ALIVE_TIMEOUT', d.keepAliveTimeoutMs, 0);
+  if (headersTimeoutMs > requestTimeoutMs) throw new UsageError('--headers-timeout must not be longer than --request-timeout');
+  const connections = pick('max-connections', 'CHART_EXPORT_MAX_CONNECTIONS');
+  if (connections !== undefined && (!/^\d{1,6}$/.test(connections) || Number(connections) < 1)) {
+    throw new UsageError('--max-connections / CHART_EXPORT_MAX_CONNECTIONS must be an integer from 1 to 999999');
+  }
+  return { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections: connections === undefined ? d.maxConnections : Number(connections) };
+}
+
 /** The command line's values by option name (`parseArgs`, strict: unknown options are refused). */
 function readArguments(argv: readonly string[]): Record<string, string | boolean | undefined> {
   try {
     return parseArgs({
-      args: [...argv],
+      args: normalizeLogArgument(argv),
       strict: true,
       allowPositionals: false,
       options: {
@@ -150,7 +210,15 @@ function readArguments(argv: readonly string[]): Record<string, string | boolean
         'processing-id': { type: 'string' },
         'shutdown-timeout': { type: 'string' },
         'strict-bundle-total': { type: 'boolean' },
-        log: { type: 'boolean' },
+        log: { type: 'string' },
+        metrics: { type: 'boolean' },
+        'redis-url': { type: 'string' },
+        'redis-prefix': { type: 'string' },
+        'directory-rate-limit': { type: 'string' },
+        'headers-timeout': { type: 'string' },
+        'request-timeout': { type: 'string' },
+        'keep-alive-timeout': { type: 'string' },
+        'max-connections': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -227,7 +295,12 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
   const fhirBaseUrl = readFhirBaseUrl(str('fhir-base-url') ?? fromEnv(env, 'CHART_EXPORT_FHIR_BASE_URL'));
   const processingId = readProcessingId(str('processing-id') ?? fromEnv(env, 'CHART_EXPORT_HL7_PROCESSING_ID'));
   const shutdownTimeoutSeconds = readShutdownTimeout(str('shutdown-timeout') ?? fromEnv(env, 'CHART_EXPORT_SHUTDOWN_TIMEOUT'));
-  const log = values['log'] === true || flag(fromEnv(env, 'CHART_EXPORT_LOG'));
+  const log = readLog(str('log'), fromEnv(env, 'CHART_EXPORT_LOG'));
+  const redisUrl = readRedisUrl(str('redis-url') ?? fromEnv(env, 'CHART_EXPORT_REDIS_URL'));
+  const redisPrefix = text(str('redis-prefix') ?? fromEnv(env, 'CHART_EXPORT_REDIS_PREFIX'), '--redis-prefix / CHART_EXPORT_REDIS_PREFIX', 200);
+  const server = readServerLimits(str, env);
+  const metrics = values['metrics'] === true || flag(fromEnv(env, 'CHART_EXPORT_METRICS'));
+  const directoryRateLimit = readDirectoryRateLimit(str('directory-rate-limit') ?? fromEnv(env, 'CHART_EXPORT_DIRECTORY_RATE_LIMIT'));
   const strictBundleTotal = values['strict-bundle-total'] === true || flag(fromEnv(env, 'CHART_EXPORT_FHIR_STRICT_BUNDLE_TOTAL'));
 
   return {
@@ -254,5 +327,10 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
     processingId,
     shutdownTimeoutSeconds,
     log,
+    redisUrl,
+    redisPrefix,
+    metrics,
+    directoryRateLimit,
+    server,
   };
 }

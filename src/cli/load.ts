@@ -8,9 +8,14 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import demoChart from '../../examples/data/demo-chart.json';
 import { ChartValidationError, formatIssuePath, type ChartDocument } from '../index.js';
-import { hashApiKey, loadChartDocument, type InMemoryKeyEntry } from '../http/index.js';
+import {
+  KeyFileError,
+  hashApiKey,
+  loadChartDocument,
+  parseKeyFile,
+  type InMemoryKeyEntry,
+} from '../http/index.js';
 import { DEMO_KEYS } from './demo.js';
-import { KeyFileError, formatKeyFileIssues, parseKeyFile } from './key-file.js';
 /**
  * A failure that stops the start: printed as its lines (no stack), then the process exits with `exitCode`.
  * @example throw new CliError(['chart-export: cannot read the data file "x.json": no such file (ENOENT)']);
@@ -127,10 +132,10 @@ export async function loadKeys(file: string | undefined, demoData: boolean): Pro
   if (file !== undefined) {
     const bytes = await readInput(file, 'key file', '--keys');
     try {
-      return { entries: await parseKeyFile(bytes), kind: 'file' };
+      return { entries: parseKeyFile(bytes), kind: 'file' };
     } catch (error) {
       if (!(error instanceof KeyFileError)) throw error;
-      const lines = formatKeyFileIssues(error.issues);
+      const lines = error.issues.map((i) => `${formatIssuePath(i.path)}: ${i.message}`);
       const only = error.issues[0];
       if (error.issues.length === 1 && only !== undefined && only.path.length === 0) {
         throw new CliError([`chart-export: the key file ${JSON.stringify(file)} ${only.message}`]);

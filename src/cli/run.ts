@@ -10,19 +10,34 @@ import { version } from '../../package.json';
 import type { ChartDocument } from '../index.js';
 import {
   createExportHandler,
+  createExportMetrics,
   createInMemoryDataSource,
-  createInMemoryKeyStore,
   toNodeListener,
   type ExportHandlerOptions,
-  type ExportObservation,
+  type KeyStore,
+  type RateLimiter,
 } from '../http/index.js';
 import { buildCurlSamples, clientOrigin, pickSampleIds, type SampleKeys } from './banner.js';
 import { DEMO_KEYS } from './demo.js';
 import { CliError, loadData, loadKeys, type CliIo, type LoadedData, type LoadedKeys } from './load.js';
-import { HELP_TEXT, UsageError, parseCliOptions, type CliOptions } from './command-line.js';
+import { HELP_TEXT, UsageError, parseCliOptions, type CliOptions, type ServerLimits } from './command-line.js';
+import { createKeyReloader, createSwappableKeyStore } from './key-reload.js';
+import { connectSharedLimits, type SharedLimits } from './redis.js';
+import { createRequestLog, type RequestLog } from './request-log.js';
+
+export { formatObservation } from './request-log.js';
+
+/** What the handler is built from, besides the options. */
+interface HandlerParts {
+  readonly document: ChartDocument;
+  readonly keyStore: KeyStore;
+  readonly rateLimiter: RateLimiter | undefined;
+  readonly log: RequestLog;
+}
 
 
-function handlerOptions(options: CliOptions, document: ChartDocument, keys: LoadedKeys, io: CliIo): ExportHandlerOptions {
+function handlerOptions(options: CliOptions, parts: HandlerParts): ExportHandlerOptions {
+  const { document, keyStore, rateLimiter, log } = parts;
   const hl7: { sendingApplication?: string; sendingFacility?: string; processingId?: 'P' | 'T' | 'D' } = {
     sendingApplication: options.sendingApplication,
   };
@@ -33,32 +48,45 @@ function handlerOptions(options: CliOptions, document: ChartDocument, keys: Load
   } = {
     // A document from loadChartDocument is frozen and checked: the data source takes it as it is.
     dataSource: createInMemoryDataSource(document),
-    keyStore: createInMemoryKeyStore(keys.entries),
+    keyStore,
     hl7,
+    // Liveness, readiness (503 while Redis is unreachable) and the API description are always served.
+    healthRoutes: true,
+    openApi: true,
     onError: (error, context) => {
       // Core and adapter messages name fields, never patient values; a stack is of no use to the operator here.
       const what = error instanceof Error ? `${error.name}: ${error.message}` : 'non-error value thrown';
-      io.err(`chart-export: error on ${context.route ?? 'unknown route'} (request ${context.requestId}): ${what}`);
+      log.event('error', `error on ${context.route ?? 'unknown route'} (request ${context.requestId}): ${what}`, {
+        route: context.route,
+        requestId: context.requestId,
+      });
     },
   };
+  if (rateLimiter !== undefined) result.rateLimiter = rateLimiter;
+  if (options.metrics) result.metrics = createExportMetrics();
+  if (options.directoryRateLimit !== undefined) result.directoryRateLimit = options.directoryRateLimit;
   if (options.basePath !== '') result.basePath = options.basePath;
   const fhir: { baseUrl?: string; strictBundleTotal?: boolean } = {};
   if (options.fhirBaseUrl !== undefined) fhir.baseUrl = options.fhirBaseUrl;
   if (options.strictBundleTotal) fhir.strictBundleTotal = true;
   result.fhir = fhir;
-  if (options.log) result.observer = (o: ExportObservation) => io.err(formatObservation(o));
+  if (log.request !== undefined) result.observer = log.request;
   return result;
 }
 
 /**
- * One request-log line: time, method, route, status, duration, partner, request id. No patient data, no key.
- * @param o - the observation
- * @returns the line
- * @throws never
- * @example formatObservation(o) // '2026-03-01T15:00:00.000Z GET exportHl7Note 200 1.8ms partner=acme id=…'
+ * The command's server: the listener, with timeouts that drop a client sending its headers or its request
+ * too slowly, and a cap on open connections. Node checks the timeouts every `connectionsCheckingInterval`
+ * (30 s by default): once a second here, so a slow client is dropped within about a second of its timeout.
  */
-export function formatObservation(o: ExportObservation): string {
-  return `${new Date().toISOString()} ${o.method} ${o.route ?? '-'} ${o.status} ${o.durationMs.toFixed(1)}ms partner=${o.partnerId ?? '-'} id=${o.requestId}`;
+function createLimitedServer(listener: ReturnType<typeof toNodeListener>, limits: ServerLimits): Server {
+  const server = createServer(
+    { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: 1000 },
+    listener,
+  );
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+  return server;
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -81,12 +109,18 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
-function printBanner(io: CliIo, options: CliOptions, data: LoadedData, keys: LoadedKeys, address: AddressInfo): void {
+function printBanner(io: CliIo, options: CliOptions, data: LoadedData, keys: LoadedKeys, address: AddressInfo, shared: SharedLimits | undefined): void {
   const origin = clientOrigin(address.address, address.port);
   const patients = data.document.patients.length;
   const source = data.file === undefined ? 'the embedded demo chart' : `${JSON.stringify(data.file)}`;
   io.out(`chart-export ${version} listening on ${origin}${options.basePath}`);
   io.out(`Serving ${source}: ${patients} patient${patients === 1 ? '' : 's'}.`);
+  io.out(
+    shared === undefined
+      ? 'Rate limits: counted in this process.'
+      : `Rate limits: shared on Redis at ${shared.displayUrl} (fail closed: 503 while Redis is unreachable).`,
+  );
+  io.out(`Health: ${origin}${options.basePath}/healthz, ${origin}${options.basePath}/readyz; API description: ${origin}${options.basePath}/openapi.json${options.metrics ? `; metrics: ${origin}${options.basePath}/metrics` : ''}.`);
   io.out('');
 
   let sampleKeys: SampleKeys;
@@ -148,6 +182,8 @@ export interface RunningService {
   readonly server: Server;
   /** The address taken. */
   readonly address: AddressInfo;
+  /** Read the key file again (SIGHUP); resolves when done, whatever the outcome (logged). Undefined without `--keys`. */
+  readonly reloadKeys: (() => Promise<void>) | undefined;
   /**
    * Stop: refuse new connections, let requests in flight finish, close idle keep-alive connections; after
    * `timeoutMs`, close whatever is left.
@@ -170,19 +206,32 @@ export async function startService(options: CliOptions, io: CliIo): Promise<Runn
   if (keys.kind === 'demo' && !isLoopback(options.host)) {
     io.err(`chart-export: warning: listening on ${options.host} with the public demo keys: anyone who can reach it can read the demo chart.`);
   }
+  const log = createRequestLog(options.log, io);
+  const keyStore = createSwappableKeyStore(keys.entries);
+  const shared = options.redisUrl === undefined ? undefined : await connectSharedLimits(options.redisUrl, options.redisPrefix, log);
   let listener;
   try {
-    listener = toNodeListener(createExportHandler(handlerOptions(options, data.document, keys, io)));
+    listener = toNodeListener(createExportHandler(handlerOptions(options, { document: data.document, keyStore, rateLimiter: shared?.rateLimiter, log })));
   } catch (error) {
+    shared?.close();
     throw new CliError([`chart-export: ${error instanceof Error ? error.message : 'cannot create the handler'}`], 2);
   }
-  const server = createServer(listener);
-  const address = await listen(server, options.port, options.host);
-  printBanner(io, options, data, keys, address);
+  const server = createLimitedServer(listener, options.server);
+  let address: AddressInfo;
+  try {
+    address = await listen(server, options.port, options.host);
+  } catch (error) {
+    shared?.close();
+    throw error;
+  }
+  printBanner(io, options, data, keys, address, shared);
+  const reloadKeys = options.keysFile === undefined ? undefined : createKeyReloader(options.keysFile, keyStore, log);
+  server.once('close', () => shared?.close());
 
   return {
     server,
     address,
+    reloadKeys,
     stop(timeoutMs) {
       return new Promise((resolve) => {
         let done = false;
@@ -285,6 +334,11 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  const reload = service.reloadKeys;
+  process.on('SIGHUP', () => {
+    if (reload === undefined) io.err('chart-export: SIGHUP: no --keys file to reload; ignored.');
+    else void reload();
+  });
 
   // Under `npm start`, npm runs `sh -c "… && node dist/cli.js"` and forwards a SIGTERM (from a process
   // manager, say) to that shell only, which dies and leaves this process running. Ctrl+C reaches every process

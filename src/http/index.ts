@@ -49,6 +49,9 @@ export type {
   InMemoryKeyStoreOptions,
 } from './key-store.js';
 
+export { KeyFileError, parseKeyFile } from './key-file.js';
+export type { KeyFileIssue } from './key-file.js';
+
 // Rate limiting
 export { createFixedWindowRateLimiter } from './rate-limiter.js';
 export type { RateLimiter, RateLimitDecision, FixedWindowRateLimiter, FixedWindowRateLimiterOptions } from './rate-limiter.js';

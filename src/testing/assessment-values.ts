@@ -12,8 +12,8 @@ import {
 import { arbCoding } from './codes.js';
 import { arbIsoDate, arbIsoDateTime, type YearRange } from './dates.js';
 import type { TextMode } from './fragments.js';
-import { arbIdFor } from './ids.js';
-import { textFor } from './text.js';
+import { arbIdFor } from './chart-ids.js';
+import { textFor } from './text-values.js';
 import { compact, memo, opt } from './internal/util.js';
 import { clampToNm } from './internal/nm.js';
 

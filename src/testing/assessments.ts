@@ -13,8 +13,8 @@ import {
 import { arbCoding } from './codes.js';
 import { arbIsoDateTimeFull } from './dates.js';
 import { GAD7_INSTRUMENT, GAD7_TOTAL, PHQ9_INSTRUMENT, PHQ9_TOTAL, gad7Severity, phq9Severity } from './instruments.js';
-import { arbIdFor } from './ids.js';
-import { textFor } from './text.js';
+import { arbIdFor } from './chart-ids.js';
+import { textFor } from './text-values.js';
 import { compact, memo, opt, rare } from './internal/util.js';
 import { arbRef, type RecordOptions } from './record-options.js';
 import { arbAnyValue, arbItemDefinition, arbValueFor, decimalFor } from './assessment-values.js';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { PatientChart } from '../index.js';
 import { ASSESSMENT_BREAKERS } from './assessment-breakers.js';
 import type { Broken, ChartBreaker } from './breakers.js';
-import { arbPatientChart, type ChartOptions } from './chart.js';
+import { arbPatientChart, type ChartOptions } from './charts.js';
 import { RECORD_BREAKERS } from './record-breakers.js';
 
 /**

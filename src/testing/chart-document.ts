@@ -3,11 +3,11 @@
  */
 import type fc from 'fast-check';
 import type { ChartDocument } from '../index.js';
-import { arbChartDocument, arbPatientChart, type ChartWithDirectory } from './chart.js';
+import { arbChartDocument, arbPatientChart, type ChartWithDirectory } from './charts.js';
 import type { YearRange } from './dates.js';
 import type { TextMode } from './fragments.js';
 import { optionsForSize } from './sizes.js';
-import type { KitSize } from './text.js';
+import type { KitSize } from './text-values.js';
 
 /**
  * Options of {@link patientChart} and {@link chartDocument}.

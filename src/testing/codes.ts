@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { CODE_SYSTEMS, IDENTIFIER_TYPES, type CodeSystem, type Coding, type Identifier } from '../index.js';
 import type { TextMode } from './fragments.js';
-import { textFor } from './text.js';
+import { textFor } from './text-values.js';
 import { compact, memo, opt } from './internal/util.js';
 
 /** Real codes with their displays, by code system. */

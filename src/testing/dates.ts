@@ -4,7 +4,7 @@
  * `YYYY | YYYY-MM | YYYY-MM-DD | YYYY-MM-DDThh:mm:ss[.f{1,4}](Z|±hh:mm)`.
  */
 import fc from 'fast-check';
-import { daysInMonth, offsetMinutes, utcMs } from './internal/iso.js';
+import { daysInMonth, offsetMinutes, utcMs } from './internal/iso-reading.js';
 import { memo } from './internal/util.js';
 
 /**

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import type { ChartDocument } from '../index.js';
 import { copy, firstEncounter, prepend, unusedId, validAssessment, type Broken, type DocumentBreaker } from './breakers.js';
-import { arbChartDocument, type DocumentOptions } from './chart.js';
+import { arbChartDocument, type DocumentOptions } from './charts.js';
 
 /** Ways to break a valid document in exactly one place (reference and uniqueness rules). */
 export const DOCUMENT_BREAKERS: readonly DocumentBreaker[] = [

@@ -15,8 +15,8 @@ import {
 import { arbCoding } from './codes.js';
 import { arbIsoDateTime, arbIsoDateTimeFull } from './dates.js';
 import { arbPeriod } from './periods.js';
-import { arbIdFor } from './ids.js';
-import { textFor } from './text.js';
+import { arbIdFor } from './chart-ids.js';
+import { textFor } from './text-values.js';
 import { compact, memo, opt, optArray } from './internal/util.js';
 import { arbPositive, arbRef, type RecordOptions } from './record-options.js';
 

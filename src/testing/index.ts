@@ -6,8 +6,8 @@
  */
 
 // Text and HL7 delimiters
-export { hl7Text } from './text.js';
-export type { Hl7TextOptions, KitSize } from './text.js';
+export { hl7Text } from './text-values.js';
+export type { Hl7TextOptions, KitSize } from './text-values.js';
 export { HOSTILE_FRAGMENTS } from './fragments.js';
 export type { TextMode } from './fragments.js';
 export { hl7Delimiters } from './delimiters.js';
@@ -24,7 +24,7 @@ export type { RecordKindOptions } from './record-kinds.js';
 // Charts and documents, valid and invalid
 export { chartDocument, patientChart } from './chart-document.js';
 export type { ChartKitOptions } from './chart-document.js';
-export type { ChartWithDirectory } from './chart.js';
+export type { ChartWithDirectory } from './charts.js';
 export { invalidChartDocument } from './invalid-document.js';
 export type { InvalidChartDocument } from './invalid-document.js';
 

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { ChartDocument } from '../index.js';
 import { CHART_BREAKERS } from './chart-breakers.js';
-import { arbChartDocument } from './chart.js';
+import { arbChartDocument } from './charts.js';
 import { DOCUMENT_BREAKERS } from './document-breakers.js';
 import type { ChartKitOptions } from './chart-document.js';
 import { optionsForSize } from './sizes.js';

@@ -9,8 +9,8 @@ import {
   type ClinicalNote,
 } from '../index.js';
 import { arbIsoDateTimeFull } from './dates.js';
-import { arbIdFor } from './ids.js';
-import { arbLongText, textFor } from './text.js';
+import { arbIdFor } from './chart-ids.js';
+import { arbLongText, textFor } from './text-values.js';
 import { compact, opt } from './internal/util.js';
 import { arbRef, type RecordOptions } from './record-options.js';
 

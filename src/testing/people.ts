@@ -25,8 +25,8 @@ import { arbIdentifier } from './codes.js';
 import { arbIsoDate, arbIsoDateTime, type YearRange } from './dates.js';
 import { arbPeriod } from './periods.js';
 import type { TextMode } from './fragments.js';
-import { arbIdFor } from './ids.js';
-import { textFor } from './text.js';
+import { arbIdFor } from './chart-ids.js';
+import { textFor } from './text-values.js';
 import { compact, memo, opt, optArray, rare } from './internal/util.js';
 
 /** Family names with apostrophes, hyphens, accents, particles and non-Latin scripts. */

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { Period } from '../index.js';
 import { arbFraction, arbIsoDate, arbIsoDateTimeFull, arbOffset, formatDay, fromMs, pad, type DateOptions, type DatePrecision, type DayParts } from './dates.js';
-import { isoInstantMs, isoOrder, offsetMinutes, readIso, utcMs } from './internal/iso.js';
+import { isoInstantMs, isoOrder, offsetMinutes, readIso, utcMs } from './internal/iso-reading.js';
 import { memo } from './internal/util.js';
 
 const HOUR = 3_600_000;

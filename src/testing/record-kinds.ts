@@ -6,10 +6,10 @@ import type fc from 'fast-check';
 import type { Assessment, ClinicalNote, Coverage, Directory, Encounter, MedicalHistoryEntry, Patient } from '../index.js';
 import { arbAssessment } from './assessments.js';
 import type { YearRange } from './dates.js';
-import { arbDirectory } from './directory.js';
+import { arbDirectory } from './directories.js';
 import { arbEncounter } from './encounters.js';
 import type { TextMode } from './fragments.js';
-import { arbMedicalHistoryEntry } from './history.js';
+import { arbMedicalHistoryEntry } from './history-entries.js';
 import { arbNote } from './notes.js';
 import { arbCoverage, arbPatient } from './people.js';
 

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { type YearRange } from './dates.js';
 import type { TextMode } from './fragments.js';
-import { arbIdFor } from './ids.js';
+import { arbIdFor } from './chart-ids.js';
 import { freshId } from './internal/util.js';
 
 /** Options shared by the record arbitraries. */

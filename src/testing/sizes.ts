@@ -1,9 +1,9 @@
 /**
  * What the public `size` option means for charts and documents: how many records of each kind at most.
  */
-import type { DirectoryOptions } from './directory.js';
-import type { DocumentOptions } from './chart.js';
-import type { KitSize } from './text.js';
+import type { DirectoryOptions } from './directories.js';
+import type { DocumentOptions } from './charts.js';
+import type { KitSize } from './text-values.js';
 
 const DIRECTORY_SIZES: Readonly<Record<KitSize, DirectoryOptions>> = {
   small: { maxOrganizations: 1, maxPractitioners: 2, maxLocations: 1 },

@@ -4,7 +4,8 @@ import { DEFAULT_HOST, DEFAULT_PORT, HELP_TEXT, UsageError, parseCliOptions } fr
 describe('parseCliOptions', () => {
   it('should default to the demo chart on 127.0.0.1:8080', () => {
     const o = parseCliOptions([], {});
-    expect(o).toMatchObject({ help: false, dataFile: undefined, keysFile: undefined, host: DEFAULT_HOST, port: DEFAULT_PORT, basePath: '', log: false });
+    expect(o).toMatchObject({ help: false, dataFile: undefined, keysFile: undefined, host: DEFAULT_HOST, port: DEFAULT_PORT, basePath: '', log: undefined, redisUrl: undefined, metrics: false });
+    expect(o.server).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 });
     expect(o.sendingApplication).toBe('CHART-EXPORT');
     expect(o.sendingFacility).toBeUndefined();
     expect(DEFAULT_PORT).toBe(8080);
@@ -25,6 +26,13 @@ describe('parseCliOptions', () => {
       CHART_EXPORT_SHUTDOWN_TIMEOUT: '2.5',
       CHART_EXPORT_LOG: '1',
       CHART_EXPORT_FHIR_STRICT_BUNDLE_TOTAL: 'true',
+      CHART_EXPORT_REDIS_URL: 'rediss://:pw@cache.example.org:6380/1',
+      CHART_EXPORT_REDIS_PREFIX: 'svc:',
+      CHART_EXPORT_METRICS: '1',
+      CHART_EXPORT_HEADERS_TIMEOUT: '2',
+      CHART_EXPORT_REQUEST_TIMEOUT: '4.5',
+      CHART_EXPORT_KEEP_ALIVE_TIMEOUT: '0',
+      CHART_EXPORT_MAX_CONNECTIONS: '50',
     };
     expect(parseCliOptions([], env)).toMatchObject({
       port: 9000,
@@ -37,8 +45,12 @@ describe('parseCliOptions', () => {
       sendingFacility: 'RIVERSIDE',
       processingId: 'T',
       shutdownTimeoutSeconds: 2.5,
-      log: true,
+      log: 'text',
       strictBundleTotal: true,
+      redisUrl: 'rediss://:pw@cache.example.org:6380/1',
+      redisPrefix: 'svc:',
+      metrics: true,
+      server: { headersTimeoutMs: 2000, requestTimeoutMs: 4500, keepAliveTimeoutMs: 0, maxConnections: 50 },
     });
     expect(parseCliOptions(['--port', '0', '--data', 'cli.json', '--keys=cli-keys.json', '--processing-id', 'D'], env)).toMatchObject({
       port: 0,
@@ -46,11 +58,25 @@ describe('parseCliOptions', () => {
       keysFile: 'cli-keys.json',
       processingId: 'D',
     });
+    expect(parseCliOptions(['--directory-rate-limit', '120/60'], {}).directoryRateLimit).toEqual({ limit: 120, windowSeconds: 60 });
+    expect(parseCliOptions([], { CHART_EXPORT_DIRECTORY_RATE_LIMIT: '5/1' }).directoryRateLimit).toEqual({ limit: 5, windowSeconds: 1 });
+    expect(parseCliOptions([], {}).directoryRateLimit).toBeUndefined();
+    expect(parseCliOptions(['--redis-url', 'redis://127.0.0.1:6379', '--max-connections', '7'], env)).toMatchObject({ redisUrl: 'redis://127.0.0.1:6379', server: { maxConnections: 7 } });
+  });
+
+  it('should read --log alone, with a format, and the format of CHART_EXPORT_LOG', () => {
+    expect(parseCliOptions(['--log'], {}).log).toBe('text');
+    expect(parseCliOptions(['--log', '--port', '0'], {})).toMatchObject({ log: 'text', port: 0 });
+    expect(parseCliOptions(['--log', 'json'], {}).log).toBe('json');
+    expect(parseCliOptions(['--log=json'], {}).log).toBe('json');
+    expect(parseCliOptions(['--log', 'text'], { CHART_EXPORT_LOG: 'json' }).log).toBe('text');
+    expect(parseCliOptions([], { CHART_EXPORT_LOG: 'json' }).log).toBe('json');
+    expect(parseCliOptions([], { CHART_EXPORT_LOG: 'true' }).log).toBe('text');
   });
 
   it('should treat an empty or false-like variable as unset', () => {
-    expect(parseCliOptions([], { PORT: '', CHART_EXPORT_DATA: '', CHART_EXPORT_LOG: '0' })).toMatchObject({ port: 8080, dataFile: undefined, log: false, strictBundleTotal: false });
-    expect(parseCliOptions([], { CHART_EXPORT_LOG: 'false' }).log).toBe(false);
+    expect(parseCliOptions([], { PORT: '', CHART_EXPORT_DATA: '', CHART_EXPORT_LOG: '0' })).toMatchObject({ port: 8080, dataFile: undefined, log: undefined, strictBundleTotal: false });
+    expect(parseCliOptions([], { CHART_EXPORT_LOG: 'false' }).log).toBeUndefined();
   });
 
   it.each([
@@ -67,6 +93,15 @@ describe('parseCliOptions', () => {
     [['--sending-facility', 'a\nb'], {}, /--sending-facility/],
     [['--sending-application', 'A'.repeat(21)], {}, /--sending-application .* 1–20 characters/],
     [[], { CHART_EXPORT_HL7_SENDING_FACILITY: 'F'.repeat(21) }, /CHART_EXPORT_HL7_SENDING_FACILITY must be 1–20/],
+    [['--log=yaml'], {}, /--log takes text or json/],
+    [[], { CHART_EXPORT_LOG: 'yaml' }, /CHART_EXPORT_LOG must be/],
+    [['--redis-url', 'http://cache:6379'], {}, /redis:\/\/ or rediss:\/\//],
+    [['--redis-url', 'not a url'], {}, /--redis-url/],
+    [['--headers-timeout', '0.5'], {}, /--headers-timeout .* from 1 to 3600/],
+    [['--headers-timeout', '40'], {}, /must not be longer than --request-timeout/],
+    [['--max-connections', '0'], {}, /--max-connections/],
+    [['--directory-rate-limit', '120'], {}, /LIMIT\/SECONDS/],
+    [['--directory-rate-limit', '0/60'], {}, /LIMIT\/SECONDS/],
   ] as const)('should refuse %j %j with a usage error', (argv, env, message) => {
     expect(() => parseCliOptions(argv, env)).toThrow(UsageError);
     expect(() => parseCliOptions(argv, env)).toThrow(message);
@@ -78,11 +113,24 @@ describe('HELP_TEXT', () => {
     for (const name of [
       '--data', '--keys', '--port', '--host', '--base-path', '--fhir-base-url', '--sending-application', '--sending-facility',
       '--processing-id', '--shutdown-timeout', '--strict-bundle-total', '--log', '--help', '--version',
+      '--redis-url', '--redis-prefix', '--metrics', '--headers-timeout', '--request-timeout', '--keep-alive-timeout', '--max-connections',
+      'CHART_EXPORT_REDIS_URL', 'CHART_EXPORT_REDIS_PREFIX', 'CHART_EXPORT_METRICS', 'CHART_EXPORT_HEADERS_TIMEOUT',
+      'CHART_EXPORT_REQUEST_TIMEOUT', 'CHART_EXPORT_KEEP_ALIVE_TIMEOUT', 'CHART_EXPORT_MAX_CONNECTIONS', 'SIGHUP', '--directory-rate-limit', 'CHART_EXPORT_DIRECTORY_RATE_LIMIT',
       'CHART_EXPORT_DATA', 'CHART_EXPORT_KEYS', 'PORT', 'CHART_EXPORT_HOST', 'CHART_EXPORT_BASE_PATH', 'CHART_EXPORT_FHIR_BASE_URL',
       'CHART_EXPORT_HL7_SENDING_APPLICATION', 'CHART_EXPORT_HL7_SENDING_FACILITY', 'CHART_EXPORT_HL7_PROCESSING_ID',
       'CHART_EXPORT_SHUTDOWN_TIMEOUT', 'CHART_EXPORT_LOG', 'CHART_EXPORT_FHIR_STRICT_BUNDLE_TOTAL',
     ]) {
       expect(HELP_TEXT).toContain(name);
     }
+  });
+});
+
+describe('maskRedisUrl', () => {
+  it('should never show the password of a Redis URL', async () => {
+    const { maskRedisUrl } = await import('../../src/cli/redis.js');
+    expect(maskRedisUrl('redis://:s3cret@cache:6379/0')).toBe('redis://:****@cache:6379/0');
+    expect(maskRedisUrl('rediss://user:p%40ss@cache.example.org:6380')).toBe('rediss://user:****@cache.example.org:6380');
+    expect(maskRedisUrl('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');
+    expect(maskRedisUrl('::')).toBe('redis://…');
   });
 });

@@ -21,7 +21,7 @@ import {
   type PatientChart,
 } from '../../src/index.js';
 import { isoOrderKey } from '../../src/internal/iso.js';
-import { arbPatientChart } from '../../src/testing/chart.js';
+import { arbPatientChart } from '../../src/testing/charts.js';
 import { parseXhtml } from '../support/fhir-validator.js';
 import { runs } from '../support/runs.js';
 

@@ -23,7 +23,7 @@ import {
   toFhirQuestionnaire,
   toFhirQuestionnaireResponse,
 } from '../../src/index.js';
-import { arbPatientChart } from '../../src/testing/chart.js';
+import { arbPatientChart } from '../../src/testing/charts.js';
 import { allBundles } from '../support/fhir-bundles.js';
 import { validateFhir, type FhirFinding } from '../support/fhir-validator.js';
 import { runs } from '../support/runs.js';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateChartDocument } from '../../src/index.js';
-import { arbPatientChart } from '../../src/testing/chart.js';
+import { arbPatientChart } from '../../src/testing/charts.js';
 import { allBundles } from '../support/fhir-bundles.js';
 import { asciiSpacePattern, R4_RESOURCE_TYPE_COUNT, validateFhirJsonSchema } from '../support/fhir-json-schema.js';
 import { runs } from '../support/runs.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HL7_DELIMITERS, escapeHl7, InvalidArgumentError, unescapeHl7, type Hl7Delimiters } from '../../src/index.js';
 import { HOSTILE_FRAGMENTS } from '../../src/testing/fragments.js';
-import { arbHostileText, arbLongText, arbText } from '../../src/testing/text.js';
+import { arbHostileText, arbLongText, arbText } from '../../src/testing/text-values.js';
 import { runs } from '../support/runs.js';
 
 /** Every kind of string: any code point, any UTF-16 code unit (lone surrogates included), graphemes, ASCII. */

@@ -28,7 +28,7 @@ import {
   type PatientChart,
 } from '../../src/index.js';
 import { fitNm, formatNm, NM_MAX } from '../../src/hl7/internal/fit.js';
-import { arbPatientChart } from '../../src/testing/chart.js';
+import { arbPatientChart } from '../../src/testing/charts.js';
 import { unexpectedDictionaryFindings } from '../support/hl7-dictionary.js';
 import { conformanceProblems, crossCheckWithHl7Standard, crossCheckWithMedplum, expectComponent, expectId, expectText, rawRepetition, repetitions, segmentsOf, systemOf, val } from './support.js';
 import { runs } from '../support/runs.js';

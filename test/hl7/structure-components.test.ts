@@ -22,7 +22,7 @@ import {
   type Directory,
   isHl7LengthDeviation,
 } from '../../src/index.js';
-import { arbPatientChart } from '../../src/testing/chart.js';
+import { arbPatientChart } from '../../src/testing/charts.js';
 import { checkWithHl7Dictionary, V251 } from '../support/hl7-dictionary.js';
 import { conformanceProblems } from './support.js';
 import { runs } from '../support/runs.js';

@@ -25,6 +25,7 @@ describe('chart-export/http', () => {
         "DataSourceTimeoutError",
         "DataSourceUnavailableError",
         "EXPORT_ERROR_SOURCES",
+        "KeyFileError",
         "MAX_API_KEY_LENGTH",
         "METRICS_CONTENT_TYPE",
         "createExportHandler",
@@ -37,6 +38,7 @@ describe('chart-export/http', () => {
         "hashApiKey",
         "isDataSourceUnavailable",
         "loadChartDocument",
+        "parseKeyFile",
         "toNodeListener",
       ]
     `);

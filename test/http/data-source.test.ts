@@ -5,7 +5,7 @@ import { createInMemoryDataSource, loadChartDocument } from '../../src/http/inde
 import { newestFirst } from '../../src/http/internal/newest.js';
 import { isoOrderKey as orderKeyOf } from '../../src/internal/adapter.js';
 import { isoOrderKey } from '../../src/internal/iso.js';
-import { arbChartDocument } from '../../src/testing/chart.js';
+import { arbChartDocument } from '../../src/testing/charts.js';
 import { arbIsoDate, arbIsoDateTime } from '../../src/testing/dates.js';
 import { CHART_DOCUMENT, OTHER_PATIENT_ID, PATIENT_ID } from './support/fixture.js';
 import { runs } from '../support/runs.js';

@@ -19,7 +19,7 @@ import {
   type ChartDocument,
   type PatientChart,
 } from '../../src/index.js';
-import { arbChartDocument } from '../../src/testing/chart.js';
+import { arbChartDocument } from '../../src/testing/charts.js';
 import { exportFailures } from '../support/export-all.js';
 import { BASE_DOCUMENT, changed } from '../support/hostile-corpus.js';
 import { runs } from '../support/runs.js';

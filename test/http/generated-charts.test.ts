@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { buildAdrA19, buildFhirPatientBundle, checkChartDocument, type ChartDocument } from '../../src/index.js';
 import { createInMemoryDataSource } from '../../src/http/index.js';
-import { arbChartDocument } from '../../src/testing/chart.js';
+import { arbChartDocument } from '../../src/testing/charts.js';
 import { expectFhir, expectHl7 } from './support/bodies.js';
 import { KEYS } from './support/fixture.js';
 import { NOW_MS, describeMatrix, fixtureOptions, serve, type Mode } from './support/harness.js';

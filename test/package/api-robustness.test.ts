@@ -25,7 +25,7 @@ import {
   checkHl7Message,
   parseHl7Message,
 } from '../../src/index.js';
-import { arbPatientChart, type ChartWithDirectory } from '../../src/testing/chart.js';
+import { arbPatientChart, type ChartWithDirectory } from '../../src/testing/charts.js';
 import { CHART, DIRECTORY } from '../hl7/fixtures.js';
 import { conformanceProblems } from '../hl7/support.js';
 import { CHART_DOCUMENT, PATIENT_ID } from '../http/support/fixture.js';
@@ -623,6 +623,15 @@ const CALLS: Record<string, CallSpec> = {
     valid: fc.tuple(fc.uniqueArray(arbKeyEntry, { maxLength: 3, selector: (e) => e.keyHash }).map((a) => a.map((e, i) => ({ ...e, keyId: `k${i}` }))), fc.constant({})),
     check: isObject,
   },
+  'http.parseKeyFile': {
+    arity: 1,
+    valid: fc.constantFrom<unknown[]>(
+      [{ keys: [{ partnerId: 'p', key: 'k-1', scopes: ['fhir:export'] }] }],
+      [JSON.stringify({ keys: [{ partner: 'p', keySha256: 'a'.repeat(64), scopes: ['hl7:export'], rateLimit: { limit: 2, windowSeconds: 3 } }] })],
+    ),
+    check: (r) => expect(Array.isArray(r)).toBe(true),
+  },
+  'http.KeyFileError': { arity: 1, construct: true, alsoAllowed: BUILTIN_ERROR_CONSTRUCTOR_FAILURE, valid: fc.constant([[{ path: ['keys', 0], message: 'is required' }]]), check: isError(http.KeyFileError) },
   'http.hashApiKey': { arity: 1, async: true, valid: fc.string({ maxLength: 100 }).map((s) => [s]), check: (r) => expect(r).toMatch(/^[0-9a-f]{64}$/) },
 
   // --- Rate limiting

@@ -8,18 +8,19 @@ import { MappingError, buildAdrA19, buildAdtA08, buildAdtA31, buildFhirPatientEx
 import type { PatientChart } from '../../src/model/index.js';
 import { arbAssessment } from '../../src/testing/assessments.js';
 import { CHART_BREAKERS, arbBrokenPatientChart } from '../../src/testing/chart-breakers.js';
-import { arbChartDocument, arbPatientChart, type ChartWithDirectory } from '../../src/testing/chart.js';
+import { arbChartDocument, arbPatientChart, type ChartWithDirectory } from '../../src/testing/charts.js';
 import { CODE_MAX_LENGTH, arbCoding, arbIdentifier } from '../../src/testing/codes.js';
 import { arbIsoDate, arbIsoDateTime, arbIsoDateTimeFull } from '../../src/testing/dates.js';
-import { arbDirectory } from '../../src/testing/directory.js';
+import { arbDirectory } from '../../src/testing/directories.js';
 import { DOCUMENT_BREAKERS, arbBrokenChartDocument } from '../../src/testing/document-breakers.js';
 import { FORBIDDEN_CONTROL_CHARS, isValidChartText } from '../../src/testing/fragments.js';
-import { arbId, arbIdFor, arbInvalidId, toValidId } from '../../src/testing/ids.js';
+import { arbId, arbIdFor, arbInvalidId, toValidId } from '../../src/testing/chart-ids.js';
 import { INVALID_CODES, INVALID_ISO_DATE_TIMES, INVALID_POSITIVE_INTS } from '../../src/testing/invalid-values.js';
 import { arbOrderedPair, arbPeriod } from '../../src/testing/periods.js';
 import { POSITIVE_INT_MAX } from '../../src/testing/record-options.js';
-import { arbForbiddenControlChar, arbHostileText, arbInvalidText, arbLongText, arbText } from '../../src/testing/text.js';
+import { arbForbiddenControlChar, arbHostileText, arbInvalidText, arbLongText, arbText } from '../../src/testing/text-values.js';
 import { fitForHl7 } from '../arbitraries/fit-for-hl7.js';
+import { HL7_NM_ABS_MAX, HL7_NM_ABS_MIN } from '../../src/model/limits.js';
 import { realisticPatientChart } from '../arbitraries/fixtures.js';
 import { runs } from '../support/runs.js';
 
@@ -278,6 +279,21 @@ describe('arbPatientChart', () => {
     );
   });
 
+  it('should not shift a period end into year 0000 (regression: seed -421342170, run 245 gave abatement 0000-12-31T10:00:00Z after an onset in year 0001 at +14:00)', () => {
+    fc.assert(
+      fc.property(arbPatientChart(), ({ chart }) => {
+        expect(paths(checkPatientChart(chart))).toEqual([]);
+      }),
+      { seed: -421342170, path: '244', endOnFailure: true },
+    );
+    fc.assert(
+      fc.property(arbOrderedPair(), ([earlier, later]) => {
+        expect(later.startsWith('0000') || earlier.startsWith('0000')).toBe(false);
+      }),
+      { numRuns: runs(2000) },
+    );
+  });
+
   it('should pass in realistic and hostile modes, with long notes', () => {
     for (const text of ['realistic', 'hostile'] as const) {
       fc.assert(
@@ -421,12 +437,16 @@ describe('arbPatientChart({ mappable })', () => {
     expect(fitForHl7({ type: 'decimal', value: 1.5000000001e-13 })).toEqual({ type: 'decimal', value: 1.5e-13 });
     // Below the check's NM range (1e-13 … 1e15): 0.
     expect(fitForHl7({ type: 'decimal', value: 9.5e-15 })).toEqual({ type: 'decimal', value: 0 });
+    // Above it, though NM writes its 16 digits (regression: seed -26884611 drew 2275368202826644): ±9e14.
+    expect(fitForHl7({ type: 'decimal', value: 2275368202826644 })).toEqual({ type: 'decimal', value: 9e14 });
+    const inCheckRange = (x: number): boolean => x === 0 || (Math.abs(x) >= HL7_NM_ABS_MIN && Math.abs(x) < HL7_NM_ABS_MAX);
     fc.assert(
       fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
         const { value } = fitForHl7({ type: 'decimal', value: x });
         expect(Number(fitNm(value, [], 'OBX-5'))).toBe(value === 0 ? 0 : value);
-        // Values NM already carries as they are stay as they are.
-        if (formatNm(x).length <= NM_MAX) expect(value).toBe(x === 0 ? 0 : x);
+        expect(inCheckRange(value)).toBe(true);
+        // Values NM already carries as they are, within the check's range, stay as they are.
+        if (formatNm(x).length <= NM_MAX && inCheckRange(x)) expect(value).toBe(x === 0 ? 0 : x);
       }),
     );
   });

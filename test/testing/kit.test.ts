@@ -39,7 +39,7 @@ import {
   patient,
   patientChart,
 } from '../../src/testing/index.js';
-import { isoOrder } from '../../src/testing/internal/iso.js';
+import { isoOrder } from '../../src/testing/internal/iso-reading.js';
 import { HL7_NM_ABS_MAX, HL7_NM_ABS_MIN, HL7_NM_NEGATIVE_ABS_MAX } from '../../src/model/limits.js';
 import { NM_ABS_MAX, NM_ABS_MIN, NM_NEGATIVE_ABS_MAX, clampToNm, numberForNm } from '../../src/testing/internal/nm.js';
 import { fitForHl7 } from '../arbitraries/fit-for-hl7.js';

@@ -13,7 +13,7 @@ import { HL7_CONTACT_MAX, HL7_MEMBER_ID_MAX, HL7_NM_ABS_MAX, HL7_NM_ABS_MIN, HL7
 import { buildQrd } from '../../src/hl7/segments/qrd.js';
 import { fitNm } from '../../src/hl7/internal/fit.js';
 import { escapeStandard } from '../../src/hl7/internal/standard-escape.js';
-import { arbChartDocument } from '../../src/testing/chart.js';
+import { arbChartDocument } from '../../src/testing/charts.js';
 import { runs } from '../support/runs.js';
 import { exportFailures } from '../support/export-all.js';
 

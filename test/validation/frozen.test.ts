@@ -8,7 +8,7 @@ import { checkChartDocument, checkPatientChart } from '../../src/validation/char
 import { freezeChartDocument, freezeDirectory, freezePatientChart } from '../../src/validation/frozen.js';
 import { isCheckedFrozen } from '../../src/validation/memo.js';
 import { arbBrokenPatientChart } from '../../src/testing/chart-breakers.js';
-import { arbChartDocument, arbPatientChart } from '../../src/testing/chart.js';
+import { arbChartDocument, arbPatientChart } from '../../src/testing/charts.js';
 import { realisticPatientChart } from '../arbitraries/fixtures.js';
 import { runs } from '../support/runs.js';
 

@@ -9,7 +9,7 @@ import { ChartValidationError, formatIssuePath } from '../../src/errors.js';
 import { checkChartDocument, validateChartDocument } from '../../src/validation/chart-check.js';
 import { freezeChartDocument } from '../../src/validation/frozen.js';
 import { loadChartDocument } from '../../src/http/data-source.js';
-import { arbPatientChart } from '../../src/testing/chart.js';
+import { arbPatientChart } from '../../src/testing/charts.js';
 import { runs } from '../support/runs.js';
 
 const MARKER = 'Qz9Marker';

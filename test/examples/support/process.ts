@@ -72,9 +72,10 @@ export interface Service {
  * Start the command and wait until it prints its banner (the line `Press Ctrl+C to stop.`).
  * @param args - arguments (give `--port 0`)
  * @param env - extra environment variables
+ * @param nodeArgs - options for node itself, before the script (e.g. `--import` of a preload module)
  */
-export async function startCli(args: readonly string[], env: Record<string, string> = {}): Promise<Service> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startCli(args: readonly string[], env: Record<string, string> = {}, nodeArgs: readonly string[] = []): Promise<Service> {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   const io = collect(child);
   const origin = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner after 15 s:\n${io.out()}\n${io.err()}`)), 15_000);

@@ -1,16 +1,19 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeyFileError, formatKeyFileIssues, parseKeyFile } from '../../src/cli/key-file.js';
+import { formatIssuePath } from '../../src/index.js';
+import { KeyFileError, parseKeyFile } from '../../src/http/index.js';
+
+const formatKeyFileIssues = (issues: KeyFileError['issues']): string[] => issues.map((i) => `${formatIssuePath(i.path)}: ${i.message}`);
 import { createInMemoryKeyStore } from '../../src/http/index.js';
 import { runs } from '../support/runs.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** Parse and return the formatted problem lines (or fail when the file is accepted). */
-async function problems(file: unknown): Promise<string[]> {
+function problems(file: unknown): string[] {
   try {
-    await parseKeyFile(typeof file === 'string' ? file : JSON.stringify(file));
+    parseKeyFile(typeof file === 'string' ? file : JSON.stringify(file));
   } catch (error) {
     expect(error).toBeInstanceOf(KeyFileError);
     return formatKeyFileIssues((error as KeyFileError).issues);
@@ -30,7 +33,7 @@ describe('parseKeyFile', () => {
       ],
     };
     // Act
-    const entries = await parseKeyFile(new TextEncoder().encode(JSON.stringify(file)));
+    const entries = parseKeyFile(new TextEncoder().encode(JSON.stringify(file)));
     // Assert
     expect(entries).toEqual([
       { keyHash: hash, keyId: 'acme-1', partnerId: 'acme', scopes: ['fhir:export', 'hl7:export'], rateLimit: { limit: 100, windowSeconds: 10 }, revoked: false },
@@ -41,13 +44,41 @@ describe('parseKeyFile', () => {
   });
 
   it('should give entries the in-memory key store resolves by the plain key', async () => {
-    const store = createInMemoryKeyStore(await parseKeyFile(JSON.stringify({ keys: [{ partner: 'p', key: 'k-123', scopes: ['fhir:export'] }] })));
+    const store = createInMemoryKeyStore(parseKeyFile(JSON.stringify({ keys: [{ partner: 'p', key: 'k-123', scopes: ['fhir:export'] }] })));
     expect((await store.lookup('k-123'))?.partnerId).toBe('p');
     expect(await store.lookup('k-124')).toBeUndefined();
   });
 
+  it("should read the key store's own field names, so a file of hashed keys is an entry list as it stands", async () => {
+    const file = {
+      keys: [
+        { keyId: 'acme-main', partnerId: 'acme', keyHash: sha256('acme-key'), scopes: ['fhir:export'], rateLimit: { limit: 5, windowSeconds: 1 } },
+        { partnerId: 'beta', key: 'beta-key', scopes: ['hl7:export'], comment: 'local' },
+      ],
+    };
+    const entries = parseKeyFile(file);
+    expect(entries).toEqual([
+      { keyHash: sha256('acme-key'), keyId: 'acme-main', partnerId: 'acme', scopes: ['fhir:export'], rateLimit: { limit: 5, windowSeconds: 1 }, revoked: false },
+      { keyHash: sha256('beta-key'), keyId: 'beta-1', partnerId: 'beta', scopes: ['hl7:export'], rateLimit: { limit: 600, windowSeconds: 60 }, revoked: false },
+    ]);
+    // The same text parsed or not gives the same entries; the hashed entry goes to the store unchanged.
+    expect(parseKeyFile(JSON.stringify(file))).toEqual(entries);
+    const direct = createInMemoryKeyStore([file.keys[0] as never]);
+    expect((await direct.lookup('acme-key'))?.keyId).toBe('acme-main');
+    const store = createInMemoryKeyStore(entries);
+    expect((await store.lookup('beta-key'))?.partnerId).toBe('beta');
+  });
+
+  it('should refuse a field given under both its names', () => {
+    expect(problems({ keys: [{ keyId: 'a', id: 'b', partnerId: 'p', partner: 'p', keyHash: sha256('x'), keySha256: sha256('x'), scopes: ['hl7:export'] }] })).toEqual([
+      'keys[0]: must give "keyId" or its older name "id", not both',
+      'keys[0]: must give "partnerId" or its older name "partner", not both',
+      'keys[0]: must give "keyHash" or its older name "keySha256", not both',
+    ]);
+  });
+
   it('should list every problem of a file by path, in file order', async () => {
-    const lines = await problems({
+    const lines = problems({
       keys: [
         { partner: '', key: 'has space', scopes: [] },
         { partner: 'a', keySha256: 'abc', scopes: ['fhir:export', 'fhir:export', 'admin'], rateLimit: { limit: 0 }, revoked: 'no' },
@@ -69,14 +100,14 @@ describe('parseKeyFile', () => {
       'keys[1].rateLimit.windowSeconds: is required',
       'keys[1].revoked: must be true or false',
       'keys[2].scope: unknown field (did you mean "scopes"?)',
-      'keys[2]: must give "keySha256" (SHA-256 of the key, 64 hexadecimal digits) or "key" (the plain key, local use only)',
+      'keys[2]: must give "keyHash" (SHA-256 of the key, 64 hexadecimal digits) or "key" (the plain key, local use only)',
       'keys[3]: must give either "key" or "keySha256", not both',
       'keys[4]: must be an object',
     ]);
   });
 
   it('should find the same key given once plain and once hashed, and repeated ids', async () => {
-    const lines = await problems({
+    const lines = problems({
       keys: [
         { id: 'one', partner: 'a', key: 'same-key', scopes: ['hl7:export'] },
         { id: 'one', partner: 'b', keySha256: sha256('same-key'), scopes: ['fhir:export'] },
@@ -86,17 +117,17 @@ describe('parseKeyFile', () => {
   });
 
   it('should reject an empty list, a missing list and a root that is not an object', async () => {
-    expect(await problems({ keys: [] })).toEqual(['keys: must list at least one key']);
-    expect(await problems({})).toEqual(['keys: is required']);
-    expect(await problems([])).toEqual(['(root): must be an object { "keys": [ … ] }']);
+    expect(problems({ keys: [] })).toEqual(['keys: must list at least one key']);
+    expect(problems({})).toEqual(['keys: is required']);
+    expect(problems([])).toEqual(['(root): must be an object { "keys": [ … ] }']);
   });
 
   it('should report text that is not JSON with its position only', async () => {
-    const lines = await problems('{ "keys": [ { "key": "s3cret-value" oops } ] }');
+    const lines = problems('{ "keys": [ { "key": "s3cret-value" oops } ] }');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^\(root\): is not valid JSON/);
     expect(lines[0]).not.toContain('s3cret');
-    await expect(parseKeyFile(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]))).rejects.toMatchObject({ issues: [{ path: [], message: 'is not valid UTF-8' }] });
+    expect(() => parseKeyFile(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]))).toThrow(expect.objectContaining({ issues: [{ path: [], message: 'is not valid UTF-8' }] }));
   });
 
   it('should never echo key material, whatever the mistakes around it', async () => {
@@ -111,9 +142,16 @@ describe('parseKeyFile', () => {
           { partner: 'p', [key]: true, key: 'other-key', scopes: ['hl7:export'] }, // the key pasted as a field name
           { partner: 'p', key, scopes: ['hl7:export'], rateLimit: { limit: key } },
         ];
-        const lines = await problems({ keys: [entries[variant], entries[(variant + 1) % entries.length]] });
+        const file = { keys: [entries[variant], entries[(variant + 1) % entries.length]] };
+        const lines = problems(file);
         expect(lines.length).toBeGreaterThan(0);
-        for (const line of lines) {
+        let message = '';
+        try {
+          parseKeyFile(file);
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        for (const line of [...lines, message]) {
           expect(line).not.toContain(key);
           expect(line).not.toContain(sha256(key));
         }

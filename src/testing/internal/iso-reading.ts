@@ -57,6 +57,8 @@ export function readIso(value: string): IsoValue | undefined {
   const m = ISO_RE.exec(value);
   if (m === null) return undefined;
   const [, y, mo, d, h, mi, s, f, tz] = m;
+  // FHIR dates begin at year 0001 (as the chart check reads them): a value shifted into year 0000 is none.
+  if (Number(y) === 0) return undefined;
   return {
     precision: h !== undefined ? 'second' : d !== undefined ? 'day' : mo !== undefined ? 'month' : 'year',
     year: Number(y),

@@ -12,8 +12,8 @@ import {
 import { arbCoding, arbIdentifier, arbNpiIdentifier } from './codes.js';
 import { ORGANIZATION_ADDRESS_USES, ORGANIZATION_TELECOM_USES, arbAddress, arbHumanName, arbTelecom } from './people.js';
 import type { TextMode } from './fragments.js';
-import { arbIdFor } from './ids.js';
-import { textFor } from './text.js';
+import { arbIdFor } from './chart-ids.js';
+import { textFor } from './text-values.js';
 import { compact, memo, opt, optArray } from './internal/util.js';
 
 /** Options of {@link arbDirectory}. */

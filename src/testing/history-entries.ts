@@ -10,8 +10,8 @@ import {
 import { arbCoding } from './codes.js';
 import { arbIsoDateTime } from './dates.js';
 import { arbOrderedPair } from './periods.js';
-import { arbIdFor } from './ids.js';
-import { textFor } from './text.js';
+import { arbIdFor } from './chart-ids.js';
+import { textFor } from './text-values.js';
 import { compact, memo, opt } from './internal/util.js';
 import { type RecordOptions } from './record-options.js';
 

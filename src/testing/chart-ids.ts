@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { HOSTILE_FRAGMENTS, sanitizeText, type TextMode } from './fragments.js';
-import { arbForbiddenControlChar } from './text.js';
+import { arbForbiddenControlChar } from './text-values.js';
 
 const arbFragment = fc.constantFrom(...HOSTILE_FRAGMENTS);
 
