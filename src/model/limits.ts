@@ -165,8 +165,8 @@ export function utf8Length(text: string): number {
  * The most records of one kind that HL7 numbers with a set id (SI, at most 4 digits: 9 999, HL7 v2.5.1 2.A.69),
  * per place they are numbered: coverages (IN1-1), diagnoses and procedures of one encounter (DG1-1, PR1-1),
  * medical-history entries (DG1-1 of the ADR^A19 group without visit), encounters (PID-1 / PV1-1 of the ADR^A19
- * groups, one more for the records without encounter) and answers of one assessment (OBX-1: with the panel,
- * score and interpretation OBX).
+ * groups, one more for the records without encounter), answers of one assessment (OBX-1: with the panel,
+ * score and interpretation OBX) and the OBX of one ADR^A19 group (OBX-1).
  */
 export const HL7_SET_ID_LIMITS = {
   coverages: 9_999,
@@ -175,4 +175,6 @@ export const HL7_SET_ID_LIMITS = {
   medicalHistory: 9_999,
   encounters: 9_998,
   answers: 9_996,
+  /** OBX of one ADR^A19 group: its notes' text values and its assessments' panel, answers, score, interpretation. */
+  summaryObx: 9_999,
 } as const;

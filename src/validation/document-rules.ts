@@ -11,6 +11,7 @@ import { checkHistory } from './history-rules.js';
 import { isCheckedFrozen } from './memo.js';
 import { checkNote } from './note-rules.js';
 import { checkPatient } from './patient-rules.js';
+import { checkSummaryObx } from './summary-rules.js';
 
 /** Check one patient's chart at `path`. */
 export function checkChart(c: Checker, value: unknown, path: Path): void {
@@ -32,6 +33,7 @@ export function checkChart(c: Checker, value: unknown, path: Path): void {
   }
   c.maxSetIds(value['encounters'], at(path, 'encounters'), HL7_SET_ID_LIMITS.encounters, 'PID-1 / PV1-1 in ADR^A19');
   c.maxSetIds(value['medicalHistory'], at(path, 'medicalHistory'), HL7_SET_ID_LIMITS.medicalHistory, 'DG1-1 in ADR^A19');
+  checkSummaryObx(c, value, path);
   c.uniqueFhirIds(value['assessments'], ['instrument', 'id'], at(path, 'assessments'), "assessment's instrument");
   checkInstruments(c, value['assessments'], at(path, 'assessments'));
 }
