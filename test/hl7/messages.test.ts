@@ -360,7 +360,8 @@ describe('buildOruR01', () => {
     }
     // Assert
     expect(error).toBeInstanceOf(ChartValidationError);
-    expect((error as ChartValidationError).issues.map((i) => i.path)).toEqual([['assessments', 0, 'answers']]);
+    // The assessment's own answers limit, and its ADR^A19 group's OBX numbering (reported at the chart's notes).
+    expect((error as ChartValidationError).issues.map((i) => i.path)).toEqual([['assessments', 0, 'answers'], ['notes']]);
     expect((error as ChartValidationError).message).not.toContain(CHART.patient.names![0]!.family!);
     // The summary refuses it the same way.
     expect(() => buildAdrA19(chart, HEADER)).toThrow(ChartValidationError);
