@@ -224,7 +224,11 @@ function readArguments(argv: readonly string[]): Record<string, string | boolean
       },
     }).values;
   } catch (error) {
-    // parseArgs' messages name the option only ("Unknown option '--x'", "Option '--port <value>' argument missing").
+    // A stray argument is quoted whole by parseArgs, and it may be a secret (a Redis URL given without its
+    // option): say what is wrong without it. Its other messages name the option only ("Unknown option '--x'").
+    if ((error as { code?: unknown } | null)?.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+      throw new UsageError('this command takes no positional arguments: give every value after its option (--redis-url URL or --redis-url=URL)');
+    }
     throw new UsageError(error instanceof Error ? error.message.split('\n')[0] ?? 'Invalid arguments' : 'Invalid arguments');
   }
 }

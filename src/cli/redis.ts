@@ -42,6 +42,8 @@ export interface SharedLimits {
 export function maskRedisUrl(url: string): string {
   try {
     const parsed = new URL(url);
+    // Both parts: a secret is often written where the user name goes (`redis://s3cret@host`).
+    if (parsed.username !== '') parsed.username = '****';
     if (parsed.password !== '') parsed.password = '****';
     return parsed.toString();
   } catch {

@@ -12,6 +12,7 @@ import {
   createExportHandler,
   createExportMetrics,
   createInMemoryDataSource,
+  isDataSourceUnavailable,
   toNodeListener,
   type ExportHandlerOptions,
   type KeyStore,
@@ -54,6 +55,8 @@ function handlerOptions(options: CliOptions, parts: HandlerParts): ExportHandler
     healthRoutes: true,
     openApi: true,
     onError: (error, context) => {
+      // A Redis outage is logged once when it starts and once when it ends (redis.ts), not once per request.
+      if (rateLimiter !== undefined && context.source === 'rate_limiter' && isDataSourceUnavailable(error)) return;
       // Core and adapter messages name fields, never patient values; a stack is of no use to the operator here.
       const what = error instanceof Error ? `${error.name}: ${error.message}` : 'non-error value thrown';
       log.event('error', `error on ${context.route ?? 'unknown route'} (request ${context.requestId}): ${what}`, {

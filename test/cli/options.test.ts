@@ -125,11 +125,27 @@ describe('HELP_TEXT', () => {
   });
 });
 
+describe('parseCliOptions and secrets', () => {
+  it('should not quote a stray argument, which may be a Redis URL with its password', () => {
+    let error: unknown;
+    try {
+      parseCliOptions(['redis://:s3cret@cache:6379'], {});
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toMatch(/no positional arguments/);
+    expect((error as Error).message).not.toContain('s3cret');
+  });
+});
+
 describe('maskRedisUrl', () => {
   it('should never show the password of a Redis URL', async () => {
     const { maskRedisUrl } = await import('../../src/cli/redis.js');
     expect(maskRedisUrl('redis://:s3cret@cache:6379/0')).toBe('redis://:****@cache:6379/0');
-    expect(maskRedisUrl('rediss://user:p%40ss@cache.example.org:6380')).toBe('rediss://user:****@cache.example.org:6380');
+    expect(maskRedisUrl('rediss://user:p%40ss@cache.example.org:6380')).toBe('rediss://****:****@cache.example.org:6380');
+    // A secret written where the user name goes is hidden too.
+    expect(maskRedisUrl('redis://s3cret@cache:6379')).toBe('redis://****@cache:6379');
     expect(maskRedisUrl('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');
     expect(maskRedisUrl('::')).toBe('redis://…');
   });
