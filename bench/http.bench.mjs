@@ -12,17 +12,20 @@
 // in-memory data source the adapter then fills its per-record HL7 or Bundle template (see
 // src/http/internal/hl7-template.ts and fhir-template.ts); the first requests for a record cost the full build
 // plus the proof of the template. The builder server shows what a fresh build per request costs.
-import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import { cannon as cannonLoad, measure as measureLoad, startChild as startServedChild } from './support/served-child.mjs';
 
 const TARGET_RATIO = 0.9;
 const DURATION = Number(process.env.BENCH_DURATION ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const API_KEY = 'bench-key-0123456789abcdef0123456789';
+const LOAD = { duration: DURATION, connections: CONNECTIONS, apiKey: API_KEY };
+const startChild = (message) => startServedChild(SELF, message);
+const measure = (server, path) => measureLoad(server, path, LOAD);
+const cannon = (port, path, duration) => cannonLoad(port, path, { ...LOAD, duration });
 const SELF = fileURLToPath(import.meta.url);
 
 /** A synthetic one-patient chart: demographics with coverage, one encounter with diagnosis, one note. */
@@ -181,27 +184,7 @@ async function childMain() {
   });
 }
 
-function stats(child) {
-  return new Promise((resolve) => {
-    const onMessage = (m) => {
-      if (m.stats === undefined) return;
-      child.off('message', onMessage);
-      resolve(m.stats);
-    };
-    child.on('message', onMessage);
-    child.send({ kind: 'stats' });
-  });
-}
 
-function startChild(message) {
-  const child = fork(SELF, ['--serve'], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('message', ({ port }) => resolve({ child, port }));
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    child.send(message);
-  });
-}
 
 // ---------------------------------------------------------------------------------------------- measuring
 
@@ -218,23 +201,7 @@ async function capture(port, path) {
   return { path, status: res.status, headers, body: body.toString('base64'), bytes: body.length };
 }
 
-function cannon(port, path, duration) {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      { url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, duration, headers: { 'x-api-key': API_KEY } },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    );
-  });
-}
 
-async function measure(server, path) {
-  const before = await stats(server.child);
-  const r = await cannon(server.port, path, DURATION);
-  const after = await stats(server.child);
-  if (r.errors > 0 || r.timeouts > 0 || r.non2xx > 0) throw new Error(`${path}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
-  const cpu = after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system;
-  return { rps: r.requests.average, p99: r.latency.p99, total: r.requests.total, cpu: cpu / Math.max(1, after.requests - before.requests) };
-}
 
 async function main() {
   const adapter = await startChild({ kind: 'adapter' });

@@ -6,18 +6,21 @@
 //
 //   node bench/output-reuse.bench.mjs
 //   BENCH_DURATION=2 BENCH_CONNECTIONS=10 BENCH_ROUNDS=5 node bench/output-reuse.bench.mjs   (the defaults)
-import { fork } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import autocannon from 'autocannon';
+import { cannon as cannonLoad, measure as measureLoad, startChild as startServedChild } from './support/served-child.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const API_KEY = 'bench-key-0123456789abcdef0123456789';
+const LOAD = { duration: DURATION, connections: CONNECTIONS, apiKey: API_KEY };
+const startChild = (message) => startServedChild(SELF, message);
+const measure = (server, path) => measureLoad(server, path, LOAD);
+const cannon = (port, path, duration) => cannonLoad(port, path, { ...LOAD, duration });
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -84,45 +87,9 @@ async function childMain() {
   });
 }
 
-function stats(child) {
-  return new Promise((resolve) => {
-    const onMessage = (m) => {
-      if (m.stats === undefined) return;
-      child.off('message', onMessage);
-      resolve(m.stats);
-    };
-    child.on('message', onMessage);
-    child.send({ kind: 'stats' });
-  });
-}
 
-function startChild(message) {
-  const child = fork(SELF, ['--serve'], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('message', ({ port }) => resolve({ child, port }));
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    child.send(message);
-  });
-}
 
-function cannon(port, path, duration) {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      { url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, duration, headers: { 'x-api-key': API_KEY } },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    );
-  });
-}
 
-async function measure(server, path) {
-  const before = await stats(server.child);
-  const r = await cannon(server.port, path, DURATION);
-  const after = await stats(server.child);
-  if (r.errors > 0 || r.timeouts > 0 || r.non2xx > 0) throw new Error(`${path}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
-  const cpu = after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system;
-  return { rps: r.requests.average, cpu: cpu / Math.max(1, after.requests - before.requests) };
-}
 
 /** The body without what changes per request (MSH-7, EVN-2, MSH-10; Bundle id and timestamp): variants must agree. */
 async function shape(port, path) {
