@@ -4,8 +4,9 @@
  * method) and imports no Redis library itself.
  */
 import { InvalidArgumentError } from '../index.js';
-import { sha256 } from '../internal/adapter.js';
 import { DataSourceUnavailableError } from './errors.js';
+import { createRedisBatches } from './internal/redis-batches.js';
+import { RedisAnswerError, toRedisKey } from './internal/redis-script.js';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
 
 /**
@@ -103,113 +104,6 @@ export const DEFAULT_REDIS_RATE_LIMIT_PREFIX = 'chart-export:rl:';
 const DEFAULT_TIMEOUT_MS = 200;
 const DEFAULT_RETRY_AFTER_SECONDS = 5;
 
-/** A counter lives this much longer than its window, so a key never expires while its window can still be read. */
-const TTL_MARGIN_MS = 1000;
-
-/**
- * The one script run per request, atomically. A counter is a hash `{ s: window start, w: window length, c:
- * count }` (milliseconds), one per key, so the script touches only the key it is given (cluster-safe). The
- * time is the Redis server's (`TIME`), so hosts with skewed clocks agree on the window. The rules are those of
- * the in-memory limiter: epoch-aligned windows; a denied request is not counted; a key whose window length
- * changes keeps its count while those requests can lie in the new window; a clock (here: a failover to a
- * server whose clock is behind) stepped back by more than a window counts on in its own window.
- * Reply: `{ allowed (1|0), remaining, reset (epoch seconds), retryAfter (seconds) }`.
- */
-export const REDIS_RATE_LIMIT_SCRIPT = `-- chart-export fixed-window rate limit
-if redis.replicate_commands then redis.replicate_commands() end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local limit = tonumber(ARGV[1])
-local w = tonumber(ARGV[2]) * 1000
-local start = now - (now % w)
-local v = redis.call('HMGET', KEYS[1], 's', 'w', 'c')
-local s, ow, c = tonumber(v[1]), tonumber(v[2]), tonumber(v[3])
-if s == nil or ow == nil or c == nil or (s < start and ow == w) then
-  s, c = start, 0
-elseif ow ~= w then
-  if not (now < s + ow or s >= start) then c = 0 end
-  s = start
-elseif s - start > w then
-  s = start
-end
-local e = s + w
-local allowed = 0
-if c < limit then
-  c = c + 1
-  allowed = 1
-end
-redis.call('HSET', KEYS[1], 's', s, 'w', w, 'c', c)
-redis.call('PEXPIRE', KEYS[1], e - now + tonumber(ARGV[3]))
-if allowed == 1 then return {1, limit - c, e / 1000, 0} end
-return {0, 0, e / 1000, math.max(1, math.ceil((e - now) / 1000))}
-`;
-
-/**
- * SHA-1 of {@link REDIS_RATE_LIMIT_SCRIPT}, the name `EVALSHA` runs it by. Written out rather than computed,
- * since SHA-1 is not available synchronously on every runtime; a test checks it against the script.
- */
-export const REDIS_RATE_LIMIT_SCRIPT_SHA1 = '3d59598af04c8a597fcd594260b2e1eaf7b64855';
-
-/** Why a call failed, for the error's message (never sent to a client). */
-class RedisAnswerError extends Error {
-  override readonly name = 'RedisAnswerError';
-}
-
-const HEX = '0123456789abcdef';
-
-/**
- * The Redis key of a counter: the prefix and the SHA-256 of the name's UTF-16 code units (two bytes each), so
- * that every string, a lone surrogate included, has its own key.
- */
-function toRedisKey(prefix: string, key: string): string {
-  const bytes = new Uint8Array(key.length * 2);
-  for (let i = 0; i < key.length; i++) {
-    const unit = key.charCodeAt(i);
-    bytes[2 * i] = unit >>> 8;
-    bytes[2 * i + 1] = unit & 0xff;
-  }
-  let hex = '';
-  for (const b of sha256(bytes)) hex += (HEX[b >>> 4] as string) + (HEX[b & 15] as string);
-  return prefix + hex;
-}
-
-/** An integer reply: a safe integer, or its decimal digits (ioredis with `stringNumbers`). */
-function readInteger(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined;
-  if (typeof value === 'string' && /^-?\d{1,16}$/.test(value)) {
-    const n = Number(value);
-    return Number.isSafeInteger(n) ? n : undefined;
-  }
-  return undefined;
-}
-
-/**
- * The script's reply as a decision, every field checked: anything else means Redis (or something between)
- * answered what this script cannot have sent.
- */
-function readReply(reply: unknown, limit: number): RateLimitDecision {
-  if (!Array.isArray(reply) || reply.length !== 4) throw new RedisAnswerError('Redis answered the rate-limit script with something other than 4 integers');
-  const [allowed, remaining, reset, retryAfter] = reply.map(readInteger);
-  if (allowed === undefined || remaining === undefined || reset === undefined || retryAfter === undefined) {
-    throw new RedisAnswerError('Redis answered the rate-limit script with a value that is not an integer');
-  }
-  const valid =
-    reset >= 0 &&
-    (allowed === 1 ? remaining >= 0 && remaining < limit && retryAfter === 0 : allowed === 0 && remaining === 0 && retryAfter >= 1);
-  if (!valid) throw new RedisAnswerError('Redis answered the rate-limit script with figures out of range');
-  return { allowed: allowed === 1, limit, remaining, reset, retryAfter };
-}
-
-/** Whether Redis said it does not know the script (its reply error starts with the code `NOSCRIPT`, in both clients). */
-function isNoScriptError(error: unknown): boolean {
-  try {
-    const message: unknown = (error as { message?: unknown } | null)?.message;
-    return typeof message === 'string' && message.startsWith('NOSCRIPT');
-  } catch {
-    return false;
-  }
-}
-
 /** An optional positive-integer option, or its default. @throws {InvalidArgumentError} naming the option */
 function checkPositiveInteger(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
@@ -250,19 +144,15 @@ function resolveRedisOptions(options: RedisRateLimiterOptions): RedisLimiterSett
 }
 
 /**
- * Run `work` with a deadline: reject when it has not settled in `timeoutMs`. `work` is told when the
- * deadline passed, so it sends nothing more; its own late rejection is caught here (never unhandled).
+ * Run `work` with a deadline: reject when it has not settled in `timeoutMs`; its own late rejection is caught
+ * here (never unhandled).
  */
-function withRedisDeadline<T>(timeoutMs: number, work: (expired: () => boolean) => Promise<T>): Promise<T> {
-  let expired = false;
+function withRedisDeadline<T>(timeoutMs: number, work: () => Promise<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const running = work(() => expired);
+  const running = work();
   running.catch(() => undefined);
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      expired = true;
-      reject(new RedisAnswerError(`Redis did not answer within ${timeoutMs} ms`));
-    }, timeoutMs);
+    timer = setTimeout(() => reject(new RedisAnswerError(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
   });
   return Promise.race([running, deadline]).finally(() => clearTimeout(timer));
 }
@@ -344,28 +234,21 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
     return error;
   }
 
+  const decide = createRedisBatches({
+    send: sendSafely,
+    timeoutMs,
+    fail: (cause, limit, windowSeconds) => {
+      const error = unavailable(cause, 'consume', failOpen);
+      if (failOpen) return failedOpenDecision(limit, windowSeconds);
+      throw error;
+    },
+  });
+
   async function consume(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
     if (typeof key !== 'string') throw new InvalidArgumentError('key', 'must be a string');
     if (!Number.isSafeInteger(limit) || limit < 1) throw new InvalidArgumentError('limit', 'must be a positive integer');
     if (!Number.isSafeInteger(windowSeconds) || windowSeconds < 1) throw new InvalidArgumentError('windowSeconds', 'must be a positive integer');
-    const params = ['1', toRedisKey(prefix, key), String(limit), String(windowSeconds), String(TTL_MARGIN_MS)];
-    try {
-      const reply = await withRedisDeadline(timeoutMs, async (expired) => {
-        try {
-          return await sendSafely(['EVALSHA', REDIS_RATE_LIMIT_SCRIPT_SHA1, ...params]);
-        } catch (error) {
-          // Redis lost its script cache (SCRIPT FLUSH, restart, failover): send the script itself, which also
-          // caches it again. Not after the deadline: that answer would be thrown away, its count not.
-          if (!isNoScriptError(error) || expired()) throw error;
-          return await sendSafely(['EVAL', REDIS_RATE_LIMIT_SCRIPT, ...params]);
-        }
-      });
-      return readReply(reply, limit);
-    } catch (cause) {
-      const error = unavailable(cause, 'consume', failOpen);
-      if (failOpen) return failedOpenDecision(limit, windowSeconds);
-      throw error;
-    }
+    return decide(toRedisKey(prefix, key), limit, windowSeconds);
   }
 
   return {

@@ -21,7 +21,7 @@ import {
   type RedisCommandClient,
   type RedisRateLimiterOptions,
 } from '../../src/http/index.js';
-import { REDIS_RATE_LIMIT_SCRIPT, REDIS_RATE_LIMIT_SCRIPT_SHA1 } from '../../src/http/redis-rate-limiter.js';
+import { REDIS_RATE_LIMIT_SCRIPT, REDIS_RATE_LIMIT_SCRIPT_SHA1 } from '../../src/http/internal/redis-script.js';
 import { startRedisServer, type RedisTestServer } from '../support/redis-server.js';
 import { expectError } from './support/bodies.js';
 import { KEYS, PATIENT_ID } from './support/fixture.js';
@@ -259,6 +259,28 @@ describe.each(CLIENT_KINDS)('createRedisRateLimiter ($name)', (kind) => {
     );
   });
 
+  it('should decide concurrent bursts, batched or not, exactly as the in-memory limiter decides the same requests one by one', async () => {
+    // Arrange: bursts of requests sent at once (the limiter sends those that arrive while a call is in flight
+    // as one batch), over keys and limits; the in-memory limiter on the server's clock decides them in order.
+    const burst = fc.record({ key: fc.constantFrom('a', 'b'), limit: fc.integer({ min: 1, max: 6 }), size: fc.integer({ min: 1, max: 12 }) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(burst, { minLength: 1, maxLength: 6 }), async (bursts) => {
+        const now = await serverTimeMs(admin);
+        const memory = createFixedWindowRateLimiter({ now: () => now });
+        const redis = limiterOn(admin);
+        for (const { key, limit, size } of bursts) {
+          // Act
+          const actual = await Promise.all(Array.from({ length: size }, () => redis.consume(key, limit, LONG_WINDOW)));
+          const expected: RateLimitDecision[] = [];
+          for (let i = 0; i < size; i++) expected.push(await memory.consume(key, limit, LONG_WINDOW));
+          // Assert: request by request, in the order they were made (Retry-After aside, as above).
+          expect(actual.map((d) => ({ ...d, retryAfter: d.allowed ? 0 : 1 }))).toEqual(expected.map((d) => ({ ...d, retryAfter: d.allowed ? 0 : 1 })));
+        }
+      }),
+      { numRuns: runs(15) },
+    );
+  });
+
   it('should allow exactly the limit out of 200 parallel requests over several connections', async () => {
     // Arrange: four connections, a limiter on each, one shared prefix.
     const prefix = freshPrefix();
@@ -470,16 +492,16 @@ describe('createRedisRateLimiter without a server', () => {
       [],
       [1, 2, 3],
       [1, 2, 3, 4, 5],
-      [2, 0, 1_800_000_000, 0],
-      [1, -1, 1_800_000_000, 0],
-      [1, 5, 1_800_000_000, 0], // remaining equal to the limit: not counted
-      [1, 0, 1_800_000_000, 3], // allowed with a Retry-After
-      [0, 0, 1_800_000_000, 0], // denied without one
-      [0, 1, 1_800_000_000, 1],
-      [1, 0, -5, 0],
-      [1, 0.5, 1_800_000_000, 0],
-      [1, 0, 2 ** 60, 0],
-      ['1', '0', 'x', '0'],
+      [2, 0, 1_800_000_000, 1], // more allowed than asked
+      [-1, 0, 1_800_000_000, 1],
+      [1, -1, 1_800_000_000, 1],
+      [1, 5, 1_800_000_000, 1], // allowed past the limit
+      [0, 3, 1_800_000_000, 1], // denied with room left
+      [1, 0, 1_800_000_000, 0], // no Retry-After for a denial
+      [1, 0, -5, 1],
+      [1, 0.5, 1_800_000_000, 1],
+      [1, 0, 2 ** 60, 1],
+      ['1', '0', 'x', '1'],
       { allowed: true },
     ];
     const clients: { name: string; client: RedisCommandClient }[] = [];
@@ -511,8 +533,8 @@ describe('createRedisRateLimiter without a server', () => {
   });
 
   it('should accept integer replies given as digits (ioredis stringNumbers)', async () => {
-    const limiter = createRedisRateLimiter({ client: { call: () => Promise.resolve(['1', '4', '1800000000', '0']) } });
-    expect(await limiter.consume('k', 5, 60)).toEqual({ allowed: true, limit: 5, remaining: 4, reset: 1_800_000_000, retryAfter: 0 });
+    const limiter = createRedisRateLimiter({ client: { call: () => Promise.resolve(['1', '3', '1800000000', '7']) } });
+    expect(await limiter.consume('k', 5, 60)).toEqual({ allowed: true, limit: 5, remaining: 1, reset: 1_800_000_000, retryAfter: 0 });
   });
 
   it('should send EVALSHA with one key under the prefix, then the whole script on NOSCRIPT', async () => {
@@ -520,13 +542,14 @@ describe('createRedisRateLimiter without a server', () => {
     const client = {
       sendCommand: (args: string[]) => {
         sent.push(args);
-        return args[0] === 'EVALSHA' ? Promise.reject(new Error('NOSCRIPT No matching script. Please use EVAL.')) : Promise.resolve([0, 0, 1_800_000_000, 9]);
+        return args[0] === 'EVALSHA' ? Promise.reject(new Error('NOSCRIPT No matching script. Please use EVAL.')) : Promise.resolve([0, 7, 1_800_000_000, 9]);
       },
     };
     const decision = await createRedisRateLimiter({ client, prefix: 'p:' }).consume('key:acme', 7, 60);
     expect(decision).toEqual({ allowed: false, limit: 7, remaining: 0, reset: 1_800_000_000, retryAfter: 9 });
     expect(sent.map((a) => a[0])).toEqual(['EVALSHA', 'EVAL']);
-    expect(sent[0]?.slice(1)).toEqual([REDIS_RATE_LIMIT_SCRIPT_SHA1, '1', expect.stringMatching(/^p:[0-9a-f]{64}$/), '7', '60', '1000']);
+    expect(sent[0]?.slice(1)).toEqual([REDIS_RATE_LIMIT_SCRIPT_SHA1, '1', expect.stringMatching(/^p:[0-9a-f]{64}$/), '7', '60', '1000', '1']);
+    expect(sent[1]?.slice(2)).toEqual(sent[0]?.slice(2));
     expect(sent[1]?.[1]).toBe(REDIS_RATE_LIMIT_SCRIPT);
   });
 
@@ -550,7 +573,7 @@ describe('createRedisRateLimiter without a server', () => {
   });
 
   it('should reject bad arguments with InvalidArgumentError, never as unavailable nor failed open', async () => {
-    const limiter = createRedisRateLimiter({ client: { call: () => Promise.resolve([1, 0, 0, 0]) }, failOpen: true });
+    const limiter = createRedisRateLimiter({ client: { call: () => Promise.resolve([1, 0, 0, 1]) }, failOpen: true });
     for (const [key, limit, window] of [
       [1, 5, 60],
       ['k', 0, 60],
