@@ -13,6 +13,7 @@ import {
   createRedisRateLimiter,
   DataSourceUnavailableError,
   type HandlerErrorContext,
+  type RedisSendCommandClient,
 } from '../../src/http/index.js';
 import { startRedisServer, type RedisTestServer } from '../support/redis-server.js';
 import { CHART_DOCUMENT } from './support/fixture.js';
@@ -22,22 +23,23 @@ import { fixtureOptions, serve, type Caller } from './support/harness.js';
 const TIMEOUT_MS = 2000;
 
 let server: RedisTestServer;
-const clients: ReturnType<typeof createClient>[] = [];
+/** How to close each client a test opened. */
+const closers: (() => void)[] = [];
 
 beforeAll(async () => {
   server = await startRedisServer();
 });
 
 afterAll(async () => {
-  for (const client of clients.splice(0)) client.destroy();
+  for (const close of closers.splice(0)) close();
   await server?.close();
 });
 
-async function connectClient(): Promise<ReturnType<typeof createClient>> {
+async function connectClient(): Promise<RedisSendCommandClient> {
   const client = createClient({ url: server.url, disableOfflineQueue: true, socket: { reconnectStrategy: (n: number) => Math.min(50 * n, 300), connectTimeout: 1000 } });
   client.on('error', () => undefined);
   await client.connect();
-  clients.push(client);
+  closers.push(() => client.destroy());
   return client;
 }
 
