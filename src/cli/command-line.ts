@@ -145,6 +145,30 @@ function readLog(given: string | undefined, env: string | undefined): CliOptions
   throw new UsageError('CHART_EXPORT_LOG must be text, json, 1 (text) or 0');
 }
 
+/** The option and variable a Redis URL comes from, as every message about it names them. */
+const REDIS_URL_OPTION = '--redis-url / CHART_EXPORT_REDIS_URL';
+/** The highest database number accepted in a Redis URL's path (Redis' `databases` setting is a 32-bit int). */
+const MAX_REDIS_DATABASE = 2 ** 31 - 1;
+/** Written in every message about a URL that fails to parse: the usual cause is a password not percent-encoded. */
+const REDIS_URL_ESCAPE_HINT = 'percent-encode @ : / ? # % in the user name or password (# is %23)';
+
+/** True when `part` (a user name or password as the URL holds it) decodes as node-redis decodes it. */
+function isDecodable(part: string): boolean {
+  try {
+    decodeURIComponent(part);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `--redis-url`: `redis://` or `rediss://`, a host, an optional port, and an optional database number as the
+ * whole path (`/2`), which is how node-redis reads it. Whatever node-redis would refuse at start with a bare
+ * `TypeError`, silently ignore (a query string, a fragment) or fail on (`SELECT` of a database out of range, a
+ * user name or password whose percent-escapes do not decode) is refused here. The URL may hold a password:
+ * no message repeats any part of it.
+ */
 function readRedisUrl(given: string | undefined): string | undefined {
   if (given === undefined) return undefined;
   let url: URL | undefined;
@@ -154,8 +178,22 @@ function readRedisUrl(given: string | undefined): string | undefined {
     url = undefined;
   }
   if (url === undefined || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
-    // The URL may hold a password: the message never repeats it.
-    throw new UsageError('--redis-url / CHART_EXPORT_REDIS_URL must be a redis:// or rediss:// URL with a host');
+    throw new UsageError(`${REDIS_URL_OPTION} must be a redis:// or rediss:// URL with a host (${REDIS_URL_ESCAPE_HINT})`);
+  }
+  if (url.port === '0') throw new UsageError(`${REDIS_URL_OPTION} must not give port 0: give the port Redis listens on, or none for 6379`);
+  // `given.includes`: `new URL` drops an empty query or fragment (`redis://h?`), which still shows a mistake.
+  if (url.search !== '' || given.includes('?')) {
+    throw new UsageError(`${REDIS_URL_OPTION} takes no query string (node-redis ignores it): give the database as the path, e.g. redis://host:6379/2, and ${REDIS_URL_ESCAPE_HINT}`);
+  }
+  if (url.hash !== '' || given.includes('#')) {
+    throw new UsageError(`${REDIS_URL_OPTION} takes no fragment (node-redis ignores it): ${REDIS_URL_ESCAPE_HINT}`);
+  }
+  const database = url.pathname === '' || url.pathname === '/' ? undefined : /^\/(\d{1,10})$/.exec(url.pathname)?.[1];
+  if (url.pathname !== '' && url.pathname !== '/' && (database === undefined || Number(database) > MAX_REDIS_DATABASE)) {
+    throw new UsageError(`${REDIS_URL_OPTION} may have as its path only a database number from 0 to ${MAX_REDIS_DATABASE}, e.g. redis://host:6379/2`);
+  }
+  if (!isDecodable(url.username) || !isDecodable(url.password)) {
+    throw new UsageError(`${REDIS_URL_OPTION} has a user name or password with a malformed percent-escape: write % as %25`);
   }
   return given;
 }

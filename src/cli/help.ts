@@ -68,7 +68,8 @@ plain key, for local use only), "scopes" (fhir:export and/or hl7:export), "rateL
 <partnerId>-<n>), "comment". The older names "partner", "keySha256" and "id" are read too.
 Hash a key with:  printf %s "$KEY" | sha256sum
 Send SIGHUP to reload the key file: a valid file replaces the keys from the next request on; an invalid
-one is refused, its problems are listed on stderr, and the keys in force stay.
+one is refused, its problems are listed on stderr, and the keys in force stay. A SIGHUP during start-up
+reloads once the service is up.
 
 Always served: /healthz (liveness), /readyz (readiness: 503 while Redis is unreachable), /openapi.json.
 

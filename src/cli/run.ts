@@ -25,6 +25,7 @@ import { HELP_TEXT, UsageError, parseCliOptions, type CliOptions, type ServerLim
 import { createKeyReloader, createSwappableKeyStore } from './key-reload.js';
 import { connectSharedLimits, type SharedLimits } from './redis.js';
 import { createRequestLog, type RequestLog } from './request-log.js';
+import { handleSignals } from './signals.js';
 
 export { formatObservation } from './request-log.js';
 
@@ -305,10 +306,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
     return;
   }
 
+  // Before the first await: from here on a signal is the command's, never Node's default (which for SIGHUP,
+  // SIGINT and SIGTERM ends the process at once), however long the start takes.
+  const signals = handleSignals(options, io);
   let service: RunningService;
   try {
     service = await startService(options, io);
   } catch (error) {
+    signals.remove();
     if (error instanceof CliError) {
       for (const line of error.lines) io.err(line);
       process.exitCode = error.exitCode;
@@ -318,30 +323,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
     }
     return;
   }
-
-  let stopping = false;
-  const onSignal = (signal: NodeJS.Signals | 'npm exited'): void => {
-    if (stopping) {
-      io.err(`chart-export: ${signal} again: closing every connection now.`);
-      service.server.closeAllConnections();
-      process.exit(1);
-    }
-    stopping = true;
-    const seconds = options.shutdownTimeoutSeconds;
-    io.err(`chart-export: ${signal}: stopping; waiting up to ${seconds} s for requests in flight (send it again to stop now).`);
-    void service.stop(seconds * 1000).then((clean) => {
-      if (clean) io.err('chart-export: stopped.');
-      else io.err('chart-export: stopped; requests still in flight after the timeout were cut.');
-      process.exit(clean ? 0 : 1);
-    });
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const reload = service.reloadKeys;
-  process.on('SIGHUP', () => {
-    if (reload === undefined) io.err('chart-export: SIGHUP: no --keys file to reload; ignored.');
-    else void reload();
-  });
+  signals.started(service);
 
   // Under `npm start`, npm runs `sh -c "… && node dist/cli.js"` and forwards a SIGTERM (from a process
   // manager, say) to that shell only, which dies and leaves this process running. Ctrl+C reaches every process
@@ -351,7 +333,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
     const watch = setInterval(() => {
       if (process.ppid === parent) return;
       clearInterval(watch);
-      if (!stopping) onSignal('npm exited');
+      signals.stop('npm exited');
     }, 250);
     watch.unref();
   }

@@ -59,6 +59,8 @@ function checkHostOptions(options: unknown): asserts options is ExportHandlerOpt
   for (const name of ['now', 'requestId', 'observer', 'onError'] as const) checkOptionalFunction(name, options[name]);
   checkOptionalFunction('dataSource.ping', dataSource['ping']);
   checkOptionalFunction('rateLimiter.ping', (rateLimiter as Record<string, unknown> | undefined)?.['ping']);
+  const failsOpen = (rateLimiter as Record<string, unknown> | undefined)?.['failsOpen'];
+  if (failsOpen !== undefined && typeof failsOpen !== 'boolean') throw new InvalidArgumentError('rateLimiter.failsOpen', 'must be a boolean');
   checkOperationalOptions(options);
 }
 

@@ -38,9 +38,14 @@ interface ReadinessFailure {
   readonly error: unknown;
 }
 
+/** The note `/readyz` gives in `degraded` while a fail-open rate limiter's store is unreachable. */
+const READINESS_LIMITER_FAILING_OPEN = 'rate limiter unreachable: failing open';
+
 /**
  * The readiness of the host's services: each optional `ping` (rate limiter, data source) asked at once, each
- * bounded by `dataSourceTimeoutMs`; a failing one is reported to `onError`.
+ * bounded by `dataSourceTimeoutMs`; a failing one is reported to `onError`. A failing data source, or a failing
+ * limiter that fails closed, makes it 503; a failing limiter that fails open (`failsOpen: true`: requests
+ * still pass, uncounted) leaves it 200 with the limiter listed in `degraded`.
  */
 function createReadiness(settings: OperationalSettings): OperationalRoute {
   const { dataSource, rateLimiter, onError, dataSourceTimeoutMs } = settings;
@@ -58,8 +63,14 @@ function createReadiness(settings: OperationalSettings): OperationalRoute {
     const sourcePing = typeof dataSource.ping === 'function' ? (signal: AbortSignal): Promise<void> => (dataSource.ping as (s: AbortSignal) => Promise<void>).call(dataSource, signal) : undefined;
     const failures = (await Promise.all([ask('rate_limiter', limiterPing), ask('data_source', sourcePing)])).filter((f) => f !== undefined);
     for (const failure of failures) safeCall(onError, failure.error, { requestId, route: undefined, source: failure.source });
-    const first = failures[0];
-    if (first === undefined) return { status: 200, contentType: JSON_TYPE, body: '{"status":"ready"}' };
+    // Read at each check, like `ping`: the limiter says whether requests still pass while its store is down.
+    const limiterFailsOpen = rateLimiter.failsOpen === true;
+    const blocking = failures.filter((f) => f.source === 'data_source' || !limiterFailsOpen);
+    const first = blocking[0];
+    if (first === undefined) {
+      if (failures.length === 0) return { status: 200, contentType: JSON_TYPE, body: '{"status":"ready"}' };
+      return { status: 200, contentType: JSON_TYPE, body: JSON.stringify({ status: 'ready', degraded: [READINESS_LIMITER_FAILING_OPEN] }) };
+    }
     const failure = classifyFailure(first.error);
     const retryAfter = failure.kind === 'unavailable' && failure.retryAfter !== undefined ? failure.retryAfter : READINESS_RETRY_AFTER_SECONDS;
     const reason = first.source === 'rate_limiter' ? 'rate limiter unreachable' : 'data source unreachable';

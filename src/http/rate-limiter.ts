@@ -42,7 +42,7 @@ export interface RateLimiter {
    * Optional readiness check of a limiter backed by a store (the Redis limiter has one; the in-memory one,
    * always ready, has none): resolves when the store answers. The handler's `GET /readyz` (option
    * `healthRoutes`) calls it, bounded by `dataSourceTimeoutMs`, and answers 503 `rate limiter unreachable`
-   * when it rejects.
+   * when it rejects, or 200 with the limiter listed as degraded when {@link RateLimiter.failsOpen} is true.
    *
    * @returns a promise that resolves when the backing store is reachable
    * @throws (rejects) a {@link DataSourceUnavailableError} when it is not
@@ -50,6 +50,20 @@ export interface RateLimiter {
    * if (rateLimiter.ping) await rateLimiter.ping(); // throws while Redis is unreachable
    */
   ping?(): Promise<void>;
+
+  /**
+   * Optional: true when the limiter lets requests through uncounted while its store is unreachable (it
+   * resolves `consume` with an allowed decision instead of rejecting), as {@link createRedisRateLimiter} does
+   * with `failOpen: true`. The handler's `GET /readyz` then stays `200` while {@link RateLimiter.ping}
+   * rejects, with the body `{"status":"ready","degraded":["rate limiter unreachable: failing open"]}`, since
+   * the service still answers exports; the failure still goes to `onError` (and the metrics). Absent or
+   * false: a rejecting `ping` makes `/readyz` answer `503`. A host's own limiter that fails open sets it
+   * too. The handler refuses a value other than a boolean or `undefined` when it is created.
+   *
+   * @example
+   * const limiter: RateLimiter = { consume, ping, failsOpen: true }; // /readyz: 200, degraded, while ping rejects
+   */
+  readonly failsOpen?: boolean | undefined;
 }
 
 /** Options of {@link createFixedWindowRateLimiter}. */

@@ -96,6 +96,8 @@ export interface RedisRateLimiter extends RateLimiter {
    * @throws {DataSourceUnavailableError} (rejects) when Redis is unreachable, slower than the timeout, or answers something else
    */
   ping(): Promise<void>;
+  /** The `failOpen` option it was created with: the handler's `/readyz` stays `200` (degraded) while Redis is down when true. */
+  readonly failsOpen: boolean;
 }
 
 /** Default of {@link RedisRateLimiterOptions.prefix}. */
@@ -264,5 +266,6 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
         throw unavailable(cause, 'ping', false);
       }
     },
+    failsOpen: failOpen,
   };
 }

@@ -1,3 +1,6 @@
+import fc from 'fast-check';
+import { createClient } from 'redis';
+import { createClient as createClient4 } from 'redis-4';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HOST, DEFAULT_PORT, HELP_TEXT, UsageError, parseCliOptions } from '../../src/cli/command-line.js';
 
@@ -136,6 +139,119 @@ describe('parseCliOptions and secrets', () => {
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toMatch(/no positional arguments/);
     expect((error as Error).message).not.toContain('s3cret');
+  });
+});
+
+describe('parseCliOptions --redis-url', () => {
+  it.each([
+    'redis://cache',
+    'redis://cache/',
+    'redis://cache:6379/0',
+    'rediss://user:pw@cache.example.org:6380/15',
+    'redis://cache/2147483647',
+    'redis://[::1]:6379/3',
+    'redis://:p%40ss%23w%3Ard@cache:6379/1',
+    'redis://%C3%A9l%C3%A8ve:%E2%82%AC@cache',
+  ])('should accept %s as it is', (url) => {
+    expect(parseCliOptions(['--redis-url', url], {}).redisUrl).toBe(url);
+    expect(parseCliOptions([], { CHART_EXPORT_REDIS_URL: url }).redisUrl).toBe(url);
+  });
+
+  it.each([
+    // A path that is not a database number: node-redis throws a bare TypeError at start, or SELECTs a database Redis refuses.
+    ['redis://cache/abc', /path only a database number from 0 to 2147483647/],
+    ['redis://cache/1/2', /path only a database number/],
+    ['redis://cache/-1', /path only a database number/],
+    ['redis://cache/1.5', /path only a database number/],
+    ['redis://cache/0x10', /path only a database number/],
+    ['redis://cache/1e3', /path only a database number/],
+    ['redis://cache/%31', /path only a database number/],
+    ['redis://cache/0/', /path only a database number/],
+    ['redis://cache/2147483648', /path only a database number/],
+    ['redis://cache/99999999999', /path only a database number/],
+    // What node-redis would ignore without a word.
+    ['redis://cache:6379?db=2', /takes no query string/],
+    ['redis://cache:6379/0?password=x', /takes no query string/],
+    ['redis://cache?', /takes no query string/],
+    ['redis://cache:6379/0#main', /takes no fragment/],
+    ['redis://cache#', /takes no fragment/],
+    // A password with a character it should have escaped, which cuts the URL short.
+    ['redis://:pa#ss@cache:6379', /percent-encode @ : \/ \? # %/],
+    ['redis://:pa?ss@cache:6379', /percent-encode/],
+    ['redis://:pa/ss@cache:6379', /percent-encode/],
+    // Escapes node-redis cannot decode (decodeURIComponent throws at start).
+    ['redis://:pa%zzss@cache', /malformed percent-escape: write % as %25/],
+    ['redis://us%er:pw@cache', /malformed percent-escape/],
+    ['redis://:%FF@cache', /malformed percent-escape/],
+    ['redis://cache:0', /port 0/],
+  ])('should refuse %s with a usage error that names the option', (url, message) => {
+    for (const read of [() => parseCliOptions(['--redis-url', url], {}), () => parseCliOptions([], { CHART_EXPORT_REDIS_URL: url })]) {
+      expect(read).toThrow(UsageError);
+      expect(read).toThrow(message);
+      expect(read).toThrow(/^--redis-url \/ CHART_EXPORT_REDIS_URL /);
+    }
+  });
+
+  /** The usage error `parseCliOptions` throws for a Redis URL, or undefined when it accepts it. */
+  function refusal(url: string): UsageError | undefined {
+    try {
+      parseCliOptions(['--redis-url', url], {});
+      return undefined;
+    } catch (error) {
+      expect(error).toBeInstanceOf(UsageError);
+      return error as UsageError;
+    }
+  }
+
+  /** A password that holds a marker no message contains, then anything (escaped in the URL, as it should be). */
+  const password = fc.string({ unit: 'grapheme', maxLength: 24 }).map((rest) => `S3cr3tMark${rest}`);
+  const badTail = fc.oneof(
+    fc.constantFrom('/abc', '/1/2', '/-1', '/1.5', '/0x1', '/2147483648', '/0/', '?db=1', '#x', '/0?', '/3#'),
+    // A letter or '-' first: '/.' and '/..' are dot segments, which the URL parser removes (and node-redis never sees).
+    fc.stringMatching(/^\/[a-z-][a-z0-9.-]{0,8}$/),
+    fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 12 }).map((t) => `?${t}`),
+  );
+
+  it('should accept only URLs node-redis 6 and 4 take, with the database of the path (property)', () => {
+    const piece = fc.oneof(
+      fc.string({ unit: 'grapheme-ascii', maxLength: 8 }),
+      fc.constantFrom('', '/', '/0', '/15', '/-1', '/a', '/1/2', '?', '#', '%', '%zz', '%41', '%FF', ':', '@', '/..'),
+    );
+    const userinfo = fc.oneof(fc.constantFrom('', ':pw@', 'u:p@'), piece.map((p) => `:${p}@`), piece.map((p) => `${p}:x@`));
+    const host = fc.constantFrom('cache', 'cache:6379', '[::1]', '', 'cache:0');
+    const url = fc.tuple(fc.constantFrom('redis://', 'rediss://'), userinfo, host, piece).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(url, (candidate) => {
+        if (refusal(candidate) !== undefined) return;
+        const path = new URL(candidate).pathname;
+        const database = path.length > 1 ? Number(path.slice(1)) : undefined;
+        expect(createClient({ url: candidate }).options?.database).toBe(database);
+        expect(createClient4({ url: candidate }).options?.database).toBe(database);
+      }),
+    );
+  });
+
+  it('should never quote the password of a refused URL (property)', () => {
+    fc.assert(
+      fc.property(password, fc.constantFrom('', 'user'), badTail, fc.constantFrom('redis', 'rediss'), (secret, user, tail, scheme) => {
+        const url = `${scheme}://${user}:${encodeURIComponent(secret)}@cache.example.org:6379${tail}`;
+        const error = refusal(url);
+        expect(error).toBeDefined();
+        const message = (error as UsageError).message;
+        expect(message).not.toContain('S3cr3tMark');
+        expect(message).not.toContain(encodeURIComponent(secret));
+        expect(message).not.toContain(url);
+      }),
+    );
+  });
+
+  it('should never quote a password written without escapes, whether the URL is refused or not (property)', () => {
+    fc.assert(
+      fc.property(password, fc.option(badTail, { nil: '' }), (secret, tail) => {
+        const error = refusal(`redis://:${secret}@cache:6379${tail}`);
+        if (error !== undefined) expect(error.message).not.toContain('S3cr3tMark');
+      }),
+    );
   });
 });
 

@@ -2,19 +2,23 @@
  * The service command in operation: keys reloaded on SIGHUP under load, the JSON request log, slow clients
  * dropped by the server timeouts, and a clear error when the Redis client is not installed.
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, constants as fsConstants, cpSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDS, PATIENT_VALUES, chartDocument } from './support/chart-document.js';
-import { ROOT, ensureBuilt, startCli, type Service } from './support/process.js';
+import { CLI, ROOT, cleanEnv, ensureBuilt, startCli, type Service } from './support/process.js';
 
 const KEY_A = 'reload-key-A-MARKERKEY-9q';
 const KEY_B = 'reload-key-B-Zp41';
 
 let dir: string;
 const services: Service[] = [];
+/** Children started without waiting for their banner. */
+const spawned: ChildProcess[] = [];
 const file = (name: string, content: unknown): string => {
   const path = join(dir, name);
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
@@ -27,6 +31,7 @@ beforeAll(() => {
 });
 afterAll(async () => {
   await Promise.all(services.map((s) => (s.child.exitCode === null ? s.stop('SIGKILL') : undefined)));
+  for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -42,6 +47,48 @@ async function waitFor(check: () => boolean, timeoutMs: number, what: string): P
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** A named pipe in the test directory: reading it waits until something writes it. */
+function namedPipe(name: string): string {
+  const path = join(dir, name);
+  execFileSync('mkfifo', [path]);
+  return path;
+}
+
+/**
+ * Open a named pipe for writing once a reader has opened it: polled without blocking (a writer's open fails
+ * with ENXIO while there is no reader), so a command that never reads it fails the test instead of hanging it.
+ */
+async function openedByReader(path: string): Promise<FileHandle> {
+  const started = Date.now();
+  for (;;) {
+    let probe: number | undefined;
+    try {
+      probe = openSync(path, fsConstants.O_WRONLY | fsConstants.O_NONBLOCK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+      if (Date.now() - started > 15_000) throw new Error(`no reader opened ${path}`, { cause: error });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      continue;
+    }
+    // A reader is there, so a blocking open returns at once; the probe closes after it, or the reader would see the end.
+    const writer = await openFile(path, 'w');
+    closeSync(probe);
+    return writer;
+  }
+}
+
+/** The command in a child process, with what it printed so far (for a start that is watched before its banner). */
+function spawnCli(args: readonly string[]): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<[number | null, NodeJS.Signals | null]> } {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  spawned.push(child);
+  let out = '';
+  let err = '';
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (code, signal) => resolve([code, signal])));
+  return { child, stdout: () => out, stderr: () => err, exited };
 }
 
 const keyFile = (revokedA: boolean): unknown => ({
@@ -149,6 +196,57 @@ describe('chart-export in operation', () => {
     expect(closedAfter).toBeGreaterThanOrEqual(900);
     expect(closedAfter).toBeLessThan(4000);
     expect(service.child.exitCode).toBeNull();
+  });
+
+  it('should stay up through a SIGHUP during start-up, then serve and read the key file again', async () => {
+    // The data file is a named pipe: the command's start waits in its read until the test writes the chart.
+    const fifo = namedPipe('slow-chart.fifo');
+    const keys = file('startup-keys.json', keyFile(false));
+    const run = spawnCli(['--port', '0', '--data', fifo, '--keys', keys]);
+    const writer = await openedByReader(fifo);
+    try {
+      // The command is reading its data file, so past its signal handlers: a SIGHUP now must not end it.
+      run.child.kill('SIGHUP');
+      await waitFor(() => run.stderr().includes('SIGHUP during start-up'), 10_000, 'the start-up SIGHUP line');
+      run.child.kill('SIGHUP');
+      // A change to the key file after it was read for the start would be missed without the queued reload.
+      writeFileSync(keys, JSON.stringify(keyFile(true)));
+      await writer.writeFile(JSON.stringify(chartDocument()));
+    } finally {
+      await writer.close();
+    }
+    await waitFor(() => run.stdout().includes('Press Ctrl+C to stop.') || run.child.exitCode !== null, 15_000, 'the banner');
+    expect(run.child.exitCode).toBeNull();
+    const origin = /listening on (http:\/\/[^\s/]+)/.exec(run.stdout())?.[1] as string;
+    await waitFor(() => run.stderr().includes('SIGHUP: reloaded 2 keys'), 10_000, 'the queued reload');
+    const status = async (key: string): Promise<number> => {
+      const res = await fetch(`${origin}/exportFhirPatient?patientId=${encodeURIComponent(IDS.patient)}`, { headers: { 'x-api-key': key } });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    expect(await status(KEY_B)).toBe(200);
+    expect(await status(KEY_A)).toBe(401);
+    // Two signals during the start: one line, one reload.
+    expect(run.stderr().split('SIGHUP during start-up').length).toBe(2);
+    expect(run.stderr().split('SIGHUP: reloaded').length).toBe(2);
+    expect(run.child.exitCode).toBeNull();
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toEqual([0, null]);
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('should stop at once on %s during start-up, even with a read still blocked', async (signal) => {
+    const fifo = namedPipe(`never-written-${signal}.fifo`);
+    const run = spawnCli(['--port', '0', '--data', fifo]);
+    // The writer stays open and silent: the command's read of its data file never returns.
+    const writer = await openedByReader(fifo);
+    try {
+      run.child.kill(signal);
+      expect(await run.exited).toEqual([null, signal]);
+    } finally {
+      await writer.close();
+    }
+    expect(run.stderr()).toBe(`chart-export: ${signal} during start-up: stopping before serving.\n`);
+    expect(run.stdout()).toBe('');
   });
 
   it('should say in one line to install redis when --redis-url is given without the client', async () => {

@@ -25,6 +25,7 @@ describe('createExportHandler / toNodeListener options', () => {
     [{ dataSource: { getPatient: () => Promise.resolve(undefined) }, keyStore }, 'dataSource.getEncounter'],
     [{ dataSource, keyStore: {} }, 'keyStore.lookup'],
     [{ dataSource, keyStore, rateLimiter: {} }, 'rateLimiter.consume'],
+    [{ dataSource, keyStore, rateLimiter: { consume: () => Promise.reject(new Error('x')), failsOpen: 'yes' } }, 'rateLimiter.failsOpen'],
     [{ dataSource, keyStore, now: 'now' }, 'now'],
     [{ dataSource, keyStore, requestId: 1 }, 'requestId'],
     [{ dataSource, keyStore, observer: {} }, 'observer'],

@@ -137,6 +137,34 @@ describeMatrix('operational routes', (mode) => {
       expect((await call2('/healthz')).status).toBe(200);
     });
 
+    it('should stay ready with the limiter listed as degraded when a limiter that fails open cannot reach its store', async () => {
+      const errors: [unknown, HandlerErrorContext][] = [];
+      const down = new DataSourceUnavailableError('redis down', { retryAfterSeconds: 9 });
+      const limiter = Object.assign(limiterWithPing(() => Promise.reject(down)), { failsOpen: true });
+      const call = await serve(mode, await fixtureOptions({ healthRoutes: true, rateLimiter: limiter, onError: (e, c) => errors.push([e, c]) }));
+      const res = await call('/readyz');
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toEqual({ status: 'ready', degraded: ['rate limiter unreachable: failing open'] });
+      expect(res.headers['retry-after']).toBeUndefined();
+      expect(errors).toEqual([[down, { requestId: expect.any(String), route: undefined, source: 'rate_limiter' }]]);
+
+      // failsOpen false is the default: 503 as without it.
+      const closed = Object.assign(limiterWithPing(() => Promise.reject(down)), { failsOpen: false });
+      const res2 = await (await serve(mode, await fixtureOptions({ healthRoutes: true, rateLimiter: closed })))('/readyz');
+      expect(res2.status).toBe(503);
+      expect(res2.headers['retry-after']).toBe('9');
+
+      // A fail-open limiter that answers: plainly ready.
+      const up = Object.assign(limiterWithPing(() => Promise.resolve()), { failsOpen: true });
+      expect((await (await serve(mode, await fixtureOptions({ healthRoutes: true, rateLimiter: up })))('/readyz')).body).toBe('{"status":"ready"}');
+
+      // A data source that cannot answer: 503 whatever the limiter does.
+      const source = hostDataSource({ ping: () => Promise.reject(new DataSourceUnavailableError('db down')) });
+      const res3 = await (await serve(mode, await fixtureOptions({ healthRoutes: true, rateLimiter: limiter, dataSource: source })))('/readyz');
+      expect(res3.status).toBe(503);
+      expect(JSON.parse(res3.body)).toEqual({ status: 'unavailable', reason: 'data source unreachable' });
+    });
+
     it('should bound a ping that never settles by dataSourceTimeoutMs', async () => {
       let signal: AbortSignal | undefined;
       const source = hostDataSource({

@@ -87,10 +87,12 @@ export function buildOperationalPaths(basePath: string): Record<string, Json> {
     [`${basePath}/readyz`]: operationalPath({
       operationId: 'getReadiness',
       summary: 'Readiness',
-      description: 'Whether the service can answer exports now: the optional `ping` of its rate limiter and of its data source, each bounded by `dataSourceTimeoutMs`.',
+      description:
+        'Whether the service can answer exports now: the optional `ping` of its rate limiter and of its data source, each bounded by `dataSourceTimeoutMs`. ' +
+        'A rate limiter that fails open (`failsOpen: true`) and cannot reach its store leaves the service ready, listed in `degraded`: exports are still answered, without a rate limit.',
       option: 'healthRoutes',
       responses: {
-        200: ok('Ready.', JSON_TYPE, ref('schemas', 'Readiness')),
+        200: ok('Ready; `degraded` lists the parts that are down without stopping exports (a fail-open rate limiter).', JSON_TYPE, ref('schemas', 'Readiness')),
         503: {
           description: 'Not ready; `reason` says which part is unreachable.',
           headers: withCommonHeaders({ 'retry-after': ref('headers', 'retryAfter') }),
@@ -131,6 +133,13 @@ export function buildOperationalSchemas(): Json {
           type: 'string',
           enum: ['rate limiter unreachable', 'data source unreachable'],
           description: 'Why the service is not ready (never key material or patient data); only with `unavailable`.',
+        },
+        degraded: {
+          type: 'array',
+          minItems: 1,
+          items: { type: 'string', enum: ['rate limiter unreachable: failing open'] },
+          description:
+            'Only with `ready`, and only when something is down: the parts that failed their check without stopping exports. `rate limiter unreachable: failing open`: the rate limiter cannot reach its store and lets requests through uncounted.',
         },
       },
       additionalProperties: false,
