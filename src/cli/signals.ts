@@ -20,8 +20,8 @@ export interface SignalHandlers {
 /**
  * Install the signal handlers, before the start. During the start (a data file on a slow disk or a pipe, the
  * key file, loading the Redis client) SIGINT and SIGTERM stop at once, as their default does (nothing is
- * served yet, so nothing is cut), after a line on stderr, and SIGHUP is remembered: the key file is read again once the service is up (it may have changed after
- * it was read for the start). Once it is up: SIGINT and SIGTERM stop gracefully (a second one stops at once),
+ * served yet, so nothing is cut), after a line on stderr, and SIGHUP is remembered: the key file is read
+ * again once the service is up (it may have changed after it was read for the start). Once it is up: SIGINT and SIGTERM stop gracefully (a second one stops at once),
  * SIGHUP reloads the key file.
  *
  * @param options - the parsed options (`--keys`, `--shutdown-timeout`)
