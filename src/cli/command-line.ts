@@ -152,7 +152,7 @@ const MAX_REDIS_DATABASE = 2 ** 31 - 1;
 /** Written in every message about a URL that fails to parse: the usual cause is a password not percent-encoded. */
 const REDIS_URL_ESCAPE_HINT = 'percent-encode @ : / ? # % in the user name or password (# is %23)';
 
-/** True when `part` (a user name or password as the URL holds it) decodes as node-redis decodes it. */
+/** True when `part` (a user name or password as the URL holds it) decodes as ioredis decodes it (`decodeURIComponent`). */
 function isDecodable(part: string): boolean {
   try {
     decodeURIComponent(part);
@@ -162,12 +162,18 @@ function isDecodable(part: string): boolean {
   }
 }
 
+/** The scheme as ioredis reads it: TLS is on only for a URL that starts with `rediss://` exactly, in lower case. */
+const REDIS_SCHEME_RE = /^rediss?:\/\//;
+
 /**
- * `--redis-url`: `redis://` or `rediss://`, a host, an optional port, and an optional database number as the
- * whole path (`/2`), which is how node-redis reads it. Whatever node-redis would refuse at start with a bare
- * `TypeError`, silently ignore (a query string, a fragment) or fail on (`SELECT` of a database out of range, a
- * user name or password whose percent-escapes do not decode) is refused here. The URL may hold a password:
- * no message repeats any part of it.
+ * `--redis-url`: `redis://` or `rediss://` (in lower case), a host, an optional port, and an optional database
+ * number as the whole path (`/2`), which is how ioredis reads it (`parseURL`). Only URLs that ioredis uses as
+ * written are taken. Refused are those it would read otherwise: a scheme not in lower case (`REDISS://` would
+ * connect without TLS), a control character or a trailing space (the URL parser drops a tab or a line break
+ * wherever it is, and trims the ends), a query string (ioredis takes it as client options, `?password=…`
+ * included), a fragment (ignored), a path that is not a database number (`/1a` would select database 1),
+ * port 0, and a user name or password whose percent-escapes `decodeURIComponent` cannot decode (ioredis would
+ * throw at start). The URL may hold a password: no message repeats any part of it.
  */
 function readRedisUrl(given: string | undefined): string | undefined {
   if (given === undefined) return undefined;
@@ -180,13 +186,19 @@ function readRedisUrl(given: string | undefined): string | undefined {
   if (url === undefined || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
     throw new UsageError(`${REDIS_URL_OPTION} must be a redis:// or rediss:// URL with a host (${REDIS_URL_ESCAPE_HINT})`);
   }
+  if (!REDIS_SCHEME_RE.test(given)) {
+    throw new UsageError(`${REDIS_URL_OPTION} must start with redis:// or rediss:// in lower case (ioredis turns TLS on only for rediss:// so written)`);
+  }
+  if (CONTROL_RE.test(given) || given.endsWith(' ')) {
+    throw new UsageError(`${REDIS_URL_OPTION} must hold no control characters and end without a space: percent-encode them in the user name or password (a tab is %09)`);
+  }
   if (url.port === '0') throw new UsageError(`${REDIS_URL_OPTION} must not give port 0: give the port Redis listens on, or none for 6379`);
   // `given.includes`: `new URL` drops an empty query or fragment (`redis://h?`), which still shows a mistake.
   if (url.search !== '' || given.includes('?')) {
-    throw new UsageError(`${REDIS_URL_OPTION} takes no query string (node-redis ignores it): give the database as the path, e.g. redis://host:6379/2, and ${REDIS_URL_ESCAPE_HINT}`);
+    throw new UsageError(`${REDIS_URL_OPTION} takes no query string (ioredis would read it as client options): give the database as the path, e.g. redis://host:6379/2, and ${REDIS_URL_ESCAPE_HINT}`);
   }
   if (url.hash !== '' || given.includes('#')) {
-    throw new UsageError(`${REDIS_URL_OPTION} takes no fragment (node-redis ignores it): ${REDIS_URL_ESCAPE_HINT}`);
+    throw new UsageError(`${REDIS_URL_OPTION} takes no fragment (ioredis ignores it): ${REDIS_URL_ESCAPE_HINT}`);
   }
   const database = url.pathname === '' || url.pathname === '/' ? undefined : /^\/(\d{1,10})$/.exec(url.pathname)?.[1];
   if (url.pathname !== '' && url.pathname !== '/' && (database === undefined || Number(database) > MAX_REDIS_DATABASE)) {

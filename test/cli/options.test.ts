@@ -1,6 +1,8 @@
 import fc from 'fast-check';
-import { createClient } from 'redis';
-import { createClient as createClient4 } from 'redis-4';
+import { Redis } from 'ioredis';
+import { Redis as Redis5 } from 'ioredis-5';
+import { parseURL as parseURL5 } from 'ioredis-5/built/utils/index.js';
+import { parseURL } from 'ioredis/built/utils/index.js';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HOST, DEFAULT_PORT, HELP_TEXT, UsageError, parseCliOptions } from '../../src/cli/command-line.js';
 
@@ -143,22 +145,31 @@ describe('parseCliOptions and secrets', () => {
 });
 
 describe('parseCliOptions --redis-url', () => {
+  /** What an ioredis client of each supported major (6 and 5) takes from a URL, as the command creates it. */
+  function clientOptions(url: string): Record<string, unknown>[] {
+    const pick = ({ host, port, db, username, password, tls }: Redis['options'] | Redis5['options']): Record<string, unknown> => ({ host, port, db, username, password, tls: tls !== undefined });
+    return [pick(new Redis(url, { lazyConnect: true }).options), pick(new Redis5(url, { lazyConnect: true }).options)];
+  }
+
   it.each([
-    'redis://cache',
-    'redis://cache/',
-    'redis://cache:6379/0',
-    'rediss://user:pw@cache.example.org:6380/15',
-    'redis://cache/2147483647',
-    'redis://[::1]:6379/3',
-    'redis://:p%40ss%23w%3Ard@cache:6379/1',
-    'redis://%C3%A9l%C3%A8ve:%E2%82%AC@cache',
-  ])('should accept %s as it is', (url) => {
+    ['redis://cache', { host: 'cache', port: 6379, db: 0, username: null, password: null, tls: false }],
+    ['redis://cache/', { host: 'cache', port: 6379, db: 0, username: null, password: null, tls: false }],
+    ['redis://cache:6379/0', { host: 'cache', port: 6379, db: 0, username: null, password: null, tls: false }],
+    ['rediss://user:pw@cache.example.org:6380/15', { host: 'cache.example.org', port: 6380, db: 15, username: 'user', password: 'pw', tls: true }],
+    ['redis://cache/2147483647', { host: 'cache', port: 6379, db: 2147483647, username: null, password: null, tls: false }],
+    ['redis://cache/007', { host: 'cache', port: 6379, db: 7, username: null, password: null, tls: false }],
+    ['redis://[::1]:6379/3', { host: '::1', port: 6379, db: 3, username: null, password: null, tls: false }],
+    ['redis://:p%40ss%23w%3Ard@cache:6379/1', { host: 'cache', port: 6379, db: 1, username: '', password: 'p@ss#w:rd', tls: false }],
+    ['redis://%C3%A9l%C3%A8ve:%E2%82%AC@cache', { host: 'cache', port: 6379, db: 0, username: 'élève', password: '€', tls: false }],
+    ['rediss://:pa ss@cache', { host: 'cache', port: 6379, db: 0, username: '', password: 'pa ss', tls: true }],
+  ])('should accept %s as it is, which ioredis 6 and 5 read as written', (url, expected) => {
     expect(parseCliOptions(['--redis-url', url], {}).redisUrl).toBe(url);
     expect(parseCliOptions([], { CHART_EXPORT_REDIS_URL: url }).redisUrl).toBe(url);
+    expect(clientOptions(url)).toEqual([expected, expected]);
   });
 
   it.each([
-    // A path that is not a database number: node-redis throws a bare TypeError at start, or SELECTs a database Redis refuses.
+    // A path that is not a database number: ioredis SELECTs NaN, the number in front ('/1a' is 1), or a database Redis refuses.
     ['redis://cache/abc', /path only a database number from 0 to 2147483647/],
     ['redis://cache/1/2', /path only a database number/],
     ['redis://cache/-1', /path only a database number/],
@@ -169,17 +180,27 @@ describe('parseCliOptions --redis-url', () => {
     ['redis://cache/0/', /path only a database number/],
     ['redis://cache/2147483648', /path only a database number/],
     ['redis://cache/99999999999', /path only a database number/],
-    // What node-redis would ignore without a word.
+    // A query string ioredis would take as client options, and a fragment it ignores.
     ['redis://cache:6379?db=2', /takes no query string/],
     ['redis://cache:6379/0?password=x', /takes no query string/],
     ['redis://cache?', /takes no query string/],
     ['redis://cache:6379/0#main', /takes no fragment/],
     ['redis://cache#', /takes no fragment/],
+    // What ioredis would read otherwise than written: without TLS (its check of rediss:// is case-sensitive), or
+    // with the characters the URL parser drops.
+    ['REDISS://cache', /must start with redis:\/\/ or rediss:\/\/ in lower case/],
+    ['Rediss://:pw@cache', /in lower case/],
+    ['REDIS://cache', /in lower case/],
+    [' rediss://cache', /in lower case/],
+    ['redis://:pa\tss@cache', /no control characters/],
+    ['redis://:pass\n@cache', /no control characters/],
+    ['redis://cache:6379\r\n', /no control characters/],
+    ['redis://cache ', /end without a space/],
     // A password with a character it should have escaped, which cuts the URL short.
     ['redis://:pa#ss@cache:6379', /percent-encode @ : \/ \? # %/],
     ['redis://:pa?ss@cache:6379', /percent-encode/],
     ['redis://:pa/ss@cache:6379', /percent-encode/],
-    // Escapes node-redis cannot decode (decodeURIComponent throws at start).
+    // Escapes ioredis cannot decode (its decodeURIComponent throws at start).
     ['redis://:pa%zzss@cache', /malformed percent-escape: write % as %25/],
     ['redis://us%er:pw@cache', /malformed percent-escape/],
     ['redis://:%FF@cache', /malformed percent-escape/],
@@ -207,33 +228,48 @@ describe('parseCliOptions --redis-url', () => {
   const password = fc.string({ unit: 'grapheme', maxLength: 24 }).map((rest) => `S3cr3tMark${rest}`);
   const badTail = fc.oneof(
     fc.constantFrom('/abc', '/1/2', '/-1', '/1.5', '/0x1', '/2147483648', '/0/', '?db=1', '#x', '/0?', '/3#'),
-    // A letter or '-' first: '/.' and '/..' are dot segments, which the URL parser removes (and node-redis never sees).
+    // A letter or '-' first: '/.' and '/..' are dot segments, which the URL parser removes (and ioredis never sees).
     fc.stringMatching(/^\/[a-z-][a-z0-9.-]{0,8}$/),
     fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 12 }).map((t) => `?${t}`),
   );
 
-  it('should accept only URLs node-redis 6 and 4 take, with the database of the path (property)', () => {
+  it('should accept only URLs ioredis 6 and 5 read as written: host, port, database, user name, password, TLS (property)', () => {
     const piece = fc.oneof(
       fc.string({ unit: 'grapheme-ascii', maxLength: 8 }),
-      fc.constantFrom('', '/', '/0', '/15', '/-1', '/a', '/1/2', '?', '#', '%', '%zz', '%41', '%FF', ':', '@', '/..'),
+      fc.constantFrom('', '/', '/0', '/15', '/-1', '/a', '/1a', '/1/2', '?', '#', '%', '%zz', '%41', '%FF', '%20', ':', '@', '/..', '\t', '\n', ' '),
     );
-    const userinfo = fc.oneof(fc.constantFrom('', ':pw@', 'u:p@'), piece.map((p) => `:${p}@`), piece.map((p) => `${p}:x@`));
-    const host = fc.constantFrom('cache', 'cache:6379', '[::1]', '', 'cache:0');
-    const url = fc.tuple(fc.constantFrom('redis://', 'rediss://'), userinfo, host, piece).map((parts) => parts.join(''));
+    const userinfo = fc.oneof(fc.constantFrom('', ':pw@', 'u:p@'), piece.map((p) => `:${p}@`), piece.map((p) => `${p}:x@`), piece.map((p) => `${p}@`));
+    const host = fc.constantFrom('cache', 'cache:6379', 'cache:06380', '[::1]', '', 'cache:0');
+    const scheme = fc.constantFrom('redis://', 'rediss://', 'REDISS://', 'Redis://', ' rediss://', 'redis:/');
+    const url = fc.tuple(scheme, userinfo, host, piece).map((parts) => parts.join(''));
     fc.assert(
       fc.property(url, (candidate) => {
         if (refusal(candidate) !== undefined) return;
-        const path = new URL(candidate).pathname;
-        const database = path.length > 1 ? Number(path.slice(1)) : undefined;
-        expect(createClient({ url: candidate }).options?.database).toBe(database);
-        expect(createClient4({ url: candidate }).options?.database).toBe(database);
+        const written = new URL(candidate);
+        const path = written.pathname;
+        const hasUser = written.username !== '' || written.password !== '';
+        // ioredis' own reading of the URL: only these fields, none from a query string.
+        for (const read of [parseURL, parseURL5]) {
+          const parsed = read(candidate);
+          expect(Object.keys(parsed).every((key) => ['host', 'port', 'db', 'username', 'password'].includes(key))).toBe(true);
+          expect(parsed['host']).toBe(written.hostname.replace(/^\[|\]$/g, ''));
+        }
+        const expected = {
+          host: written.hostname.replace(/^\[|\]$/g, ''),
+          port: written.port === '' ? 6379 : Number(written.port),
+          db: path.length > 1 ? Number(path.slice(1)) : 0,
+          username: hasUser ? decodeURIComponent(written.username) : null,
+          password: hasUser ? decodeURIComponent(written.password) : null,
+          tls: written.protocol === 'rediss:',
+        };
+        expect(clientOptions(candidate)).toEqual([expected, expected]);
       }),
     );
   });
 
   it('should never quote the password of a refused URL (property)', () => {
     fc.assert(
-      fc.property(password, fc.constantFrom('', 'user'), badTail, fc.constantFrom('redis', 'rediss'), (secret, user, tail, scheme) => {
+      fc.property(password, fc.constantFrom('', 'user'), badTail, fc.constantFrom('redis', 'rediss', 'REDISS'), (secret, user, tail, scheme) => {
         const url = `${scheme}://${user}:${encodeURIComponent(secret)}@cache.example.org:6379${tail}`;
         const error = refusal(url);
         expect(error).toBeDefined();
