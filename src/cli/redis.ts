@@ -138,9 +138,10 @@ export async function connectSharedLimits(url: string, prefix: string | undefine
     reported = true;
   };
   client.on('error', reportOutage);
-  // A server that closes the connection cleanly (a restart) emits no 'error' until a reconnection fails.
+  // A connection closed without an error (a server restarting, or one that hangs up during the handshake)
+  // emits no 'error': it starts an outage too. After an 'error', ioredis emits 'close' as well: no second line.
   client.on('close', () => {
-    if (up && !closing) reportOutage(new Error('the connection was closed'));
+    if (!closing) reportOutage(new Error('the connection was closed'));
   });
   client.on('ready', () => {
     log.event('info', `Redis at ${displayUrl} is ${reported ? 'back' : 'connected'}: rate limits are shared`);
