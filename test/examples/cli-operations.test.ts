@@ -249,7 +249,7 @@ describe('chart-export in operation', () => {
     expect(run.stdout()).toBe('');
   });
 
-  it('should say in one line to install redis when --redis-url is given without the client', async () => {
+  it('should say in one line to install ioredis when --redis-url is given without the client', async () => {
     // The built command copied where no node_modules can be found.
     const isolated = mkdtempSync(join(tmpdir(), 'chart-export-no-redis-'));
     try {
@@ -261,7 +261,7 @@ describe('chart-export in operation', () => {
         timeout: 15_000,
       });
       expect(run.status).toBe(1);
-      expect(run.stderr).toBe('chart-export: --redis-url needs the node-redis client, which is not installed: run  npm install redis\n');
+      expect(run.stderr).toBe('chart-export: --redis-url needs the ioredis client, which is not installed: run  npm install ioredis\n');
       expect(run.stdout).toBe('');
     } finally {
       rmSync(isolated, { recursive: true, force: true });

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisTestServer } from '../support/redis-server.js';
@@ -204,5 +205,58 @@ describe('chart-export --redis-url (several processes, one redis-server)', () =>
     }
     await waitForStatus(service, 200, 15_000);
     expect(await readyz()).toBe(200);
+  });
+
+  it("should never print the URL's password, in the banner or any log line, text or JSON, through an outage", async () => {
+    const password = 'pw-S3CRET-mark@#:/%é';
+    const encoded = encodeURIComponent(password);
+    const admin = new Redis(redis.url);
+    const createUser = (): Promise<unknown> => admin.call('ACL', 'SETUSER', 'limiter', 'on', `>${password}`, '~*', '+@all');
+    admin.on('error', () => undefined);
+    try {
+      await createUser();
+      const url = `redis://limiter:${encoded}@127.0.0.1:${redis.port}`;
+      const masked = `redis://****:****@127.0.0.1:${redis.port}`;
+      const text = await startCli(['--port', '0', '--keys', keys, '--redis-url', url, '--redis-prefix', 'pw:', '--log']);
+      const json = await startCli(['--port', '0', '--keys', keys, '--redis-prefix', 'pw:', '--log', 'json'], { CHART_EXPORT_REDIS_URL: url });
+      const wrong = await startCli(['--port', '0', '--keys', keys, '--redis-url', `redis://limiter:${encoded}-wrong@127.0.0.1:${redis.port}`, '--redis-prefix', 'pw:']);
+      services.push(text, json, wrong);
+      await waitForStatus(text, 200, 10_000);
+      await waitForStatus(json, 200, 10_000);
+      expect((await exportPatient(wrong)).status).toBe(503);
+
+      await redis.stop();
+      try {
+        expect((await exportPatient(text)).status).toBe(503);
+        expect((await exportPatient(json)).status).toBe(503);
+      } finally {
+        await redis.start();
+        await createUser(); // the restarted server is empty: ioredis retries until the user exists again
+      }
+      await waitForStatus(text, 200, 15_000);
+      await waitForStatus(json, 200, 15_000);
+
+      expect(text.stdout()).toContain(`Rate limits: shared on Redis at ${masked} (fail closed`);
+      expect(text.stderr()).toContain(`chart-export: Redis at ${masked} is connected: rate limits are shared`);
+      expect(text.stderr()).toMatch(new RegExp(`chart-export: warning: Redis at ${masked.replaceAll('*', '\\*')} is unavailable: `));
+      expect(text.stderr()).toContain(`chart-export: Redis at ${masked} is back: rate limits are shared`);
+      const jsonEvents = json
+        .stderr()
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as { level: string; message?: string });
+      // Request lines have no message; the service's events do.
+      expect(jsonEvents.filter((e) => e.message?.includes(`Redis at ${masked} `) === true).map((e) => e.level)).toEqual(['info', 'warn', 'info']);
+      expect(wrong.stderr()).toMatch(/is unavailable: WRONGPASS/);
+      for (const service of [text, json, wrong]) {
+        for (const output of [service.stdout(), service.stderr()]) {
+          expect(output).not.toContain('S3CRET');
+          expect(output).not.toContain(encoded);
+        }
+      }
+    } finally {
+      await admin.call('ACL', 'DELUSER', 'limiter').catch(() => undefined);
+      admin.disconnect();
+    }
   });
 });
