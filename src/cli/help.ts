@@ -43,9 +43,9 @@ Options (each also settable by the environment variable after it; the option win
                               Default: no limit.                     CHART_EXPORT_DIRECTORY_RATE_LIMIT
   --redis-url URL             Share every key's rate limit (and the directory's per-address limit) with
                               every instance started with the same URL, on Redis (redis:// or
-                              rediss:// for TLS; the password is never printed). Needs the redis package
-                              (npm install redis). While Redis is unreachable the export routes answer
-                              503 with Retry-After (fail closed) and the client reconnects by itself.
+                              rediss:// for TLS; the password is never printed). Needs the ioredis
+                              package (npm install ioredis). While Redis is unreachable the export routes
+                              answer 503 with Retry-After (fail closed) and the client reconnects by itself.
                                                                                   CHART_EXPORT_REDIS_URL
   --redis-prefix PREFIX       Prefix of the rate-limit keys on Redis. Default: chart-export:rl:
                                                                                CHART_EXPORT_REDIS_PREFIX
