@@ -87,10 +87,6 @@ async function childMain() {
   });
 }
 
-
-
-
-
 /** The body without what changes per request (MSH-7, EVN-2, MSH-10; Bundle id and timestamp): variants must agree. */
 async function shape(port, path) {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { 'x-api-key': API_KEY } });

@@ -1,28 +1,46 @@
 // Rate limiter cost over HTTP: exportFhirPatient through the Node listener (`toNodeListener`) with the Redis
-// limiter (`createRedisRateLimiter` over node-redis, configured as the `chart-export --redis-url` command
-// configures it) against the in-memory limiter (the handler's default), measured in the same run with
-// autocannon on loopback, in interleaved rounds; medians are reported. Needs `redis-server` on the PATH
-// (Debian: apt-get install redis-server); without it the benchmark says so and is skipped.
+// limiter (`createRedisRateLimiter` over ioredis, as the `chart-export --redis-url` command configures it,
+// and over node-redis) against the in-memory limiter (the handler's default), measured in the same run with
+// autocannon on loopback against a redis-server of its own. Rounds are interleaved, the order alternating, and
+// each ratio is taken within its round (Redis limiter req/s over in-memory req/s of the same round), so a
+// machine whose speed drifts between rounds disturbs both sides of a ratio alike; medians are reported. Each
+// load level is run: 10 connections (as the other HTTP benchmarks) and 50.
+//
+// Also measured A/B: the limiter's batches (the requests of one counter that arrive in one turn of the event
+// loop, or while its call is in flight, go together as one script call) against the same limiter sending one
+// call per request at once, built from the sources with esbuild (the batch settings are internal).
+//
+// Needs `redis-server` on the PATH (Debian: apt-get install redis-server); without it the benchmark says so
+// and is skipped.
 //
 //   npm run build && node bench/redis-limiter.bench.mjs
-//   BENCH_DURATION=2 BENCH_CONNECTIONS=10 BENCH_ROUNDS=5 node bench/redis-limiter.bench.mjs   (the defaults)
-//   BENCH_STRICT=1 … exits non-zero when the ratio is below the 0.7 target.
-import { fork, spawn, spawnSync } from 'node:child_process';
+//   BENCH_DURATION=1 BENCH_ROUNDS=9 BENCH_CONNECTIONS=10,50 node bench/redis-limiter.bench.mjs   (the defaults)
+//   BENCH_STRICT=1 … exits non-zero when the ioredis ratio at the first load level is below the 0.7 target.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createConnection, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cannon, measure, startChild } from './support/served-child.mjs';
 
 const TARGET_RATIO = 0.7;
-const DURATION = Number(process.env.BENCH_DURATION ?? 2);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const DURATION = Number(process.env.BENCH_DURATION ?? 1);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+const LEVELS = (process.env.BENCH_CONNECTIONS ?? '10,50').split(',').map(Number);
 const API_KEY = 'bench-key-0123456789abcdef0123456789';
 const PATH = '/exportFhirPatient?patientId=pat-0001';
 const SELF = fileURLToPath(import.meta.url);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The candidates: the limiter and its client. `memory` is the floor of every ratio. */
+const VARIANTS = {
+  memory: 'in-memory limiter',
+  ioredis: 'Redis limiter, ioredis (the command)',
+  redis: 'Redis limiter, node-redis',
+  unbatched: 'ioredis, one call per request',
+};
 
 const CHART = {
   patients: [
@@ -39,45 +57,63 @@ const CHART = {
   ],
 };
 
-async function serve(kind, redisUrl) {
-  const http = await import('../dist/http/index.js');
-  const entries = [
-    { keyHash: await http.hashApiKey(API_KEY), keyId: 'bench', partnerId: 'bench', scopes: ['fhir:export'], rateLimit: { limit: 1e9, windowSeconds: 3600 } },
-  ];
-  const options = { dataSource: http.createInMemoryDataSource(CHART), keyStore: http.createInMemoryKeyStore(entries) };
-  if (kind === 'ioredis') {
-    const { Redis } = await import('ioredis');
-    const client = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    client.on('error', (error) => console.error('redis:', error.message));
-    await new Promise((resolve) => client.once('ready', resolve));
-    options.rateLimiter = http.createRedisRateLimiter({ client });
-  } else if (kind === 'redis') {
-    const { createClient } = await import('redis');
-    const client = createClient({ url: redisUrl, disableOfflineQueue: true });
-    client.on('error', (error) => console.error('redis:', error.message));
-    await client.connect();
-    options.rateLimiter = http.createRedisRateLimiter({ client });
-  } else {
-    options.rateLimiter = http.createFixedWindowRateLimiter();
-  }
-  return createServer(http.toNodeListener(http.createExportHandler(options)));
+/** The handler and limiters, from the sources, with a limiter that sends one script call per request. */
+const ENTRY = `
+export * from './src/http/index.ts';
+import { createRedisBatches } from './src/http/internal/redis-batches.ts';
+import { toRedisKey } from './src/http/internal/redis-script.ts';
+import { DEFAULT_REDIS_RATE_LIMIT_PREFIX } from './src/http/index.ts';
+export function createUnbatchedRedisLimiter(send) {
+  const decide = createRedisBatches({ send, timeoutMs: 200, maxInFlight: Infinity, maxBatch: 1, gather: false, fail: (cause) => { throw cause; } });
+  return { consume: (key, limit, windowSeconds) => decide(toRedisKey(DEFAULT_REDIS_RATE_LIMIT_PREFIX, key), limit, windowSeconds) };
+}
+`;
+
+async function buildModule() {
+  const { build } = await import('esbuild');
+  const dir = mkdtempSync(join(tmpdir(), 'chart-export-bench-'));
+  const outfile = join(dir, 'limiters.mjs');
+  await build({ stdin: { contents: ENTRY, resolveDir: ROOT, loader: 'js' }, bundle: true, format: 'esm', platform: 'node', target: 'node20', outfile, logLevel: 'error' });
+  return { dir, outfile };
+}
+
+async function connectNodeRedis(url) {
+  const { createClient } = await import('redis');
+  const client = createClient({ url, disableOfflineQueue: true });
+  client.on('error', (error) => console.error('redis:', error.message));
+  await client.connect();
+  return client;
+}
+
+async function limiterFor(http, variant, redisUrl) {
+  if (variant === 'memory') return http.createFixedWindowRateLimiter();
+  if (variant === 'redis') return http.createRedisRateLimiter({ client: await connectNodeRedis(redisUrl) });
+  // As the command configures it.
+  const { Redis } = await import('ioredis');
+  const client = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  client.on('error', (error) => console.error('redis:', error.message));
+  await new Promise((resolve) => client.once('ready', resolve));
+  if (variant === 'unbatched') return http.createUnbatchedRedisLimiter((args) => client.call(...args));
+  return http.createRedisRateLimiter({ client });
 }
 
 async function childMain() {
+  let requests = 0;
   process.on('message', async (message) => {
-    const server = await serve(message.kind, message.redisUrl);
+    if (message.kind === 'stats') {
+      process.send({ stats: { cpu: process.cpuUsage(), requests } });
+      return;
+    }
+    const http = await import(pathToFileURL(message.module).href);
+    const entries = [
+      { keyHash: await http.hashApiKey(API_KEY), keyId: 'bench', partnerId: 'bench', scopes: ['fhir:export'], rateLimit: { limit: 1e9, windowSeconds: 3600 } },
+    ];
+    const rateLimiter = await limiterFor(http, message.variant, message.redisUrl);
+    const handler = http.createExportHandler({ dataSource: http.createInMemoryDataSource(CHART), keyStore: http.createInMemoryKeyStore(entries), rateLimiter });
+    const server = createServer(http.toNodeListener(handler));
+    server.on('request', () => requests++);
     server.keepAliveTimeout = 60_000;
     server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
-  });
-}
-
-function startChild(kind, redisUrl) {
-  const child = fork(SELF, ['--serve'], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('message', ({ port }) => resolve({ child, port }));
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    child.send({ kind, redisUrl });
   });
 }
 
@@ -108,16 +144,47 @@ async function startRedis() {
   return { url: `redis://127.0.0.1:${port}`, stop: () => (child.kill('SIGTERM'), rmSync(dir, { recursive: true, force: true })) };
 }
 
-function cannon(port) {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      { url: `http://127.0.0.1:${port}${PATH}`, connections: CONNECTIONS, duration: DURATION, headers: { 'x-api-key': API_KEY } },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    );
-  });
+/** Redis' own CPU time so far, in µs (`INFO cpu`). */
+async function redisCpu(admin) {
+  const info = await admin.sendCommand(['INFO', 'cpu']);
+  const read = (name) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+  return (read('used_cpu_user') + read('used_cpu_sys')) * 1e6;
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Interleaved rounds at one load level: per variant, each round's req/s, p99, server and Redis CPU per request. */
+async function runLevel(servers, admin, connections) {
+  const load = { duration: DURATION, connections, apiKey: API_KEY };
+  const names = Object.keys(VARIANTS);
+  const runs = Object.fromEntries(names.map((n) => [n, []]));
+  for (const name of names) await cannon(servers[name].port, PATH, load); // warm-up
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const name of round % 2 === 0 ? names : [...names].reverse()) {
+      const before = await redisCpu(admin);
+      const m = await measure(servers[name], PATH, load);
+      runs[name].push({ ...m, redisCpu: ((await redisCpu(admin)) - before) / m.total });
+    }
+  }
+  return runs;
+}
+
+function report(runs, connections) {
+  const ratio = (name) => median(runs[name].map((r, i) => r.rps / runs.memory[i].rps));
+  const cpu = (name) => median(runs[name].map((r) => r.cpu));
+  const rows = Object.entries(VARIANTS).map(([name, label]) => ({
+    limiter: label,
+    'req/s': Math.round(median(runs[name].map((r) => r.rps))),
+    'p99 ms': median(runs[name].map((r) => r.p99)),
+    'ratio to in-memory': name === 'memory' ? '1' : ratio(name).toFixed(2),
+    'server CPU µs/req': cpu(name).toFixed(0),
+    'Redis CPU µs/req': median(runs[name].map((r) => r.redisCpu)).toFixed(1),
+  }));
+  console.log(`\nexportFhirPatient, ${connections} connections, ${ROUNDS} interleaved rounds of ${DURATION} s (medians; each ratio within its round)`);
+  console.table(rows);
+  console.log(`  batches vs one call per request (ioredis): ${(ratio('ioredis') / ratio('unbatched')).toFixed(2)}× the req/s, ${((1 - cpu('ioredis') / cpu('unbatched')) * 100).toFixed(0)}% less server CPU per request`);
+  return ratio('ioredis');
+}
 
 async function main() {
   const redis = await startRedis();
@@ -125,34 +192,22 @@ async function main() {
     console.log('redis-server is not installed: skipped (apt-get install redis-server).');
     return;
   }
-  const servers = { memory: await startChild('memory'), redis: await startChild('redis', redis.url), ioredis: await startChild('ioredis', redis.url) };
-  const results = { memory: [], redis: [], ioredis: [] };
+  const { dir, outfile } = await buildModule();
+  const servers = {};
+  let admin;
   try {
-    for (const s of Object.values(servers)) await cannon(s.port); // warm-up
-    for (let round = 0; round < ROUNDS; round++) {
-      // Interleaved, the order alternating, so a busy machine disturbs both alike.
-      const order = round % 2 === 0 ? ['memory', 'redis', 'ioredis'] : ['ioredis', 'redis', 'memory'];
-      for (const kind of order) {
-        const r = await cannon(servers[kind].port);
-        if (r.errors > 0 || r.timeouts > 0 || r.non2xx > 0) throw new Error(`${kind}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
-        results[kind].push({ rps: r.requests.average, p99: r.latency.p99 });
-      }
-    }
+    admin = await connectNodeRedis(redis.url);
+    for (const variant of Object.keys(VARIANTS)) servers[variant] = await startChild(SELF, { module: outfile, variant, redisUrl: redis.url });
+    const ratios = [];
+    for (const connections of LEVELS) ratios.push(report(await runLevel(servers, admin, connections), connections));
+    console.log(`\nTarget: Redis limiter (ioredis, the command's client) ≥ ${TARGET_RATIO}× the in-memory req/s at ${LEVELS[0]} connections: ${ratios[0].toFixed(2)}.`);
+    if (process.env.BENCH_STRICT === '1' && ratios[0] < TARGET_RATIO) process.exitCode = 1;
   } finally {
     for (const s of Object.values(servers)) s.child.kill();
+    await admin?.quit().catch(() => undefined);
     redis.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
-  const row = (kind) => ({ rps: median(results[kind].map((r) => r.rps)), p99: median(results[kind].map((r) => r.p99)) });
-  const memory = row('memory');
-  const shared = row('redis');
-  const io = row('ioredis');
-  const ratio = shared.rps / memory.rps;
-  console.log(`exportFhirPatient, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s (medians):`);
-  console.log(`  in-memory limiter              ${memory.rps.toFixed(0).padStart(7)} req/s  p99 ${memory.p99} ms`);
-  console.log(`  Redis limiter, node-redis      ${shared.rps.toFixed(0).padStart(7)} req/s  p99 ${shared.p99} ms  (the command's client)`);
-  console.log(`  Redis limiter, ioredis         ${io.rps.toFixed(0).padStart(7)} req/s  p99 ${io.p99} ms`);
-  console.log(`  ratio node-redis ${ratio.toFixed(2)}, ioredis ${(io.rps / memory.rps).toFixed(2)} (target ≥ ${TARGET_RATIO})`);
-  if (process.env.BENCH_STRICT === '1' && ratio < TARGET_RATIO) process.exitCode = 1;
 }
 
 if (process.argv.includes('--serve')) await childMain();

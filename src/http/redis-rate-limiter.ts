@@ -68,8 +68,8 @@ export interface RedisRateLimiterOptions {
    */
   readonly prefix?: string | undefined;
   /**
-   * Longest wait for Redis per call, in milliseconds (a positive integer, default 200). A slower answer, like
-   * no answer, makes the call fail as unavailable.
+   * Longest wait for a decision per request, in milliseconds from when `consume` was called (a positive
+   * integer, default 200). A slower answer, like no answer, makes the request fail as unavailable.
    */
   readonly timeoutMs?: number | undefined;
   /** The `Retry-After` of the 503 the handler sends while Redis is unavailable: a positive integer of seconds, default 5. */
@@ -170,9 +170,11 @@ function failedOpenDecision(limit: number, windowSeconds: number): RateLimitDeci
  * Create a {@link RateLimiter} whose counters live on Redis, shared by every process that uses the same Redis
  * and prefix. It has the semantics of {@link createFixedWindowRateLimiter} (epoch-aligned fixed windows,
  * `limit` / `remaining` / `reset` in epoch seconds / `retryAfter` on a denial, denied requests not counted,
- * exact under concurrency) with one atomic Lua script per request, run by `EVALSHA` and sent whole by `EVAL`
- * when Redis does not know it (`NOSCRIPT`: after `SCRIPT FLUSH`, a restart or a failover). The window comes
- * from the Redis server's clock, never the host's. Every counter expires one second after its window.
+ * exact under concurrency) with one atomic Lua script per call, run by `EVALSHA` and sent whole by `EVAL`
+ * when Redis does not know it (`NOSCRIPT`: after `SCRIPT FLUSH`, a restart or a failover). The requests of one
+ * counter that arrive in one turn of the event loop, or while that counter's call is in flight, go together
+ * as one call, which decides them in their order exactly as that many calls would. The window comes from the
+ * Redis server's clock, never the host's. Every counter expires one second after its window.
  *
  * When Redis is down, slower than `timeoutMs` or answers something malformed, `consume` rejects with a
  * {@link DataSourceUnavailableError} carrying `retryAfterSeconds`, which the handler answers with `503` and

@@ -45,12 +45,28 @@ afterEach(() => {
 });
 
 describe('createRedisRateLimiter batches', () => {
+  it('should send the requests of one turn of the event loop as one call, at the end of the turn', async () => {
+    // Arrange
+    const { client, calls } = createHeldClient();
+    const limiter = createRedisRateLimiter({ client });
+    // Act: three requests in this turn.
+    const decisions = [limiter.consume('k', 5, 60), limiter.consume('k', 5, 60), limiter.consume('k', 5, 60)];
+    const sentInTurn = calls.length;
+    await settleNow();
+    calls[0]?.answer([3, 1, RESET, 60]);
+    // Assert: nothing sent before the turn ended; then one call for the three, decided in their order.
+    expect(sentInTurn).toBe(0);
+    expect(calls.map(batchSize)).toEqual([3]);
+    expect((await Promise.all(decisions)).map((d) => d.remaining)).toEqual([3, 2, 1]);
+  });
+
   it('should send the requests that arrive while a call is in flight as one call, and decide them in their order', async () => {
     // Arrange
     const { client, calls } = createHeldClient();
     const limiter = createRedisRateLimiter({ client });
     // Act: one request, then four more while its call is in flight.
     const first = limiter.consume('k', 3, 60);
+    await settleNow();
     const rest = [limiter.consume('k', 3, 60), limiter.consume('k', 3, 60), limiter.consume('k', 3, 60), limiter.consume('k', 3, 60)];
     await settleNow();
     const beforeAnswer = calls.length;
@@ -77,7 +93,7 @@ describe('createRedisRateLimiter batches', () => {
     // Act
     const pending = [limiter.consume('a', 3, 60), limiter.consume('b', 3, 60), limiter.consume('a', 4, 60), limiter.consume('a', 3, 61), limiter.consume('a', 3, 60)];
     await settleNow();
-    // Assert: four calls at once (a/3/60 twice waits for its first), each for its own counter and figures.
+    // Assert: four calls at once (a/3/60 twice in one), each for its own counter and figures.
     expect(calls.map((c) => c.args.slice(3, 6))).toEqual([
       [calls[0]?.args[3], '3', '60'],
       [calls[1]?.args[3], '3', '60'],
@@ -85,10 +101,8 @@ describe('createRedisRateLimiter batches', () => {
       [calls[0]?.args[3], '3', '61'],
     ]);
     expect(calls[0]?.args[3]).not.toBe(calls[1]?.args[3]);
-    for (const call of calls) call.answer([1, 0, RESET, 60]);
-    await settleNow();
-    expect(calls.map(batchSize)).toEqual([1, 1, 1, 1, 1]);
-    calls[4]?.answer([1, 1, RESET, 60]);
+    expect(calls.map(batchSize)).toEqual([2, 1, 1, 1]);
+    for (const call of calls) call.answer([batchSize(call), 0, RESET, 60]);
     expect((await Promise.all(pending)).map((d) => d.remaining)).toEqual([2, 2, 3, 2, 1]);
   });
 
@@ -120,6 +134,7 @@ describe('createRedisRateLimiter batches', () => {
     const { client, calls } = createHeldClient();
     const limiter = createRedisRateLimiter({ client, retryAfterSeconds: 9 });
     const first = limiter.consume('k', 5, 60);
+    await settleNow();
     const batch = [limiter.consume('k', 5, 60).catch((e: unknown) => e), limiter.consume('k', 5, 60).catch((e: unknown) => e)];
     await settleNow();
     calls[0]?.answer([1, 0, RESET, 60]);
@@ -169,12 +184,39 @@ describe('createRedisRateLimiter batches', () => {
     const { client, calls } = createHeldClient();
     const limiter = createRedisRateLimiter({ client, failOpen: true });
     const first = limiter.consume('k', 10, 3600);
+    await settleNow();
     const batch = [limiter.consume('k', 10, 3600), limiter.consume('k', 10, 3600)];
     await settleNow();
     calls[0]?.fail(new Error('ECONNREFUSED'));
     await settleNow();
     calls[1]?.fail(new Error('ECONNREFUSED'));
     for (const decision of await Promise.all([first, ...batch])) expect(decision).toMatchObject({ allowed: true, limit: 10, remaining: 9, retryAfter: 0 });
+  });
+});
+
+describe('createRedisRateLimiter batches without setImmediate (browsers, workers)', () => {
+  it('should still send the requests of one task as one call, once its promise callbacks have run', async () => {
+    // Arrange: the module loaded again in a runtime that has no setImmediate.
+    vi.useRealTimers();
+    vi.resetModules();
+    vi.stubGlobal('setImmediate', undefined);
+    try {
+      const http = await import('../../src/http/redis-rate-limiter.js');
+      const { client, calls } = createHeldClient();
+      const limiter = http.createRedisRateLimiter({ client });
+      // Act
+      const decisions = [limiter.consume('k', 5, 60), limiter.consume('k', 5, 60)];
+      const sentInTask = calls.length;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      calls[0]?.answer([2, 0, RESET, 60]);
+      // Assert
+      expect(sentInTask).toBe(0);
+      expect(calls.map(batchSize)).toEqual([2]);
+      expect((await Promise.all(decisions)).map((d) => d.remaining)).toEqual([4, 3]);
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    }
   });
 });
 

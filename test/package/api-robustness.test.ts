@@ -760,9 +760,19 @@ const isOptionalRecord = (r: unknown) => expect(r === undefined || (typeof r ===
 const isRecordList = (r: unknown) => expect(Array.isArray(r)).toBe(true);
 const patientAnd = (id: string): fc.Arbitrary<unknown[]> => fc.constant([PATIENT_ID, id]);
 
-/** A Redis client in ioredis' shape that answers PING and admits every request (the real server: test/http/redis-rate-limiter.test.ts). */
+/**
+ * A Redis client in ioredis' shape that answers PING and admits every request of a script call, the last one
+ * with nothing left (the real server: test/http/redis-rate-limiter.test.ts).
+ */
 function fakeRedisClient(): { call(command: string, ...args: string[]): Promise<unknown> } {
-  return { call: (command) => Promise.resolve(command === 'PING' ? 'PONG' : [1, 0, 1_800_000_000, 0]) };
+  return {
+    call: (command, ...args) => {
+      if (command === 'PING') return Promise.resolve('PONG');
+      // EVALSHA sha 1 key limit window margin n
+      const [limit, n] = [Number(args[3]), Number(args[6])];
+      return Promise.resolve([n, limit - n, 1_800_000_000, 1]);
+    },
+  };
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
- * The request side of the Redis rate limiter: requests of one counter that arrive while that counter's script
- * call is in flight wait for it and then go together, as one call of the script for all of them (a batch).
- * Under load one call decides many requests, which costs Redis and the host one command instead of many; a
- * lone request goes at once. Each request keeps its own deadline.
+ * The request side of the Redis rate limiter: the requests of one counter go to Redis together, as one call of
+ * the script for all of them (a batch): those that arrive in the same turn of the event loop, and those that
+ * arrive while the counter's call is in flight, which wait for it. Under load one call decides many requests,
+ * which costs Redis and the host one command instead of many; a lone request waits only for the end of the
+ * turn it arrived in. Each request keeps its own deadline.
  */
 import type { RateLimitDecision } from '../rate-limiter.js';
 import { isNoScriptError, readBatchReply, REDIS_RATE_LIMIT_SCRIPT, REDIS_RATE_LIMIT_SCRIPT_SHA1, RedisAnswerError, TTL_MARGIN_MS } from './redis-script.js';
@@ -20,12 +21,27 @@ export interface RedisBatchSettings {
   readonly fail: (cause: unknown, limit: number, windowSeconds: number) => RateLimitDecision;
   /**
    * Calls of one lane in flight at once (default 1: the requests that arrive meanwhile wait and go together).
-   * The benchmark sets it, with `maxBatch` 1, to measure the limiter without batches.
+   * The benchmark sets it to `Infinity`, with `maxBatch` 1 and `gather` false, to measure the limiter without
+   * batches.
    */
   readonly maxInFlight?: number | undefined;
   /** Most requests in one call (default: no bound; the script's cost does not grow with it). */
   readonly maxBatch?: number | undefined;
+  /** Gather the requests of one turn of the event loop before sending (default true); false sends at once. */
+  readonly gather?: boolean | undefined;
 }
+
+/**
+ * Run `task` at the end of the current turn of the event loop, after the I/O callbacks of this turn
+ * (`setImmediate`, where the runtime has it: Node, Bun, Deno), or after the current task's promise callbacks
+ * elsewhere.
+ */
+const atEndOfTurn: (task: () => void) => void =
+  typeof (globalThis as { setImmediate?: unknown }).setImmediate === 'function'
+    ? (task) => {
+        (globalThis as unknown as { setImmediate: (task: () => void) => unknown }).setImmediate(task);
+      }
+    : (task) => queueMicrotask(task);
 
 /** One request waiting for its decision. */
 interface Waiter {
@@ -45,6 +61,8 @@ interface Lane {
   waiting: Waiter[];
   /** Calls in flight. */
   busy: number;
+  /** A send is due at the end of this turn. */
+  gathering: boolean;
 }
 
 /** Answer a request, unless it is settled already. */
@@ -68,50 +86,56 @@ function fault(waiter: Waiter, lane: Lane, cause: unknown, fail: RedisBatchSetti
 }
 
 /**
+ * Run the script for `batch`: by `EVALSHA`, and when Redis lost it (`NOSCRIPT`: after `SCRIPT FLUSH`, a
+ * restart or a failover) by `EVAL` with the whole script, for the requests not yet timed out only (a late
+ * call would be counted and its answer thrown away).
+ */
+async function runScript(settings: RedisBatchSettings, lane: Lane, batch: readonly Waiter[]): Promise<void> {
+  const { send, fail } = settings;
+  const args = (n: number): string[] => ['1', lane.key, String(lane.limit), String(lane.windowSeconds), String(TTL_MARGIN_MS), String(n)];
+  try {
+    let sent = batch;
+    let reply: unknown;
+    try {
+      reply = await send(['EVALSHA', REDIS_RATE_LIMIT_SCRIPT_SHA1, ...args(sent.length)]);
+    } catch (error) {
+      if (!isNoScriptError(error)) throw error;
+      sent = batch.filter((w) => !w.done);
+      if (sent.length === 0) return;
+      reply = await send(['EVAL', REDIS_RATE_LIMIT_SCRIPT, ...args(sent.length)]);
+    }
+    const decisions = readBatchReply(reply, sent.length, lane.limit);
+    sent.forEach((waiter, i) => settle(waiter, decisions[i] as RateLimitDecision));
+  } catch (cause) {
+    for (const waiter of batch) fault(waiter, lane, cause, fail);
+  }
+}
+
+/**
  * Create the batching request side of a Redis limiter.
  * @returns `consume(redisKey, limit, windowSeconds)`, resolving with the request's decision or rejecting
  *   with what `settings.fail` throws
  */
 export function createRedisBatches(settings: RedisBatchSettings): (key: string, limit: number, windowSeconds: number) => Promise<RateLimitDecision> {
-  const { send, timeoutMs, fail } = settings;
+  const { timeoutMs, fail } = settings;
   const maxInFlight = settings.maxInFlight ?? 1;
   const maxBatch = settings.maxBatch ?? Number.POSITIVE_INFINITY;
+  const gatherTurns = settings.gather ?? true;
   const lanes = new Map<string, Lane>();
 
-  /**
-   * Run the script for `batch`: by `EVALSHA`, and when Redis lost it (`NOSCRIPT`: after `SCRIPT FLUSH`, a
-   * restart or a failover) by `EVAL` with the whole script, for the requests not yet timed out only (a late
-   * call would be counted and its answer thrown away).
-   */
-  async function runScript(lane: Lane, batch: readonly Waiter[]): Promise<void> {
-    const args = (n: number): string[] => ['1', lane.key, String(lane.limit), String(lane.windowSeconds), String(TTL_MARGIN_MS), String(n)];
-    try {
-      let sent = batch;
-      let reply: unknown;
-      try {
-        reply = await send(['EVALSHA', REDIS_RATE_LIMIT_SCRIPT_SHA1, ...args(sent.length)]);
-      } catch (error) {
-        if (!isNoScriptError(error)) throw error;
-        sent = batch.filter((w) => !w.done);
-        if (sent.length === 0) return;
-        reply = await send(['EVAL', REDIS_RATE_LIMIT_SCRIPT, ...args(sent.length)]);
-      }
-      const decisions = readBatchReply(reply, sent.length, lane.limit);
-      sent.forEach((waiter, i) => settle(waiter, decisions[i] as RateLimitDecision));
-    } catch (cause) {
-      for (const waiter of batch) fault(waiter, lane, cause, fail);
+  /** Send what waits on `lane`, in batches, while it may have another call in flight; forget an idle lane. */
+  function pump(lane: Lane): void {
+    lane.waiting = lane.waiting.filter((w) => !w.done);
+    while (lane.busy < maxInFlight && lane.waiting.length > 0) {
+      const batch = lane.waiting.length > maxBatch ? lane.waiting.slice(0, maxBatch) : lane.waiting;
+      lane.waiting = lane.waiting.length > maxBatch ? lane.waiting.slice(maxBatch) : [];
+      dispatch(lane, batch);
     }
+    if (lane.busy === 0 && lane.waiting.length === 0 && !lane.gathering) lanes.delete(lane.id);
   }
 
-  /** Send what waits on `lane` as one batch; when its call ends (or its time is up), the next batch goes. */
-  function flush(lane: Lane): void {
-    const open = lane.waiting.filter((w) => !w.done);
-    const batch = open.length > maxBatch ? open.slice(0, maxBatch) : open;
-    lane.waiting = open.length > maxBatch ? open.slice(maxBatch) : [];
-    if (batch.length === 0) {
-      if (lane.busy === 0) lanes.delete(lane.id);
-      return;
-    }
+  /** Send one batch; when its call ends (or its time is up), what waited meanwhile goes. */
+  function dispatch(lane: Lane, batch: readonly Waiter[]): void {
     lane.busy++;
     let released = false;
     const release = (): void => {
@@ -119,11 +143,22 @@ export function createRedisBatches(settings: RedisBatchSettings): (key: string, 
       released = true;
       clearTimeout(guard);
       lane.busy--;
-      flush(lane);
+      pump(lane);
     };
     // A call that never ends must not hold the requests behind it: after the timeout, the lane moves on.
     const guard = setTimeout(release, timeoutMs);
-    void runScript(lane, batch).finally(release);
+    void runScript(settings, lane, batch).finally(release);
+  }
+
+  /** The lane has a new request: send at the end of this turn, with the others of the turn. */
+  function gather(lane: Lane): void {
+    if (!gatherTurns) return pump(lane);
+    if (lane.gathering) return;
+    lane.gathering = true;
+    atEndOfTurn(() => {
+      lane.gathering = false;
+      pump(lane);
+    });
   }
 
   return (key, limit, windowSeconds) =>
@@ -131,13 +166,13 @@ export function createRedisBatches(settings: RedisBatchSettings): (key: string, 
       const id = `${limit}/${windowSeconds}/${key}`;
       let lane = lanes.get(id);
       if (lane === undefined) {
-        lane = { id, key, limit, windowSeconds, waiting: [], busy: 0 };
+        lane = { id, key, limit, windowSeconds, waiting: [], busy: 0, gathering: false };
         lanes.set(id, lane);
       }
       const waiter: Waiter = { resolve, reject, timer: undefined, done: false };
       const current = lane;
       waiter.timer = setTimeout(() => fault(waiter, current, new RedisAnswerError(`Redis did not answer within ${timeoutMs} ms`), fail), timeoutMs);
       lane.waiting.push(waiter);
-      if (lane.busy < maxInFlight) flush(lane);
+      if (lane.busy < maxInFlight) gather(lane);
     });
 }
