@@ -182,6 +182,7 @@ function report(runs, connections) {
   }));
   console.log(`\nexportFhirPatient, ${connections} connections, ${ROUNDS} interleaved rounds of ${DURATION} s (medians; each ratio within its round)`);
   console.table(rows);
+  if (process.env.BENCH_VERBOSE) for (const n of Object.keys(VARIANTS)) console.log(n.padEnd(10), runs[n].map((r) => Math.round(r.rps)).join(' '));
   console.log(`  batches vs one call per request (ioredis): ${(ratio('ioredis') / ratio('unbatched')).toFixed(2)}× the req/s, ${((1 - cpu('ioredis') / cpu('unbatched')) * 100).toFixed(0)}% less server CPU per request`);
   return ratio('ioredis');
 }
