@@ -100,6 +100,11 @@ export interface RedisRateLimiter extends RateLimiter {
   readonly failsOpen: boolean;
 }
 
+/** Counter names whose Redis key a limiter remembers, at most (then it forgets them all and starts again). */
+const KEY_CACHE_SIZE = 4096;
+/** Longest counter name whose Redis key is remembered (a handler's names are far shorter). */
+const KEY_CACHE_NAME_LENGTH = 256;
+
 /** Default of {@link RedisRateLimiterOptions.prefix}. */
 export const DEFAULT_REDIS_RATE_LIMIT_PREFIX = 'chart-export:rl:';
 
@@ -248,11 +253,22 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
     },
   });
 
+  /** The Redis keys of the counter names seen lately (the handler uses a few names over and over). */
+  const keys = new Map<string, string>();
+
   async function consume(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
     if (typeof key !== 'string') throw new InvalidArgumentError('key', 'must be a string');
     if (!Number.isSafeInteger(limit) || limit < 1) throw new InvalidArgumentError('limit', 'must be a positive integer');
     if (!Number.isSafeInteger(windowSeconds) || windowSeconds < 1) throw new InvalidArgumentError('windowSeconds', 'must be a positive integer');
-    return decide(toRedisKey(prefix, key), limit, windowSeconds);
+    let redisKey = keys.get(key);
+    if (redisKey === undefined) {
+      redisKey = toRedisKey(prefix, key);
+      if (key.length <= KEY_CACHE_NAME_LENGTH) {
+        if (keys.size >= KEY_CACHE_SIZE) keys.clear();
+        keys.set(key, redisKey);
+      }
+    }
+    return decide(redisKey, limit, windowSeconds);
   }
 
   return {

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRedisRateLimiter, DataSourceUnavailableError, type RateLimitDecision } from '../../src/http/index.js';
-import { readBatchReply, REDIS_RATE_LIMIT_SCRIPT } from '../../src/http/internal/redis-script.js';
+import { readBatchReply, REDIS_RATE_LIMIT_SCRIPT, toRedisKey } from '../../src/http/internal/redis-script.js';
 import { runs } from '../support/runs.js';
 
 const RESET = 1_800_000_000;
@@ -191,6 +191,24 @@ describe('createRedisRateLimiter batches', () => {
     await settleNow();
     calls[1]?.fail(new Error('ECONNREFUSED'));
     for (const decision of await Promise.all([first, ...batch])) expect(decision).toMatchObject({ allowed: true, limit: 10, remaining: 9, retryAfter: 0 });
+  });
+});
+
+describe('createRedisRateLimiter counter keys', () => {
+  it('should send each name under its own key, whether remembered, forgotten or too long to remember', async () => {
+    // Arrange: more names than the limiter remembers (4 096), some over the length it remembers (256), each
+    // asked twice, the second time after many others.
+    vi.useRealTimers();
+    const sent: string[] = [];
+    const client = { call: (...args: string[]) => (sent.push(args[3] as string), Promise.resolve([1, 0, RESET, 60])) };
+    const limiter = createRedisRateLimiter({ client, prefix: 'p:' });
+    const names = Array.from({ length: 5000 }, (_, i) => (i % 7 === 0 ? `long:${i}:`.padEnd(300, 'x') : `key:${i}`));
+    // Act
+    for (const round of [0, 1]) for (const name of round === 0 ? names : [...names].reverse()) await limiter.consume(name, 5, 60);
+    // Assert
+    const expected = names.map((n) => toRedisKey('p:', n));
+    expect(sent).toEqual([...expected, ...[...expected].reverse()]);
+    expect(new Set(sent).size).toBe(names.length);
   });
 });
 
