@@ -8,7 +8,8 @@
 //
 // Also measured A/B: the limiter's batches (the requests of one counter that arrive in one turn of the event
 // loop, or while its call is in flight, go together as one script call) against the same limiter sending one
-// call per request at once, built from the sources with esbuild (the batch settings are internal).
+// call per request at once (and hashing the counter name again per request, about 1.3 µs, as before the
+// limiter's key cache), built from the sources with esbuild (the batch settings are internal).
 //
 // Needs `redis-server` on the PATH (Debian: apt-get install redis-server); without it the benchmark says so
 // and is skipped.
