@@ -89,43 +89,43 @@ function ioredisKind(name: string, create: (port: number) => IoredisLike): Clien
   };
 }
 
+/** The part of a node-redis client (4 or 6) the tests use. */
+interface NodeRedisLike {
+  on(event: 'error', listener: () => void): unknown;
+  connect(): Promise<unknown>;
+  sendCommand(args: string[]): Promise<unknown>;
+}
+
+/** The options node-redis 4 and 6 both take, as the documentation recommends, with quick reconnection. */
+interface NodeRedisOptions {
+  url: string;
+  disableOfflineQueue: boolean;
+  socket: { reconnectStrategy: (attempt: number) => number; connectTimeout: number };
+}
+
+function nodeRedisKind<C extends NodeRedisLike>(name: string, create: (options: NodeRedisOptions) => C, close: (client: C) => unknown): ClientKind {
+  return {
+    name,
+    async connect(server) {
+      const client = create({ url: server.url, disableOfflineQueue: true, socket: { reconnectStrategy: reconnectDelay, connectTimeout: 1000 } });
+      client.on('error', () => undefined);
+      await client.connect();
+      return {
+        client,
+        command: (...args) => client.sendCommand(args),
+        close: async () => {
+          await close(client);
+        },
+      };
+    },
+  };
+}
+
 const CLIENT_KINDS: readonly ClientKind[] = [
   ioredisKind('ioredis 6', (port) => new Redis(port, '127.0.0.1', IOREDIS_OPTIONS)),
   ioredisKind('ioredis 5', (port) => new Redis5(port, '127.0.0.1', IOREDIS_OPTIONS)),
-  {
-    name: 'node-redis 6',
-    async connect(server) {
-      const client = createClient({
-        url: server.url,
-        disableOfflineQueue: true,
-        socket: { reconnectStrategy: reconnectDelay, connectTimeout: 1000 },
-      });
-      client.on('error', () => undefined);
-      await client.connect();
-      return {
-        client,
-        command: (...args) => client.sendCommand(args),
-        close: async () => client.destroy(),
-      };
-    },
-  },
-  {
-    name: 'node-redis 4',
-    async connect(server) {
-      const client = createClient4({
-        url: server.url,
-        disableOfflineQueue: true,
-        socket: { reconnectStrategy: reconnectDelay, connectTimeout: 1000 },
-      });
-      client.on('error', () => undefined);
-      await client.connect();
-      return {
-        client,
-        command: (...args) => client.sendCommand(args),
-        close: () => client.disconnect(),
-      };
-    },
-  },
+  nodeRedisKind('node-redis 6', createClient, (client) => client.destroy()),
+  nodeRedisKind('node-redis 4', createClient4, (client) => client.disconnect()),
 ];
 
 let server: RedisTestServer;
