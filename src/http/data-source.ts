@@ -38,6 +38,62 @@ export const DATA_SOURCE_METHODS = [
   'listLocations',
 ] as const satisfies readonly (keyof ChartDataSource)[];
 
+/** Where a keyset page starts and how long it is (see {@link ChartDataSource.listPatients}). */
+export interface KeysetPage {
+  /** Only records whose id sorts after this id, in code-point order; absent: from the first record. */
+  readonly after?: string | undefined;
+  /** At most this many records: a positive integer, already bounded by the caller. */
+  readonly limit: number;
+}
+
+/**
+ * Compare two ids in Unicode code-point order (the order of their UTF-8 bytes, PostgreSQL's `COLLATE "C"`),
+ * the order of every keyset page. It differs from `<` on strings only where a character above U+FFFF meets
+ * one in U+E000–U+FFFF.
+ * @param a - an id
+ * @param b - another id
+ * @returns a negative number, zero or a positive number as `a` sorts before, with or after `b`
+ * @example ['b', 'a'].sort(compareIds) // ['a', 'b']
+ */
+export function compareIds(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A surrogate (D800–DFFF) stands for a code point above U+FFFF: it sorts after every other code unit.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** The records of `sorted` (ascending by id, {@link compareIds}) after `page.after`, at most `page.limit`. */
+function keysetSlice<T extends { id: string }>(sorted: readonly T[], page: KeysetPage): Promise<readonly T[]> {
+  const limit = page?.limit;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
+    return Promise.reject(new InvalidArgumentError('page.limit', 'must be a positive integer'));
+  }
+  const after = page.after;
+  if (after !== undefined && typeof after !== 'string') return Promise.reject(new InvalidArgumentError('page.after', 'must be a string'));
+  let lo = 0;
+  if (after !== undefined) {
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareIds((sorted[mid] as T).id, after) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+  }
+  return Promise.resolve(sorted.slice(lo, lo + limit));
+}
+
+function sortedById<T extends { id: string }>(records: readonly T[]): readonly T[] {
+  return [...records].sort((a, b) => compareIds(a.id, b.id));
+}
+
 /**
  * Async reads of chart data for the HTTP adapter. Every method may be backed by a database; the handler
  * calls only what a route needs, in parallel where it can.
@@ -93,6 +149,21 @@ export interface ChartDataSource {
   listPractitioners(limit: number, signal?: AbortSignal): Promise<readonly DirectoryPractitioner[]>;
   /** At most `limit` directory locations, in a stable order. */
   listLocations(limit: number, signal?: AbortSignal): Promise<readonly DirectoryLocation[]>;
+  /**
+   * Optional keyset page of patients, for population exports (`$export`): at most `page.limit` patients whose
+   * id sorts after `page.after` (absent: from the first), ascending by id in Unicode code-point order (the
+   * order of the ids' UTF-8 bytes: PostgreSQL's `COLLATE "C"`; see `compareIds`). Walking pages with
+   * `after` = the last id of the previous page gives every patient exactly once, even while patients are
+   * added or removed. A source without it cannot feed a population export (the handler answers `$export`
+   * with a documented error).
+   */
+  listPatients?(page: KeysetPage, signal?: AbortSignal): Promise<readonly Patient[]>;
+  /** Optional keyset page of directory organizations, ascending by id as {@link ChartDataSource.listPatients}. */
+  listOrganizationsPage?(page: KeysetPage, signal?: AbortSignal): Promise<readonly DirectoryOrganization[]>;
+  /** Optional keyset page of directory practitioners, ascending by id as {@link ChartDataSource.listPatients}. */
+  listPractitionersPage?(page: KeysetPage, signal?: AbortSignal): Promise<readonly DirectoryPractitioner[]>;
+  /** Optional keyset page of directory locations, ascending by id as {@link ChartDataSource.listPatients}. */
+  listLocationsPage?(page: KeysetPage, signal?: AbortSignal): Promise<readonly DirectoryLocation[]>;
   /**
    * Optional readiness check, asked by `GET /readyz` (handler option `healthRoutes`): resolve when the store
    * can answer now (e.g. a `SELECT 1` on a pooled connection), reject (any error; a
@@ -200,6 +271,10 @@ export function createInMemoryDataSource(document: unknown): ChartDataSource {
   const practitionersById = byId(practitioners);
   const locationsById = byId(locations);
   const EMPTY: readonly never[] = [];
+  const patientsById = sortedById(doc.patients.map((c) => c.patient));
+  const organizationsSorted = sortedById(organizations);
+  const practitionersSorted = sortedById(practitioners);
+  const locationsSorted = sortedById(locations);
 
   const source: ChartDataSource = {
     getPatient: (patientId) => Promise.resolve(patients.get(patientId)?.patient),
@@ -217,6 +292,10 @@ export function createInMemoryDataSource(document: unknown): ChartDataSource {
     listOrganizations: (limit) => take(organizations, limit),
     listPractitioners: (limit) => take(practitioners, limit),
     listLocations: (limit) => take(locations, limit),
+    listPatients: (page) => keysetSlice(patientsById, page),
+    listOrganizationsPage: (page) => keysetSlice(organizationsSorted, page),
+    listPractitionersPage: (page) => keysetSlice(practitionersSorted, page),
+    listLocationsPage: (page) => keysetSlice(locationsSorted, page),
   };
   // Every record served is a deep-frozen checked copy: the handler may reuse output built from it. The source
   // itself is frozen too, so no method can be swapped for one that serves records that change.

@@ -28,8 +28,8 @@ export type { NodeListener } from './node.js';
 export type { NodeRequestLike, NodeResponseLike } from './node-types.js';
 
 // Data source
-export { createInMemoryDataSource, loadChartDocument } from './data-source.js';
-export type { ChartDataSource } from './data-source.js';
+export { compareIds, createInMemoryDataSource, loadChartDocument } from './data-source.js';
+export type { ChartDataSource, KeysetPage } from './data-source.js';
 
 // Keys
 export {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChartValidationError, checkChartDocument, type ChartDocument } from '../../src/index.js';
-import { createInMemoryDataSource, loadChartDocument } from '../../src/http/index.js';
+import { compareIds, createInMemoryDataSource, loadChartDocument } from '../../src/http/index.js';
 import { newestFirst } from '../../src/http/internal/newest.js';
 import { isoOrderKey as orderKeyOf } from '../../src/internal/adapter.js';
 import { isoOrderKey } from '../../src/internal/iso.js';
@@ -177,5 +177,51 @@ describe('orderKeyOf', () => {
       }),
       { numRuns: runs(1000) },
     );
+  });
+});
+
+describe('compareIds', () => {
+  it('should order ids as their UTF-8 bytes do (code-point order)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (a, b) => {
+        const bytes = Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+        expect(Math.sign(compareIds(a, b))).toBe(bytes);
+      }),
+      { numRuns: runs(300) },
+    );
+    // The one place where `<` on strings disagrees: U+FFFD is below U+1F600 by code point, above it by code unit.
+    expect(compareIds('\uFFFD', '\u{1F600}')).toBeLessThan(0);
+    expect('\uFFFD' < '\u{1F600}').toBe(false);
+  });
+});
+
+describe('createInMemoryDataSource keyset pages', () => {
+  it('should give every patient exactly once, ascending by id, whatever the page size', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbChartDocument(), fc.integer({ min: 1, max: 7 }), async (doc, limit) => {
+        const source = createInMemoryDataSource(doc);
+        const seen: string[] = [];
+        let after: string | undefined;
+        for (;;) {
+          const page = await source.listPatients!({ after, limit });
+          expect(page.length).toBeLessThanOrEqual(limit);
+          if (page.length === 0) break;
+          seen.push(...page.map((p) => p.id));
+          after = page[page.length - 1]!.id;
+        }
+        const expected = doc.patients.map((c) => c.patient.id).sort(compareIds);
+        expect(seen).toEqual(expected);
+      }),
+      { numRuns: runs(40) },
+    );
+  });
+
+  it('should start after an id that is not in the source, and refuse a page size that is not a positive integer', async () => {
+    const source = createInMemoryDataSource(CHART_DOCUMENT);
+    const ids = CHART_DOCUMENT.patients.map((c) => c.patient.id).sort(compareIds);
+    const page = await source.listPatients!({ after: `${ids[0]}\u0000`, limit: 100 });
+    expect(page.map((p) => p.id)).toEqual(ids.slice(1));
+    await expect(source.listPatients!({ limit: 0 })).rejects.toThrow(/positive integer/);
+    await expect(source.listPractitionersPage!({ limit: 1.5 })).rejects.toThrow(/positive integer/);
   });
 });
