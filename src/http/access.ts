@@ -43,13 +43,17 @@ export function createAccessCheck(settings: Pick<HandlerSettings, 'keyStore' | '
    * decision.
    * @throws what the limiter throws, or {@link InvalidArgumentError} for a malformed decision (a 500)
    */
-  async function count(headers: Record<string, string>, key: string, limit: number, windowSeconds: number, state: AccessState): Promise<RateLimitDecision> {
+  function count(headers: Record<string, string>, key: string, limit: number, windowSeconds: number, state: AccessState): Promise<RateLimitDecision> {
     state.stage = 'rate_limiter';
-    const decision = readDecision(await rateLimiter.consume(key, limit, windowSeconds));
-    headers['x-ratelimit-limit'] = String(decision.limit);
-    headers['x-ratelimit-remaining'] = String(decision.remaining);
-    headers['x-ratelimit-reset'] = String(decision.reset);
-    return decision;
+    // No async wrapper of its own: the limiter's answer (a host's may be a plain value or a thenable), then the
+    // check, one wait less per request.
+    return Promise.resolve(rateLimiter.consume(key, limit, windowSeconds)).then((given: unknown) => {
+      const decision = readDecision(given);
+      headers['x-ratelimit-limit'] = String(decision.limit);
+      headers['x-ratelimit-remaining'] = String(decision.remaining);
+      headers['x-ratelimit-reset'] = String(decision.reset);
+      return decision;
+    });
   }
 
   function rateLimited(headers: Record<string, string>, decision: RateLimitDecision): HttpError {

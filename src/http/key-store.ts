@@ -3,7 +3,7 @@
  * keeps only SHA-256 hashes of the keys and compares them in constant time.
  */
 import { InvalidArgumentError } from '../index.js';
-import { sha256 } from '../internal/adapter.js';
+import { sha256, sha256Text } from '../internal/adapter.js';
 
 /** The export scopes a key can carry: `fhir:export` for the five patient FHIR routes, `hl7:export` for the five HL7 routes. */
 export const API_KEY_SCOPES = ['fhir:export', 'hl7:export'] as const;
@@ -268,9 +268,8 @@ export function createInMemoryKeyStore(entries: readonly InMemoryKeyEntry[] = []
       }
       try {
         // A synchronous digest answers without a trip through the microtask queue or the thread pool.
-        const bytes = encoder.encode(presentedKey);
-        if (digest === undefined) return Promise.resolve(find(sha256(bytes)));
-        const hashed = digest(bytes);
+        if (digest === undefined) return Promise.resolve(find(sha256Text(presentedKey)));
+        const hashed = digest(encoder.encode(presentedKey));
         return typeof (hashed as { then?: unknown }).then === 'function'
           ? Promise.resolve(hashed).then(find)
           : Promise.resolve(find(hashed as ArrayBuffer | Uint8Array));

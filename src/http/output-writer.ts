@@ -9,16 +9,37 @@ import type { OutputReuse } from './output-reuse.js';
 import type { ExportRouteName, OutputWriter } from './routes/route-types.js';
 
 /**
+ * The handler's clock as an ISO 8601 instant (the export time of an answer). The text of the last millisecond
+ * is kept: requests answered within one millisecond share it instead of formatting it again.
+ * @param now - the handler's clock (`settings.now`)
+ * @returns a function giving the current instant as `toISOString` writes it
+ * @throws what `toISOString` throws for a clock value that is no valid time (a 500, as before)
+ */
+export function createIsoClock(now: HandlerSettings['now']): () => string {
+  let lastMs = Number.NaN;
+  let lastIso = '';
+  return () => {
+    const value: unknown = now();
+    // Only a number is kept: a host's clock may hand out an object that changes.
+    if (typeof value !== 'number') return new Date(value as number).toISOString();
+    if (value !== lastMs) {
+      lastIso = new Date(value).toISOString();
+      lastMs = value;
+    }
+    return lastIso;
+  };
+}
+
+/**
  * The writer of one request.
  * @param settings - the handler's settings (fixed builder options, clock, control-id hook)
  * @param reuse - the handler's output reuse
+ * @param isoNow - the handler's clock as an ISO 8601 instant ({@link createIsoClock})
  * @param route - the route being answered
  * @param requestId - the request id, passed to the control-id hook
  */
-export function createOutputWriter(settings: HandlerSettings, reuse: OutputReuse, route: ExportRouteName, requestId: string): OutputWriter {
+export function createOutputWriter(settings: HandlerSettings, reuse: OutputReuse, isoNow: () => string, route: ExportRouteName, requestId: string): OutputWriter {
   const { controlId } = settings;
-  /** The clock as an ISO 8601 instant: the export time of this answer. */
-  const isoNow = (): string => new Date(settings.now()).toISOString();
 
   function hl7WithTime(now: string, id: unknown, directory: Directory | undefined): Hl7MessageOptions {
     const o: Hl7MessageOptions = { ...settings.hl7, now };

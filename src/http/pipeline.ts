@@ -34,7 +34,7 @@ import {
 } from './internal/responses.js';
 import { createOutputReuse, type OutputReuse, type OutputReuseSwitches } from './output-reuse.js';
 import { createOperationalRoutes, type OperationalRoute } from './operational-routes.js';
-import { createOutputWriter } from './output-writer.js';
+import { createIsoClock, createOutputWriter } from './output-writer.js';
 import { matchRoute } from './routes/route-table.js';
 import type { OutputWriter, RecordReader, RouteDefinition } from './routes/route-types.js';
 
@@ -172,6 +172,7 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
   const output = createOutputReuse(frozenSource, reuse);
   const checkAccess = createAccessCheck(settings);
   const operational = createOperationalRoutes(settings);
+  const isoNow = createIsoClock(settings.now);
 
   /** Steps 2 to 8, from the method to the body. */
   async function runSteps(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): Promise<PreparedBody> {
@@ -193,14 +194,13 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
     headers['vary'] = 'Accept';
     if (!acceptsFormat(call.header('accept'), route.format)) return ERRORS.notAcceptable[route.format];
     // Data (404) and render (200)
-    return serveData(settings, output, call, route, parameters, createOutputWriter(settings, output, route.name, requestId), state);
+    return serveData(settings, output, call, route, parameters, createOutputWriter(settings, output, isoNow, route.name, requestId), state);
   }
 
   /** Steps 2 to 8, with a failure thrown on the way turned into its answer (404, 503 or 500). */
-  async function answer(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): Promise<PreparedBody> {
-    try {
-      return await runSteps(call, route, requestId, headers, state);
-    } catch (error) {
+  function answer(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): Promise<PreparedBody> {
+    // runSteps is async: whatever it throws arrives as a rejection, handled here without another async layer.
+    return runSteps(call, route, requestId, headers, state).catch((error: unknown): PreparedBody => {
       // Nobody reads the answer, and it is no failure of the host's services: not reported.
       if (isInstance(error, ClientGoneError)) return ERRORS.unavailable;
       const failure = classifyFailure(error);
@@ -210,7 +210,7 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
       if (failure.kind === 'internal') return ERRORS.internal;
       if (failure.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
       return ERRORS.unavailable;
-    }
+    });
   }
 
   async function handle(call: IncomingCall): Promise<PreparedResponse> {

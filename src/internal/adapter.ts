@@ -5,7 +5,7 @@
  */
 
 // Hashing of presented API keys (the in-memory key store).
-export { sha256 } from './sha256.js';
+export { sha256, sha256Text } from './sha256.js';
 
 // The exact newest-first order of chart dates (the in-memory data source, the patient Bundle's references).
 export { isoOrderKey } from './iso.js';

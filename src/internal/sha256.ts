@@ -100,6 +100,11 @@ export function sha256(data: Uint8Array): Uint8Array {
   padded[end - 3] = (bits >>> 16) & 0xff;
   padded[end - 2] = (bits >>> 8) & 0xff;
   padded[end - 1] = bits & 0xff;
+  return digestPadded(padded, end);
+}
+
+/** Hash the padded message in `padded[0, end)`: a new 32-byte digest. */
+function digestPadded(padded: Uint8Array, end: number): Uint8Array {
   H.set(H0);
   for (let offset = 0; offset < end; offset += 64) compress(padded, offset);
   const out = new Uint8Array(32);
@@ -111,4 +116,39 @@ export function sha256(data: Uint8Array): Uint8Array {
     out[i * 4 + 3] = v & 0xff;
   }
   return out;
+}
+
+/** One block for short messages, reused: a presented API key is hashed on every request. */
+const BLOCK = new Uint8Array(64);
+const ENCODER = new TextEncoder();
+
+/**
+ * SHA-256 of a string's UTF-8 bytes. A string of at most 55 ASCII characters (one block, as API keys are)
+ * is written straight into a reused block, without an encoder call or an allocation but the digest.
+ * @param text - the message
+ * @returns the 32-byte digest (a new array), as `sha256(new TextEncoder().encode(text))`
+ * @example sha256Text('abc')[0] // 0xba
+ */
+export function sha256Text(text: string): Uint8Array {
+  const n = text.length;
+  if (n <= 55) {
+    let ascii = true;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 0x7f) {
+        ascii = false;
+        break;
+      }
+      BLOCK[i] = c;
+    }
+    if (ascii) {
+      BLOCK.fill(0, n);
+      BLOCK[n] = 0x80;
+      const bits = n * 8;
+      BLOCK[62] = bits >>> 8;
+      BLOCK[63] = bits & 0xff;
+      return digestPadded(BLOCK, 64);
+    }
+  }
+  return sha256(ENCODER.encode(text));
 }

@@ -18,6 +18,20 @@ describe('parseQuery', () => {
     );
   });
 
+  it('should split any raw query as URLSearchParams does when no escape is malformed (empty pieces, a bare name, a second =, no ?)', () => {
+    const piece = fc.constantFrom('a', 'b', '=', '&', '&&', '+', '%20', 'x=y=z', '?', '');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), fc.boolean(), (pieces, mark) => {
+        const raw = pieces.join('');
+        const search = mark ? `?${raw}` : raw;
+        const expected = new Map<string, string[]>();
+        for (const [k, v] of new URLSearchParams(search)) expected.set(k, [...(expected.get(k) ?? []), v]);
+        expect(parseQuery(search)).toEqual(expected);
+      }),
+      { numRuns: runs(300) },
+    );
+  });
+
   it('should refuse malformed percent-escapes that URLSearchParams keeps', () => {
     for (const bad of ['?a=%', '?a=%g1', '?%zz=1', '?a=%C3', '?a=%ED%A0%80', '?a=%FF']) expect(parseQuery(bad), bad).toBeUndefined();
     expect(parseQuery('')).toEqual(new Map());

@@ -13,6 +13,10 @@ const BASE36 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
  */
 let controlIdCounter = Math.floor(Math.random() * 36 ** 4);
 
+/** The millisecond of the last control id, and its 8 base-36 characters. */
+let lastTimeMs = Number.NaN;
+let lastTimeText = '';
+
 /** What {@link generateControlId} accepts as a message code: nothing to escape, room for the 12 time and counter characters. */
 const MESSAGE_CODE_RE = /^[0-9A-Z]{1,8}$/;
 
@@ -44,7 +48,13 @@ export function generateControlId(messageCode: string): string {
     throw new InvalidArgumentError('messageCode', 'must be 1-8 characters of [0-9A-Z]');
   }
   controlIdCounter = (controlIdCounter + 1) % 36 ** 4;
-  const time = Date.now().toString(36).toUpperCase().padStart(8, '0').slice(-8);
+  const ms = Date.now();
+  // Ids drawn within one millisecond share its base-36 text.
+  if (ms !== lastTimeMs) {
+    lastTimeMs = ms;
+    lastTimeText = ms.toString(36).toUpperCase().padStart(8, '0').slice(-8);
+  }
+  const time = lastTimeText;
   const counter = controlIdCounter.toString(36).toUpperCase().padStart(4, '0');
   return messageCode + time + counter + randomBase36(20 - messageCode.length - 12);
 }

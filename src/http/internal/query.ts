@@ -15,17 +15,23 @@ export type QueryValues = Map<string, string[]>;
  */
 export function parseQuery(search: string): QueryValues | undefined {
   const values: QueryValues = new Map();
-  const start = search.startsWith('?') ? 1 : 0;
-  if (search.length <= start) return values;
-  for (const piece of search.slice(start).split('&')) {
-    if (piece === '') continue;
-    const eq = piece.indexOf('=');
-    const name = decode(eq === -1 ? piece : piece.slice(0, eq));
-    const value = decode(eq === -1 ? '' : piece.slice(eq + 1));
-    if (name === undefined || value === undefined) return undefined;
-    const list = values.get(name);
-    if (list === undefined) values.set(name, [value]);
-    else list.push(value);
+  const end = search.length;
+  // One pass over the pieces between '&', without splitting the string into an array first.
+  let at = search.charCodeAt(0) === 0x3f /* ? */ ? 1 : 0;
+  while (at < end) {
+    let amp = search.indexOf('&', at);
+    if (amp === -1) amp = end;
+    if (amp > at) {
+      const eq = search.indexOf('=', at);
+      const hasValue = eq !== -1 && eq < amp;
+      const name = decode(search.slice(at, hasValue ? eq : amp));
+      const value = hasValue ? decode(search.slice(eq + 1, amp)) : '';
+      if (name === undefined || value === undefined) return undefined;
+      const list = values.get(name);
+      if (list === undefined) values.set(name, [value]);
+      else list.push(value);
+    }
+    at = amp + 1;
   }
   return values;
 }

@@ -174,9 +174,9 @@ export async function loadEncounter(reader: RecordReader): Promise<Loaded<Record
   return { data: { record: encounter, recordId: encounterId, patient, encounter: undefined, chart, directory } };
 }
 
-/** The encounter a note or assessment refers to, or `undefined` (none, or not found). */
-async function readRecordEncounter(reader: RecordReader, patientId: string, encounterId: string | undefined): Promise<Encounter | undefined> {
-  return encounterId === undefined ? undefined : ((await reader.dataSource.getEncounter(patientId, encounterId)) ?? undefined);
+/** The encounter a note or assessment refers to, or `undefined` (none, or not found); no wait without one. */
+function readRecordEncounter(reader: RecordReader, patientId: string, encounterId: string | undefined): Promise<Encounter | undefined> | undefined {
+  return encounterId === undefined ? undefined : Promise.resolve(reader.dataSource.getEncounter(patientId, encounterId)).then((e) => e ?? undefined);
 }
 
 /** Reads a note of a patient, with the encounter it refers to. */
@@ -186,7 +186,8 @@ export async function loadNote(reader: RecordReader): Promise<Loaded<RecordData<
   const [patient, note] = await Promise.all([reader.dataSource.getPatient(patientId), reader.dataSource.getNote(patientId, noteId)]);
   if (patient == null) return { missing: 'patient' };
   if (note == null) return { missing: 'note' };
-  const encounter = await readRecordEncounter(reader, patientId, note.encounterId);
+  const reading = readRecordEncounter(reader, patientId, note.encounterId);
+  const encounter = reading === undefined ? undefined : await reading;
   const chart: PatientChart = { patient, notes: [note], encounters: encounter === undefined ? [] : [encounter] };
   const found = reader.directoryFor(note, encounter, chart);
   // A directory kept by output reuse comes without a promise: no wait then.
@@ -201,7 +202,8 @@ export async function loadAssessment(reader: RecordReader): Promise<Loaded<Recor
   const [patient, assessment] = await Promise.all([reader.dataSource.getPatient(patientId), reader.dataSource.getAssessment(patientId, assessmentId)]);
   if (patient == null) return { missing: 'patient' };
   if (assessment == null) return { missing: 'assessment' };
-  const encounter = await readRecordEncounter(reader, patientId, assessment.encounterId);
+  const reading = readRecordEncounter(reader, patientId, assessment.encounterId);
+  const encounter = reading === undefined ? undefined : await reading;
   const chart: PatientChart = { patient, assessments: [assessment], encounters: encounter === undefined ? [] : [encounter] };
   const found = reader.directoryFor(assessment, encounter, chart);
   // A directory kept by output reuse comes without a promise: no wait then.
