@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cannon, measure, startChild } from './support/served-child.mjs';
+import { printSummary } from './support/summary.mjs';
 
 const TARGET_RATIO = 0.7;
 const DURATION = Number(process.env.BENCH_DURATION ?? 1);
@@ -203,6 +204,7 @@ async function main() {
     const ratios = [];
     for (const connections of LEVELS) ratios.push(report(await runLevel(servers, admin, connections), connections));
     console.log(`\nTarget: Redis limiter (ioredis, the command's client) ≥ ${TARGET_RATIO}× the in-memory req/s at ${LEVELS[0]} connections: ${ratios[0].toFixed(2)}.`);
+    LEVELS.forEach((connections, i) => printSummary(`Redis limiter (ioredis) / in-memory limiter (req/s, ${connections} connections)`, ratios[i], i === 0 ? `≥ ${TARGET_RATIO}×` : '—'));
     if (process.env.BENCH_STRICT === '1' && ratios[0] < TARGET_RATIO) process.exitCode = 1;
   } finally {
     for (const s of Object.values(servers)) s.child.kill();
