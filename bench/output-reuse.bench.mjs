@@ -26,12 +26,13 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The reuses and the variant that has each one off. */
 const VARIANTS = {
-  all: { hl7Templates: true, fhirTemplates: true, directories: true },
-  'no HL7 templates': { hl7Templates: false, fhirTemplates: true, directories: true },
-  'no FHIR templates': { hl7Templates: true, fhirTemplates: false, directories: true },
-  'no directory reuse': { hl7Templates: true, fhirTemplates: true, directories: false },
-  'templates only off': { hl7Templates: false, fhirTemplates: false, directories: true },
-  'all off': { hl7Templates: false, fhirTemplates: false, directories: false },
+  all: { hl7Templates: true, fhirTemplates: true, directories: true, targets: true },
+  'no HL7 templates': { hl7Templates: false, fhirTemplates: true, directories: true, targets: true },
+  'no FHIR templates': { hl7Templates: true, fhirTemplates: false, directories: true, targets: true },
+  'no directory reuse': { hl7Templates: true, fhirTemplates: true, directories: false, targets: false },
+  'no target reuse': { hl7Templates: true, fhirTemplates: true, directories: true, targets: false },
+  'templates only off': { hl7Templates: false, fhirTemplates: false, directories: true, targets: false },
+  'all off': { hl7Templates: false, fhirTemplates: false, directories: false, targets: false },
 };
 
 /**
@@ -40,9 +41,9 @@ const VARIANTS = {
  * the identity of every record it is built from, no longer matches.
  */
 const ROUTES = [
-  { path: '/exportHl7Note?patientId=pat-0001&noteId=note-0001-01', pairs: [['all', 'no HL7 templates'], ['all', 'no directory reuse'], ['templates only off', 'all off']] },
+  { path: '/exportHl7Note?patientId=pat-0001&noteId=note-0001-01', pairs: [['all', 'no HL7 templates'], ['all', 'no target reuse'], ['no target reuse', 'no directory reuse'], ['templates only off', 'all off']] },
   { path: '/exportHl7Encounter?patientId=pat-0001&encounterId=enc-0001-01', pairs: [['all', 'no HL7 templates'], ['all', 'no directory reuse']] },
-  { path: '/exportFhirNote?patientId=pat-0001&noteId=note-0001-01', pairs: [['all', 'no FHIR templates'], ['all', 'no directory reuse'], ['templates only off', 'all off']] },
+  { path: '/exportFhirNote?patientId=pat-0001&noteId=note-0001-01', pairs: [['all', 'no FHIR templates'], ['all', 'no target reuse'], ['no target reuse', 'no directory reuse'], ['templates only off', 'all off']] },
   { path: '/exportFhirPatientBundle?patientId=pat-0001', pairs: [['all', 'no FHIR templates']] },
 ];
 

@@ -9,6 +9,10 @@
  * - FHIR Bundle templates (internal/fhir-template.ts): a Bundle of the same records differs only in `id` and
  *   `timestamp`, which a request fills into the kept JSON text.
  * - Directory look-ups: the directory records a record refers to, read once per record.
+ * - Request targets: what a route read for one query string (its checked parameters and records), so a later
+ *   request for the same target skips the query reading and the data reads (up to {@link MAX_KEPT_TARGETS}
+ *   targets of up to {@link MAX_KEPT_TARGET_LENGTH} characters; the access checks and the Accept check run
+ *   on every request all the same).
  *
  * Each is proven against the builders before it is used and held in a `WeakMap` keyed by the record, so the
  * answers are byte for byte the builders' and nothing outlives the data source. docs/performance.md gives the
@@ -16,6 +20,7 @@
  */
 import type { Directory } from '../index.js';
 import type { ChartDataSource } from './data-source.js';
+import type { RouteParameters } from './internal/query.js';
 import { gatherDirectory, type DirectoryReferrers } from './directory-lookup.js';
 import { createFhirBundleCache, type BundleLike } from './internal/fhir-template.js';
 import { createHl7TemplateCache } from './internal/hl7-template.js';
@@ -25,11 +30,23 @@ export interface OutputReuseSwitches {
   readonly hl7Templates: boolean;
   readonly fhirTemplates: boolean;
   readonly directories: boolean;
+  readonly targets: boolean;
 }
 
 /** Every reuse on: what a handler uses. */
-export const ALL_REUSE: OutputReuseSwitches = Object.freeze({ hl7Templates: true, fhirTemplates: true, directories: true });
-const NO_REUSE: OutputReuseSwitches = Object.freeze({ hl7Templates: false, fhirTemplates: false, directories: false });
+export const ALL_REUSE: OutputReuseSwitches = Object.freeze({ hl7Templates: true, fhirTemplates: true, directories: true, targets: true });
+const NO_REUSE: OutputReuseSwitches = Object.freeze({ hl7Templates: false, fhirTemplates: false, directories: false, targets: false });
+
+/** How many request targets a handler keeps; past it, the oldest kept goes first. */
+export const MAX_KEPT_TARGETS = 4096;
+/** The longest query string kept (longer ones are read afresh on every request), so the kept ones stay small. */
+export const MAX_KEPT_TARGET_LENGTH = 512;
+
+/** What a route read for one request target: its checked parameters and its data (see `RouteDefinition.serve`). */
+export interface KeptTarget {
+  readonly parameters: RouteParameters;
+  readonly data: unknown;
+}
 
 /** What the pipeline calls to read directories and produce bodies, with or without reuse. */
 export interface OutputReuse {
@@ -41,6 +58,10 @@ export interface OutputReuse {
   /** The JSON text of the Bundle `build(now)` gives. `records` lists everything it is built from, `key` first. */
   fhirBody(route: string, key: object, records: readonly unknown[], now: string, build: (now: string) => BundleLike): string;
   /** The message `build(now, controlId)` gives. `records` lists everything it is built from, `key` first. */
+  /** What an earlier request for `route` and `search` read, when kept. */
+  keptTarget(route: string, search: string): KeptTarget | undefined;
+  /** Keep what a request for `route` and `search` read, for later requests of the same target. */
+  keepTarget(route: string, search: string, kept: KeptTarget): void;
   hl7Body(
     route: string,
     key: object,
@@ -62,7 +83,17 @@ export function createOutputReuse(frozenSource: boolean, switches: OutputReuseSw
   const hl7 = on.hl7Templates ? createHl7TemplateCache() : undefined;
   const fhir = on.fhirTemplates ? createFhirBundleCache() : undefined;
   const directories = on.directories ? new WeakMap<object, { readonly other: unknown; readonly directory: Directory | undefined }>() : undefined;
+  // Keyed by route and query string; a Map keeps insertion order, so its first entry is the oldest.
+  const targets = on.targets ? new Map<string, KeptTarget>() : undefined;
   return {
+    keptTarget(route, search) {
+      return targets === undefined || search.length > MAX_KEPT_TARGET_LENGTH ? undefined : targets.get(`${route}${search}`);
+    },
+    keepTarget(route, search, kept) {
+      if (targets === undefined || search.length > MAX_KEPT_TARGET_LENGTH) return;
+      if (targets.size >= MAX_KEPT_TARGETS) targets.delete(targets.keys().next().value as string);
+      targets.set(`${route}${search}`, kept);
+    },
     directoryFor(dataSource, record, other, records) {
       if (directories === undefined) return gatherDirectory(dataSource, records);
       const kept = directories.get(record);

@@ -18,7 +18,7 @@ import { DataSourceTimeoutError } from './errors.js';
 import type { ExportHandlerOptions, HandlerSettings } from './handler-options.js';
 import { resolveHandlerSettings } from './handler-settings.js';
 import { acceptsFormat } from './internal/accept.js';
-import { checkParameters, parseQuery } from './internal/query.js';
+import { checkParameters, parseQuery, type RouteParameters } from './internal/query.js';
 import {
   ERRORS,
   FHIR_CONTENT_TYPE,
@@ -120,8 +120,10 @@ function serveData(
   state: AccessState,
 ): Promise<PreparedBody> {
   state.stage = 'data_source';
-  const rendering = (): void => {
+  const rendering = (data: unknown): void => {
     state.stage = 'builder';
+    // Over the in-memory source (else a no-op): later requests for this target render from what was read.
+    output.keepTarget(route.name, call.search, { parameters, data });
   };
   const serve = (dataSource: ChartDataSource): Promise<PreparedBody> => {
     const reader: RecordReader = {
@@ -184,17 +186,28 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
     // API key (401), scope (403), rate limit (429)
     const refused = await checkAccess(call, route, headers, state);
     if (refused !== undefined) return refused;
-    // Parameters (400)
-    const query = parseQuery(call.search);
-    if (query === undefined) return ERRORS.malformedQuery;
-    const parameters = checkParameters(route, query, (name) => settings.limits[route.limits[name] as keyof HandlerSettings['limits']]);
-    if (Array.isArray(parameters)) return invalidParameters(parameters);
+    // Parameters (400): a request target read before (over the in-memory source) passed this check then.
+    const kept = output.keptTarget(route.name, call.search);
+    let parameters: RouteParameters;
+    if (kept !== undefined) parameters = kept.parameters;
+    else {
+      const query = parseQuery(call.search);
+      if (query === undefined) return ERRORS.malformedQuery;
+      const checked = checkParameters(route, query, (name) => settings.limits[route.limits[name] as keyof HandlerSettings['limits']]);
+      if (Array.isArray(checked)) return invalidParameters(checked);
+      parameters = checked;
+    }
     // Accept (406): after the parameter check and before any data is read, so a refused representation costs
     // no read and says nothing about which records exist. From here on the answer depends on Accept (RFC 9110 12.5.5).
     headers['vary'] = 'Accept';
     if (!acceptsFormat(call.header('accept'), route.format)) return ERRORS.notAcceptable[route.format];
+    const writer = createOutputWriter(settings, output, isoNow, route.name, requestId);
+    if (kept !== undefined) {
+      state.stage = 'builder';
+      return { body: route.renderAgain(kept.data, writer) };
+    }
     // Data (404) and render (200)
-    return serveData(settings, output, call, route, parameters, createOutputWriter(settings, output, isoNow, route.name, requestId), state);
+    return serveData(settings, output, call, route, parameters, writer, state);
   }
 
   /** Steps 2 to 8, with a failure thrown on the way turned into its answer (404, 503 or 500). */

@@ -9,7 +9,8 @@ import { createExportHandler, createInMemoryDataSource, type ChartDataSource, ty
 import type * as fhir from 'fhir/r4';
 import { createFhirBundleCache } from '../../src/http/internal/fhir-template.js';
 import { createHl7TemplateCache, hl7UtcInstant } from '../../src/http/internal/hl7-template.js';
-import { createExportCore } from '../../src/http/pipeline.js';
+import { createOutputReuse, MAX_KEPT_TARGET_LENGTH, MAX_KEPT_TARGETS } from '../../src/http/output-reuse.js';
+import { createExportCore, type IncomingCall } from '../../src/http/pipeline.js';
 import { CHART_DOCUMENT, KEYS, PATIENT_ID } from './support/fixture.js';
 import { fixtureOptions } from './support/harness.js';
 
@@ -284,8 +285,13 @@ describe('hl7UtcInstant', () => {
 
 describe('output reuse switches (src/http/output-reuse.ts)', () => {
   it('should send the same bytes with any reuse switched off, each reuse working without the others', async () => {
-    // Arrange: every combination of the three switches, the same moving clock and control ids.
-    const combos = [0, 1, 2, 3, 4, 5, 6, 7].map((bits) => ({ hl7Templates: (bits & 1) !== 0, fhirTemplates: (bits & 2) !== 0, directories: (bits & 4) !== 0 }));
+    // Arrange: every combination of the four switches, the same moving clock and control ids.
+    const combos = Array.from({ length: 16 }, (_, bits) => ({
+      hl7Templates: (bits & 1) !== 0,
+      fhirTemplates: (bits & 2) !== 0,
+      directories: (bits & 4) !== 0,
+      targets: (bits & 8) !== 0,
+    }));
     const run = async (reuse: (typeof combos)[number]): Promise<string[]> => {
       const core = createExportCore(await fixtureOptions({ now: movingClock() }), reuse);
       const out: string[] = [];
@@ -303,5 +309,47 @@ describe('output reuse switches (src/http/output-reuse.ts)', () => {
     const expected = await run(combos[0]!);
     // Assert
     for (const reuse of combos.slice(1)) expect(await run(reuse), JSON.stringify(reuse)).toEqual(expected);
+  });
+});
+
+describe('request-target reuse (src/http/output-reuse.ts)', () => {
+  const call = (path: string, key: string | undefined, accept?: string): IncomingCall => {
+    const [pathname, query] = path.split('?') as [string, string];
+    const headers: Record<string, string | undefined> = { 'x-api-key': key, accept };
+    return { method: 'GET', pathname, search: `?${query}`, header: (name) => headers[name], remoteAddress: undefined };
+  };
+
+  it('should run the access checks and the Accept check on every request for a kept target', async () => {
+    // Arrange: the target is read once with a key of both scopes, so it is kept.
+    const core = createExportCore(await fixtureOptions({ now: movingClock() }));
+    const path = `/exportHl7Note?patientId=${P}&noteId=note-0002`;
+    expect((await core.handle(call(path, KEYS.both))).status).toBe(200);
+    // Act + Assert: each refusal as on a first request.
+    expect((await core.handle(call(path, undefined))).status).toBe(401);
+    expect((await core.handle(call(path, KEYS.revoked))).status).toBe(401);
+    expect((await core.handle(call(path, KEYS.fhirOnly))).status).toBe(403);
+    expect((await core.handle(call(path, KEYS.both, 'application/fhir+json'))).status).toBe(406);
+    const again = await core.handle(call(path, KEYS.both));
+    expect(again.status).toBe(200);
+    expect(again.headers['vary']).toBe('Accept');
+  });
+
+  it('should keep only query strings up to its length limit, and drop the oldest past its count', () => {
+    const reuse = createOutputReuse(true);
+    const kept = { parameters: { ids: {}, limits: {}, resourceType: undefined }, data: {} };
+    const long = `?${'a'.repeat(MAX_KEPT_TARGET_LENGTH)}`;
+    reuse.keepTarget('r', long, kept);
+    expect(reuse.keptTarget('r', long)).toBeUndefined();
+    for (let i = 0; i <= MAX_KEPT_TARGETS; i++) reuse.keepTarget('r', `?n=${i}`, kept);
+    expect(reuse.keptTarget('r', '?n=0')).toBeUndefined();
+    expect(reuse.keptTarget('r', '?n=1')).toBe(kept);
+    expect(reuse.keptTarget('r', `?n=${MAX_KEPT_TARGETS}`)).toBe(kept);
+    expect(reuse.keptTarget('other', '?n=1')).toBeUndefined();
+  });
+
+  it('should keep nothing over a data source whose records may change', () => {
+    const reuse = createOutputReuse(false);
+    reuse.keepTarget('r', '?n=1', { parameters: { ids: {}, limits: {}, resourceType: undefined }, data: {} });
+    expect(reuse.keptTarget('r', '?n=1')).toBeUndefined();
   });
 });

@@ -25,9 +25,10 @@ function route<TData>(spec: RouteSpec<TData>): RouteDefinition {
     async serve(reader, writer, rendering) {
       const loaded = await spec.load(reader);
       if ('missing' in loaded) return notFound(loaded.missing);
-      rendering?.();
+      rendering?.(loaded.data);
       return { body: spec.render(loaded.data, writer) };
     },
+    renderAgain: (data, writer) => spec.render(data as TData, writer),
   } satisfies RouteDefinition);
 }
 

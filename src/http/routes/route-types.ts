@@ -114,9 +114,12 @@ export interface RouteDefinition {
   readonly limits: Readonly<Record<string, LimitName>>;
   /**
    * Read the records the route needs (a 404 when one is missing), then render the body; `rendering` is
-   * called between the two (the pipeline tells the builder's failures from the data source's by it).
+   * called between the two with what was read (the pipeline tells the builder's failures from the data
+   * source's by it, and may keep the data for {@link RouteDefinition.renderAgain}).
    */
-  serve(reader: RecordReader, writer: OutputWriter, rendering?: () => void): Promise<{ readonly body: string } | HttpError>;
+  serve(reader: RecordReader, writer: OutputWriter, rendering?: (data: unknown) => void): Promise<{ readonly body: string } | HttpError>;
+  /** Render the body again from data an earlier `serve` handed to its `rendering` (records that never change). */
+  renderAgain(data: unknown, writer: OutputWriter): string;
 }
 
 /** The record kinds a 404 names. */
