@@ -109,6 +109,14 @@ function render(route: RouteDefinition | undefined, result: PreparedBody, reques
   return { status: result.status, headers, body: problemDetails(result, requestId) };
 }
 
+/** The query read and checked against the route's parameters, or the 400 to answer. */
+function readParameters(settings: HandlerSettings, route: RouteDefinition, search: string): RouteParameters | HttpError {
+  const query = parseQuery(search);
+  if (query === undefined) return ERRORS.malformedQuery;
+  const checked = checkParameters(route, query, (name) => settings.limits[route.limits[name] as keyof HandlerSettings['limits']]);
+  return Array.isArray(checked) ? invalidParameters(checked) : checked;
+}
+
 /** Data (404) and render (200): over a host's source, with the deadline and the request's signal. */
 function serveData(
   settings: HandlerSettings,
@@ -188,15 +196,8 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
     if (refused !== undefined) return refused;
     // Parameters (400): a request target read before (over the in-memory source) passed this check then.
     const kept = output.keptTarget(route.name, call.search);
-    let parameters: RouteParameters;
-    if (kept !== undefined) parameters = kept.parameters;
-    else {
-      const query = parseQuery(call.search);
-      if (query === undefined) return ERRORS.malformedQuery;
-      const checked = checkParameters(route, query, (name) => settings.limits[route.limits[name] as keyof HandlerSettings['limits']]);
-      if (Array.isArray(checked)) return invalidParameters(checked);
-      parameters = checked;
-    }
+    const parameters = kept === undefined ? readParameters(settings, route, call.search) : kept.parameters;
+    if ('status' in parameters) return parameters;
     // Accept (406): after the parameter check and before any data is read, so a refused representation costs
     // no read and says nothing about which records exist. From here on the answer depends on Accept (RFC 9110 12.5.5).
     headers['vary'] = 'Accept';
