@@ -32,7 +32,7 @@ import {
   type HttpError,
   type PreparedResponse,
 } from './internal/responses.js';
-import { createOutputReuse, type OutputReuse, type OutputReuseSwitches } from './output-reuse.js';
+import { createOutputReuse, type KeptTarget, type OutputReuse, type OutputReuseSwitches } from './output-reuse.js';
 import { createOperationalRoutes, type OperationalRoute } from './operational-routes.js';
 import { createIsoClock, createOutputWriter } from './output-writer.js';
 import { matchRoute } from './routes/route-table.js';
@@ -115,6 +115,12 @@ function readParameters(settings: HandlerSettings, route: RouteDefinition, searc
   if (query === undefined) return ERRORS.malformedQuery;
   const checked = checkParameters(route, query, (name) => settings.limits[route.limits[name] as keyof HandlerSettings['limits']]);
   return Array.isArray(checked) ? invalidParameters(checked) : checked;
+}
+
+/** Render (200) from what a kept request target read: no data read. */
+function renderKept(route: RouteDefinition, kept: KeptTarget, writer: OutputWriter, state: AccessState): Promise<PreparedBody> {
+  state.stage = 'builder';
+  return Promise.resolve({ body: route.renderAgain(kept.data, writer) });
 }
 
 /** Data (404) and render (200): over a host's source, with the deadline and the request's signal. */
@@ -202,13 +208,9 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
     // no read and says nothing about which records exist. From here on the answer depends on Accept (RFC 9110 12.5.5).
     headers['vary'] = 'Accept';
     if (!acceptsFormat(call.header('accept'), route.format)) return ERRORS.notAcceptable[route.format];
-    const writer = createOutputWriter(settings, output, isoNow, route.name, requestId);
-    if (kept !== undefined) {
-      state.stage = 'builder';
-      return { body: route.renderAgain(kept.data, writer) };
-    }
     // Data (404) and render (200)
-    return serveData(settings, output, call, route, parameters, writer, state);
+    const writer = createOutputWriter(settings, output, isoNow, route.name, requestId);
+    return kept === undefined ? serveData(settings, output, call, route, parameters, writer, state) : renderKept(route, kept, writer, state);
   }
 
   /** Steps 2 to 8, with a failure thrown on the way turned into its answer (404, 503 or 500). */
