@@ -9,6 +9,7 @@ import { readDecision, readKeyRecord, settle } from './guards.js';
 import type { ClientInfo, HandlerSettings } from './handler-options.js';
 import { ERRORS, scopeMissing, type HttpError } from './internal/responses.js';
 import type { ExportErrorSource } from './metrics.js';
+import { answerNow } from './internal/answers-now.js';
 import type { RateLimitDecision } from './rate-limiter.js';
 import type { RouteDefinition } from './routes/route-types.js';
 
@@ -43,17 +44,20 @@ export function createAccessCheck(settings: Pick<HandlerSettings, 'keyStore' | '
    * decision.
    * @throws what the limiter throws, or {@link InvalidArgumentError} for a malformed decision (a 500)
    */
-  function count(headers: Record<string, string>, key: string, limit: number, windowSeconds: number, state: AccessState): Promise<RateLimitDecision> {
+  function count(headers: Record<string, string>, key: string, limit: number, windowSeconds: number, state: AccessState): RateLimitDecision | Promise<RateLimitDecision> {
     state.stage = 'rate_limiter';
-    // No async wrapper of its own: the limiter's answer (a host's may be a plain value or a thenable), then the
-    // check, one wait less per request.
-    return Promise.resolve(rateLimiter.consume(key, limit, windowSeconds)).then((given: unknown) => {
+    const record = (given: unknown): RateLimitDecision => {
       const decision = readDecision(given);
       headers['x-ratelimit-limit'] = String(decision.limit);
       headers['x-ratelimit-remaining'] = String(decision.remaining);
       headers['x-ratelimit-reset'] = String(decision.reset);
       return decision;
-    });
+    };
+    // The in-memory limiter answers at once; any other limiter's answer (a host's may be a plain value or a
+    // thenable) is waited for, without an async wrapper of its own.
+    const consumeNow = answerNow<(key: string, limit: number, windowSeconds: number) => unknown>(rateLimiter, 'consume');
+    if (consumeNow !== undefined) return record(consumeNow(key, limit, windowSeconds));
+    return Promise.resolve(rateLimiter.consume(key, limit, windowSeconds)).then(record);
   }
 
   function rateLimited(headers: Record<string, string>, decision: RateLimitDecision): HttpError {
@@ -70,7 +74,9 @@ export function createAccessCheck(settings: Pick<HandlerSettings, 'keyStore' | '
       return ERRORS.keyMissing;
     }
     state.stage = 'key_store';
-    const found: unknown = await keyStore.lookup(key);
+    // The in-memory key store answers at once: no wait then.
+    const lookupNow = answerNow<(presentedKey: string) => unknown>(keyStore, 'lookup');
+    const found: unknown = lookupNow === undefined ? await keyStore.lookup(key) : lookupNow(key);
     // `null` is "not found" too, as from a data source.
     const record = found == null ? undefined : readKeyRecord(found);
     if (record === undefined || record.revoked) {
@@ -79,7 +85,8 @@ export function createAccessCheck(settings: Pick<HandlerSettings, 'keyStore' | '
     }
     state.partnerId = record.partnerId;
     // Every request with a valid key counts, so a 403 or 400 carries the rate-limit headers too.
-    const decision = await count(headers, `key:${record.keyId}`, record.rateLimit.limit, record.rateLimit.windowSeconds, state);
+    const counted = count(headers, `key:${record.keyId}`, record.rateLimit.limit, record.rateLimit.windowSeconds, state);
+    const decision = counted instanceof Promise ? await counted : counted;
     if (!(record.scopes as readonly string[]).includes(scope)) return scopeMissing(scope);
     return decision.allowed ? undefined : rateLimited(headers, decision);
   }
@@ -94,7 +101,8 @@ export function createAccessCheck(settings: Pick<HandlerSettings, 'keyStore' | '
       throw new InvalidArgumentError('directoryRateLimit.clientAddress() result', 'must be a string or undefined');
     }
     const counter = address === undefined || address === '' ? 'unknown' : address;
-    const decision = await count(headers, `directory:${counter}`, directoryRateLimit.limit, directoryRateLimit.windowSeconds, state);
+    const counted = count(headers, `directory:${counter}`, directoryRateLimit.limit, directoryRateLimit.windowSeconds, state);
+    const decision = counted instanceof Promise ? await counted : counted;
     return decision.allowed ? undefined : rateLimited(headers, decision);
   }
 

@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError } from '../index.js';
 import { sha256, sha256Text } from '../internal/adapter.js';
+import { registerAnswerNow } from './internal/answers-now.js';
 
 /** The export scopes a key can carry: `fhir:export` for the five patient FHIR routes, `hl7:export` for the five HL7 routes. */
 export const API_KEY_SCOPES = ['fhir:export', 'hl7:export'] as const;
@@ -261,14 +262,20 @@ export function createInMemoryKeyStore(entries: readonly InMemoryKeyEntry[] = []
 
   for (const entry of entries) add(entry);
 
-  return {
+  /** The default digest's answer, at once. */
+  function lookupNow(presentedKey: string): ApiKeyRecord | undefined {
+    if (typeof presentedKey !== 'string' || presentedKey.length === 0 || presentedKey.length > MAX_API_KEY_LENGTH) return undefined;
+    return find(sha256Text(presentedKey));
+  }
+
+  const store: InMemoryKeyStore = {
     lookup(presentedKey) {
       if (typeof presentedKey !== 'string' || presentedKey.length === 0 || presentedKey.length > MAX_API_KEY_LENGTH) {
         return Promise.resolve(undefined);
       }
       try {
         // A synchronous digest answers without a trip through the microtask queue or the thread pool.
-        if (digest === undefined) return Promise.resolve(find(sha256Text(presentedKey)));
+        if (digest === undefined) return Promise.resolve(lookupNow(presentedKey));
         const hashed = digest(encoder.encode(presentedKey));
         return typeof (hashed as { then?: unknown }).then === 'function'
           ? Promise.resolve(hashed).then(find)
@@ -291,4 +298,7 @@ export function createInMemoryKeyStore(entries: readonly InMemoryKeyEntry[] = []
       return keys.length;
     },
   };
+  // With the default digest, the handler's access step takes the answer at once (internal/answers-now.ts).
+  if (digest === undefined) registerAnswerNow(store, 'lookup', lookupNow);
+  return store;
 }

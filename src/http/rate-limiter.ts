@@ -3,6 +3,7 @@
  * fixed-window implementation for single-process hosts, tests and demos.
  */
 import { InvalidArgumentError } from '../index.js';
+import { registerAnswerNow } from './internal/answers-now.js';
 
 /** The outcome of one {@link RateLimiter.consume} call. */
 export interface RateLimitDecision {
@@ -165,7 +166,7 @@ export function createFixedWindowRateLimiter(options: FixedWindowRateLimiterOpti
     return { allowed: true, limit, remaining: limit - w.count, reset, retryAfter: 0 };
   }
 
-  return {
+  const limiter: FixedWindowRateLimiter = {
     consume(key, limit, windowSeconds) {
       try {
         return Promise.resolve(consumeSync(key, limit, windowSeconds));
@@ -181,4 +182,7 @@ export function createFixedWindowRateLimiter(options: FixedWindowRateLimiterOpti
       return windows.size;
     },
   };
+  // The handler's access step takes the decision at once, without a wait (internal/answers-now.ts).
+  registerAnswerNow(limiter, 'consume', consumeSync);
+  return limiter;
 }
