@@ -29,8 +29,14 @@ export interface AccessState {
   stage: ExportErrorSource;
 }
 
-/** The access check of a handler: the refusal to render, or `undefined` when the request may go on. */
-export type AccessCheck = (request: AccessRequest, route: RouteDefinition, headers: Record<string, string>, state: AccessState) => Promise<HttpError | undefined>;
+/** A value, or the promise of one where a host's service must be waited for. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * The access check of a handler: the refusal to render, or `undefined` when the request may go on; at once
+ * over the in-memory key store and limiter, else a promise. It may throw (a host's store or hook).
+ */
+export type AccessCheck = (request: AccessRequest, route: RouteDefinition, headers: Record<string, string>, state: AccessState) => MaybePromise<HttpError | undefined>;
 
 /**
  * The access check of one handler. It sets the headers to send on `headers` (`www-authenticate`,
@@ -66,8 +72,8 @@ export function createAccessCheck(settings: Pick<HandlerSettings, 'keyStore' | '
     return ERRORS.rateLimited;
   }
 
-  /** Key → scope → rate limit, on a route that needs a key. */
-  async function checkKey(request: AccessRequest, scope: string, headers: Record<string, string>, state: AccessState): Promise<HttpError | undefined> {
+  /** Key → scope → rate limit, on a route that needs a key. May throw (a host's store): the pipeline catches it. */
+  function checkKey(request: AccessRequest, scope: string, headers: Record<string, string>, state: AccessState): MaybePromise<HttpError | undefined> {
     const key = request.header('x-api-key');
     if (key === undefined || key === '') {
       headers['www-authenticate'] = WWW_AUTHENTICATE;
@@ -76,7 +82,12 @@ export function createAccessCheck(settings: Pick<HandlerSettings, 'keyStore' | '
     state.stage = 'key_store';
     // The in-memory key store answers at once: no wait then.
     const lookupNow = answerNow<(presentedKey: string) => unknown>(keyStore, 'lookup');
-    const found: unknown = lookupNow === undefined ? await keyStore.lookup(key) : lookupNow(key);
+    if (lookupNow !== undefined) return checkRecord(lookupNow(key), scope, headers, state);
+    return Promise.resolve(keyStore.lookup(key)).then((found: unknown) => checkRecord(found, scope, headers, state));
+  }
+
+  /** The presented key's record: valid (401), counted (429, every valid key's request counts), with the scope (403). */
+  function checkRecord(found: unknown, scope: string, headers: Record<string, string>, state: AccessState): MaybePromise<HttpError | undefined> {
     // `null` is "not found" too, as from a data source.
     const record = found == null ? undefined : readKeyRecord(found);
     if (record === undefined || record.revoked) {
@@ -85,14 +96,16 @@ export function createAccessCheck(settings: Pick<HandlerSettings, 'keyStore' | '
     }
     state.partnerId = record.partnerId;
     // Every request with a valid key counts, so a 403 or 400 carries the rate-limit headers too.
+    const decide = (decision: RateLimitDecision): HttpError | undefined => {
+      if (!(record.scopes as readonly string[]).includes(scope)) return scopeMissing(scope);
+      return decision.allowed ? undefined : rateLimited(headers, decision);
+    };
     const counted = count(headers, `key:${record.keyId}`, record.rateLimit.limit, record.rateLimit.windowSeconds, state);
-    const decision = counted instanceof Promise ? await counted : counted;
-    if (!(record.scopes as readonly string[]).includes(scope)) return scopeMissing(scope);
-    return decision.allowed ? undefined : rateLimited(headers, decision);
+    return counted instanceof Promise ? counted.then(decide) : decide(counted);
   }
 
-  /** The per-client limit of a public route, when the host set one. */
-  async function checkClient(request: AccessRequest, headers: Record<string, string>, state: AccessState): Promise<HttpError | undefined> {
+  /** The per-client limit of a public route, when the host set one. May throw (a host's hook): the pipeline catches it. */
+  function checkClient(request: AccessRequest, headers: Record<string, string>, state: AccessState): MaybePromise<HttpError | undefined> {
     if (directoryRateLimit === undefined) return undefined;
     state.stage = 'rate_limiter';
     const client: ClientInfo = { remoteAddress: request.remoteAddress, header: request.header };
@@ -101,9 +114,9 @@ export function createAccessCheck(settings: Pick<HandlerSettings, 'keyStore' | '
       throw new InvalidArgumentError('directoryRateLimit.clientAddress() result', 'must be a string or undefined');
     }
     const counter = address === undefined || address === '' ? 'unknown' : address;
+    const decide = (decision: RateLimitDecision): HttpError | undefined => (decision.allowed ? undefined : rateLimited(headers, decision));
     const counted = count(headers, `directory:${counter}`, directoryRateLimit.limit, directoryRateLimit.windowSeconds, state);
-    const decision = counted instanceof Promise ? await counted : counted;
-    return decision.allowed ? undefined : rateLimited(headers, decision);
+    return counted instanceof Promise ? counted.then(decide) : decide(counted);
   }
 
   return (request, route, headers, state) =>

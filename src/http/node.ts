@@ -93,16 +93,17 @@ function fastListener(core: ExportCore): NodeListener {
       remoteAddress: req.socket?.remoteAddress,
       signal: core.wantsSignal ? clientSignal(res) : undefined,
     };
-    core.handle(call).then(
-      (prepared) => {
-        try {
-          writePrepared(res, prepared, method === 'HEAD');
-        } catch {
-          writeFailure(res);
-        }
-      },
-      () => writeFailure(res),
-    );
+    const write = (prepared: PreparedResponse): void => {
+      try {
+        writePrepared(res, prepared, method === 'HEAD');
+      } catch {
+        writeFailure(res);
+      }
+    };
+    // An answer that needed no wait is written in this turn, as a plain node:http handler would.
+    const answered = core.handleNow(call);
+    if (answered instanceof Promise) answered.then(write, () => writeFailure(res));
+    else write(answered);
   };
 }
 

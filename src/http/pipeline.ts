@@ -10,7 +10,7 @@
  * (operational-routes.ts), when enabled, are answered before the route table is consulted. The route table (routes/route-table.ts) says, per route, which scope, which
  * parameters, which data and which renderer.
  */
-import { createAccessCheck, type AccessState } from './access.js';
+import { createAccessCheck, type AccessState, type MaybePromise } from './access.js';
 import { classifyFailure, safeCall, settle } from './guards.js';
 import { ClientGoneError, bindSignal, runWithDeadline } from './data-deadline.js';
 import type { ChartDataSource } from './data-source.js';
@@ -55,6 +55,11 @@ export interface IncomingCall {
 /** The shared core of both adapters. */
 export interface ExportCore {
   handle(call: IncomingCall): Promise<PreparedResponse>;
+  /**
+   * The same answer, at once where no step had to wait (the in-memory stores and a kept request target), so
+   * the Node listener can write it in the same turn; never throws (a failure is a rejected promise).
+   */
+  handleNow(call: IncomingCall): PreparedResponse | Promise<PreparedResponse>;
   /** Whether `IncomingCall.signal` is of use (a data source other than the in-memory one): else an adapter may skip it. */
   readonly wantsSignal: boolean;
 }
@@ -117,10 +122,10 @@ function readParameters(settings: HandlerSettings, route: RouteDefinition, searc
   return Array.isArray(checked) ? invalidParameters(checked) : checked;
 }
 
-/** Render (200) from what a kept request target read: no data read. */
-function renderKept(route: RouteDefinition, kept: KeptTarget, writer: OutputWriter, state: AccessState): Promise<PreparedBody> {
+/** Render (200) from what a kept request target read: no data read, no wait. */
+function renderKept(route: RouteDefinition, kept: KeptTarget, writer: OutputWriter, state: AccessState): PreparedBody {
   state.stage = 'builder';
-  return Promise.resolve({ body: route.renderAgain(kept.data, writer) });
+  return { body: route.renderAgain(kept.data, writer) };
 }
 
 /** Data (404) and render (200): over a host's source, with the deadline and the request's signal. */
@@ -176,6 +181,55 @@ async function answerOperational(
   }
 }
 
+/** What the steps after the access check use of their core. */
+interface CoreParts {
+  readonly settings: HandlerSettings;
+  readonly output: OutputReuse;
+  readonly isoNow: () => string;
+}
+
+/** Steps 6 to 8, once access is granted: parameters, Accept, data and render. */
+function readAndRender(
+  { settings, output, isoNow }: CoreParts,
+  call: IncomingCall,
+  route: RouteDefinition,
+  requestId: string,
+  headers: Record<string, string>,
+  state: AccessState,
+): MaybePromise<PreparedBody> {
+  // Parameters (400): a request target read before (over the in-memory source) passed this check then.
+  const kept = output.keptTarget(route.name, call.search);
+  const parameters = kept === undefined ? readParameters(settings, route, call.search) : kept.parameters;
+  if ('status' in parameters) return parameters;
+  // Accept (406): after the parameter check and before any data is read, so a refused representation costs
+  // no read and says nothing about which records exist. From here on the answer depends on Accept (RFC 9110 12.5.5).
+  headers['vary'] = 'Accept';
+  if (!acceptsFormat(call.header('accept'), route.format)) return ERRORS.notAcceptable[route.format];
+  // Data (404) and render (200)
+  const writer = createOutputWriter(settings, output, isoNow, route.name, requestId);
+  return kept === undefined ? serveData(settings, output, call, route, parameters, writer, state) : renderKept(route, kept, writer, state);
+}
+
+/** The answer to a failure thrown on the way (404, 503 or 500), reported to the host's hooks where it is one of theirs. */
+function failureAnswer(
+  { onError, metrics }: HandlerSettings,
+  error: unknown,
+  requestId: string,
+  route: RouteDefinition,
+  headers: Record<string, string>,
+  state: AccessState,
+): PreparedBody {
+  // Nobody reads the answer, and it is no failure of the host's services: not reported.
+  if (isInstance(error, ClientGoneError)) return ERRORS.unavailable;
+  const failure = classifyFailure(error);
+  if (failure.kind === 'not-found') return notFound(failure.recordType);
+  if (metrics !== undefined && isInstance(error, DataSourceTimeoutError)) safeCall(() => metrics.recordDataSourceTimeout());
+  safeCall(onError, error, { requestId, route: route.name, source: state.stage });
+  if (failure.kind === 'internal') return ERRORS.internal;
+  if (failure.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
+  return ERRORS.unavailable;
+}
+
 /**
  * Build the adapter-independent pipeline. Internal: `createExportHandler` and `toNodeListener` wrap it.
  * @param options - the handler options, checked here
@@ -184,78 +238,77 @@ async function answerOperational(
  */
 export function createExportCore(options: ExportHandlerOptions, reuse?: OutputReuseSwitches): ExportCore {
   const settings: HandlerSettings = resolveHandlerSettings(options);
-  const { observer, onError, frozenSource, metrics } = settings;
+  const { observer, onError, frozenSource } = settings;
   const output = createOutputReuse(frozenSource, reuse);
   const checkAccess = createAccessCheck(settings);
   const operational = createOperationalRoutes(settings);
-  const isoNow = createIsoClock(settings.now);
+  const parts: CoreParts = { settings, output, isoNow: createIsoClock(settings.now) };
 
-  /** Steps 2 to 8, from the method to the body. */
-  async function runSteps(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): Promise<PreparedBody> {
+  /**
+   * Steps 2 to 8, from the method to the body: at once where every step answers at once (the in-memory key
+   * store, limiter and a kept request target), else a promise. It may throw: {@link answer} catches it.
+   */
+  function runSteps(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): MaybePromise<PreparedBody> {
     // Method (405)
     if (call.method !== 'GET' && call.method !== 'HEAD') {
       headers['allow'] = ALLOW;
       return ERRORS.methodNotAllowed;
     }
     // API key (401), scope (403), rate limit (429)
-    const refused = await checkAccess(call, route, headers, state);
-    if (refused !== undefined) return refused;
-    // Parameters (400): a request target read before (over the in-memory source) passed this check then.
-    const kept = output.keptTarget(route.name, call.search);
-    const parameters = kept === undefined ? readParameters(settings, route, call.search) : kept.parameters;
-    if ('status' in parameters) return parameters;
-    // Accept (406): after the parameter check and before any data is read, so a refused representation costs
-    // no read and says nothing about which records exist. From here on the answer depends on Accept (RFC 9110 12.5.5).
-    headers['vary'] = 'Accept';
-    if (!acceptsFormat(call.header('accept'), route.format)) return ERRORS.notAcceptable[route.format];
-    // Data (404) and render (200)
-    const writer = createOutputWriter(settings, output, isoNow, route.name, requestId);
-    return kept === undefined ? serveData(settings, output, call, route, parameters, writer, state) : renderKept(route, kept, writer, state);
+    const refused = checkAccess(call, route, headers, state);
+    if (refused instanceof Promise) return refused.then((r) => r ?? readAndRender(parts, call, route, requestId, headers, state));
+    return refused ?? readAndRender(parts, call, route, requestId, headers, state);
   }
 
   /** Steps 2 to 8, with a failure thrown on the way turned into its answer (404, 503 or 500). */
-  function answer(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): Promise<PreparedBody> {
-    // runSteps is async: whatever it throws arrives as a rejection, handled here without another async layer.
-    return runSteps(call, route, requestId, headers, state).catch((error: unknown): PreparedBody => {
-      // Nobody reads the answer, and it is no failure of the host's services: not reported.
-      if (isInstance(error, ClientGoneError)) return ERRORS.unavailable;
-      const failure = classifyFailure(error);
-      if (failure.kind === 'not-found') return notFound(failure.recordType);
-      if (metrics !== undefined && isInstance(error, DataSourceTimeoutError)) safeCall(() => metrics.recordDataSourceTimeout());
-      safeCall(onError, error, { requestId, route: route.name, source: state.stage });
-      if (failure.kind === 'internal') return ERRORS.internal;
-      if (failure.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
-      return ERRORS.unavailable;
-    });
+  function answer(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): MaybePromise<PreparedBody> {
+    const fail = (error: unknown): PreparedBody => failureAnswer(settings, error, requestId, route, headers, state);
+    try {
+      const result = runSteps(call, route, requestId, headers, state);
+      return result instanceof Promise ? result.catch(fail) : result;
+    } catch (error) {
+      return fail(error);
+    }
   }
 
-  async function handle(call: IncomingCall): Promise<PreparedResponse> {
-    // The clock is read only for an observer, the one reader of the duration.
-    const started = observer === undefined ? 0 : performance.now();
-    const requestId = resolveRequestId(call.header('x-request-id'), settings.requestId);
-    const headers: Record<string, string> = {
-      'x-request-id': requestId,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    };
-    const operationalRoute = operational.size === 0 ? undefined : operational.get(call.pathname);
-    if (operationalRoute !== undefined) return answerOperational(call, operationalRoute, requestId, headers, onError);
-    const state: AccessState = { partnerId: undefined, stage: 'unknown' };
-    // Route (404)
-    const route = matchRoute(call.pathname, settings.basePath);
-    const result = route === undefined ? ERRORS.routeNotFound : await answer(call, route, requestId, headers, state);
-    const prepared = render(route, result, requestId, headers);
-    if (observer === undefined) return prepared;
-    safeCall(observer, {
-      requestId,
-      route: route?.name,
-      method: call.method,
-      status: prepared.status,
-      durationMs: performance.now() - started,
-      partnerId: state.partnerId,
-    });
-    return prepared;
+  function handleNow(call: IncomingCall): MaybePromise<PreparedResponse> {
+    try {
+      // The clock is read only for an observer, the one reader of the duration.
+      const started = observer === undefined ? 0 : performance.now();
+      const requestId = resolveRequestId(call.header('x-request-id'), settings.requestId);
+      const headers: Record<string, string> = {
+        'x-request-id': requestId,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      };
+      const operationalRoute = operational.size === 0 ? undefined : operational.get(call.pathname);
+      if (operationalRoute !== undefined) return answerOperational(call, operationalRoute, requestId, headers, onError);
+      const state: AccessState = { partnerId: undefined, stage: 'unknown' };
+      // Route (404)
+      const route = matchRoute(call.pathname, settings.basePath);
+      const finish = (result: PreparedBody): PreparedResponse => {
+        const prepared = render(route, result, requestId, headers);
+        if (observer === undefined) return prepared;
+        safeCall(observer, {
+          requestId,
+          route: route?.name,
+          method: call.method,
+          status: prepared.status,
+          durationMs: performance.now() - started,
+          partnerId: state.partnerId,
+        });
+        return prepared;
+      };
+      const result = route === undefined ? ERRORS.routeNotFound : answer(call, route, requestId, headers, state);
+      return result instanceof Promise ? result.then(finish) : finish(result);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
-  return { handle, wantsSignal: !frozenSource };
+  return {
+    handle: (call) => Promise.resolve(handleNow(call)),
+    handleNow,
+    wantsSignal: !frozenSource,
+  };
 }
