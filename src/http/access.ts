@@ -10,6 +10,7 @@ import type { ClientInfo, HandlerSettings } from './handler-options.js';
 import { ERRORS, scopeMissing, type HttpError } from './internal/responses.js';
 import type { ExportErrorSource } from './metrics.js';
 import { answerNow } from './internal/answers-now.js';
+import type { ApiKeyRecord } from './key-store.js';
 import type { RateLimitDecision } from './rate-limiter.js';
 import type { RouteDefinition } from './routes/route-types.js';
 
@@ -82,14 +83,13 @@ export function createAccessCheck(settings: Pick<HandlerSettings, 'keyStore' | '
     state.stage = 'key_store';
     // The in-memory key store answers at once: no wait then.
     const lookupNow = answerNow<(presentedKey: string) => unknown>(keyStore, 'lookup');
-    if (lookupNow !== undefined) return checkRecord(lookupNow(key), scope, headers, state);
-    return Promise.resolve(keyStore.lookup(key)).then((found: unknown) => checkRecord(found, scope, headers, state));
+    // Its records were checked and frozen when the keys were added: no second check.
+    if (lookupNow !== undefined) return checkRecord(lookupNow(key) as ApiKeyRecord | undefined, scope, headers, state);
+    return Promise.resolve(keyStore.lookup(key)).then((found: unknown) => checkRecord(found == null ? undefined : readKeyRecord(found), scope, headers, state));
   }
 
   /** The presented key's record: valid (401), counted (429, every valid key's request counts), with the scope (403). */
-  function checkRecord(found: unknown, scope: string, headers: Record<string, string>, state: AccessState): MaybePromise<HttpError | undefined> {
-    // `null` is "not found" too, as from a data source.
-    const record = found == null ? undefined : readKeyRecord(found);
+  function checkRecord(record: ApiKeyRecord | { readonly revoked: true } | undefined, scope: string, headers: Record<string, string>, state: AccessState): MaybePromise<HttpError | undefined> {
     if (record === undefined || record.revoked) {
       headers['www-authenticate'] = WWW_AUTHENTICATE;
       return ERRORS.keyInvalid;

@@ -37,7 +37,7 @@ export interface OutputReuseSwitches {
 export const ALL_REUSE: OutputReuseSwitches = Object.freeze({ hl7Templates: true, fhirTemplates: true, directories: true, targets: true });
 const NO_REUSE: OutputReuseSwitches = Object.freeze({ hl7Templates: false, fhirTemplates: false, directories: false, targets: false });
 
-/** How many request targets a handler keeps; past it, the oldest kept goes first. */
+/** How many request targets a handler keeps; past it, the oldest of the first route kept goes first. */
 export const MAX_KEPT_TARGETS = 4096;
 /** The longest query string kept (longer ones are read afresh on every request), so the kept ones stay small. */
 export const MAX_KEPT_TARGET_LENGTH = 512;
@@ -83,16 +83,31 @@ export function createOutputReuse(frozenSource: boolean, switches: OutputReuseSw
   const hl7 = on.hl7Templates ? createHl7TemplateCache() : undefined;
   const fhir = on.fhirTemplates ? createFhirBundleCache() : undefined;
   const directories = on.directories ? new WeakMap<object, { readonly other: unknown; readonly directory: Directory | undefined }>() : undefined;
-  // Keyed by route and query string; a Map keeps insertion order, so its first entry is the oldest.
-  const targets = on.targets ? new Map<string, KeptTarget>() : undefined;
+  // Per route, by query string; a Map keeps insertion order, so the oldest kept is the first of the oldest route's.
+  const targets = on.targets ? new Map<string, Map<string, KeptTarget>>() : undefined;
+  let keptCount = 0;
   return {
     keptTarget(route, search) {
-      return targets === undefined || search.length > MAX_KEPT_TARGET_LENGTH ? undefined : targets.get(`${route}${search}`);
+      return targets?.get(route)?.get(search);
     },
     keepTarget(route, search, kept) {
       if (targets === undefined || search.length > MAX_KEPT_TARGET_LENGTH) return;
-      if (targets.size >= MAX_KEPT_TARGETS) targets.delete(targets.keys().next().value as string);
-      targets.set(`${route}${search}`, kept);
+      let ofRoute = targets.get(route);
+      if (ofRoute === undefined) targets.set(route, (ofRoute = new Map()));
+      if (ofRoute.has(search)) return;
+      if (keptCount >= MAX_KEPT_TARGETS) {
+        // The oldest route's oldest target goes (routes are few; each keeps its targets in arrival order).
+        for (const [name, list] of targets) {
+          const oldest = list.keys().next();
+          if (oldest.done === true) continue;
+          list.delete(oldest.value);
+          if (list.size === 0 && name !== route) targets.delete(name);
+          keptCount -= 1;
+          break;
+        }
+      }
+      ofRoute.set(search, kept);
+      keptCount += 1;
     },
     directoryFor(dataSource, record, other, records) {
       if (directories === undefined) return gatherDirectory(dataSource, records);
