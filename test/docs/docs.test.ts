@@ -74,6 +74,15 @@ describe('links', () => {
     expect(problems).toEqual([]);
   });
 
+  it('should resolve every relative link and anchor in CHANGELOG.md', () => {
+    const links = relativeLinksOf('CHANGELOG.md', readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'));
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.flatMap((l) => {
+      const problem = checkLink(ROOT, l);
+      return problem === undefined ? [] : [`${l.file}:${l.line}: ${problem}`];
+    })).toEqual([]);
+  });
+
   it('should link every docs/ page from the README', () => {
     const linked = new Set(relativeLinksOf('README.md', TEXTS.get('README.md') ?? '').map((l) => l.target.split('#')[0]));
     expect(DOCS.filter((f) => f !== 'README.md' && !linked.has(f))).toEqual([]);

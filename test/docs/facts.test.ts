@@ -48,7 +48,7 @@ function tableRows(text: string): string[][] {
   const rows = text
     .split('\n')
     .filter((l) => l.startsWith('|'))
-    .map((l) => l.replace(/\\\|/g, '\u0000').split('|').slice(1, -1).map((c) => c.replace(/\u0000/g, '|').trim()));
+    .map((l) => l.replace(/\\\|/g, '\uE000').split('|').slice(1, -1).map((c) => c.replace(/\uE000/g, '|').trim()));
   return rows.filter((r, i) => i !== 0 && !r.every((c) => /^:?-+:?$/.test(c)));
 }
 
