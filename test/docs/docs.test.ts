@@ -110,6 +110,36 @@ describe('readability', () => {
   });
 });
 
+/** Terms of docs/glossary.md that a page links to the glossary where it first uses them. */
+const GLOSSARY_TERMS: readonly (readonly [term: RegExp, anchor: string])[] = [
+  [/\bCX\b/, 'cx'],
+  [/\bXCN\b/, 'xcn'],
+  [/\bXON\b/, 'xon'],
+  [/\bHD\b/, 'hd'],
+  [/\bPL\b/, 'pl'],
+  [/\bSI\b/, 'si'],
+  [/\bNM\b/, 'nm'],
+  [/\bER7\b/, 'er7'],
+  [/\bMLLP\b/, 'mllp'],
+  [/\bbdl-1\b/, 'bdl-1'],
+  [/\bfails? (?:closed|open)\b|\bfail-(?:closed|open)\b/i, 'fail-closed-fail-open'],
+  [/\bexport interface\b/i, 'export-interface'],
+];
+
+describe('glossary', () => {
+  it.each(DOCS.filter((f) => f !== 'docs/glossary.md'))('should link each glossary term to the glossary where %s first uses it', (file) => {
+    const text = TEXTS.get(file) ?? '';
+    const anchors = anchorsOf('docs/glossary.md', readFileSync(join(ROOT, 'docs/glossary.md'), 'utf8'));
+    const lines = parseMarkdown(file, text).prose.filter((l) => !/^#{1,6}\s/.test(l.text));
+    const unlinked = GLOSSARY_TERMS.flatMap(([term, anchor]) => {
+      expect(anchors.has(anchor), anchor).toBe(true);
+      const first = lines.find((l) => term.test(l.text.replace(/`+[^`]*`+/g, '').replace(/\]\([^)]*\)/g, ']')));
+      return first === undefined || first.text.includes('glossary.md') ? [] : [`${file}:${first.line}: ${String(term)}`];
+    });
+    expect(unlinked).toEqual([]);
+  });
+});
+
 describe('code blocks', () => {
   it('should type-check every ```ts block as a module under the strict tsconfig.json, in one program', () => {
     const tsBlocks = BLOCKS.filter((b) => b.lang === 'ts' || b.lang === 'typescript');
