@@ -97,6 +97,16 @@ describe('docs/endpoints.md', () => {
     }
   });
 
+  it("should give the id rule's length as the handler checks it, and every route in the README's short table", () => {
+    const patientId = openApi.components.parameters['patientId'] as { schema: { maxLength: number } };
+    expect(patientId.schema.maxLength).toBe(limits.ID_MAX);
+    expect(read('docs/endpoints.md')).toContain(`An id is 1–${limits.ID_MAX} UTF-16 code units`);
+    const readme = read('README.md');
+    const table = readme.slice(readme.indexOf('| Route | Scope | Answers |'));
+    const routes = tableRows(table.slice(0, table.indexOf('\n\n'))).flatMap((r) => codes(r[0] ?? ''));
+    expect(routes.sort()).toEqual(Object.keys(openApi.paths).sort());
+  });
+
   it('should name the builder behind each route: the route answers what that builder gives', async () => {
     const document = http.loadChartDocument(read('examples/data/demo-chart.json'));
     const patient = document.patients[0];
