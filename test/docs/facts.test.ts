@@ -12,7 +12,7 @@
  * - docs/api.md and the module comment of src/index.ts: every export they name exists;
  * - one version story: package.json, the CHANGELOG's sections and the banner the docs show.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as core from '../../src/index.js';
@@ -289,6 +289,20 @@ describe('docs/operations.md readiness', () => {
         }
       }
     }
+  });
+});
+
+describe('docs/data-sources.md', () => {
+  it('should show the ChartDataSource interface with every method chart-export/http declares', () => {
+    const methods = (text: string): string[] => [...text.matchAll(/^ {2}([a-zA-Z]+\??)\(/gm)].map((m) => m[1] as string);
+    const declaration = (text: string): string => {
+      const start = text.indexOf('export interface ChartDataSource {');
+      return start < 0 ? '' : text.slice(start, text.indexOf('\n}', start));
+    };
+    const sources = readdirSync(join(ROOT, 'src/http'), { recursive: true }).map(String).filter((f) => f.endsWith('.ts'));
+    const declared = sources.map((f) => declaration(read(`src/http/${f}`))).find((d) => d !== '');
+    if (declared === undefined) throw new Error('no `export interface ChartDataSource {` in src/http');
+    expect(methods(declaration(read('docs/data-sources.md')))).toEqual(methods(declared));
   });
 });
 
