@@ -295,14 +295,38 @@ describe('docs/operations.md readiness', () => {
 describe('docs/data-sources.md', () => {
   it('should show the ChartDataSource interface with every method chart-export/http declares', () => {
     const methods = (text: string): string[] => [...text.matchAll(/^ {2}([a-zA-Z]+\??)\(/gm)].map((m) => m[1] as string);
-    const declaration = (text: string): string => {
-      const start = text.indexOf('export interface ChartDataSource {');
-      return start < 0 ? '' : text.slice(start, text.indexOf('\n}', start));
-    };
-    const sources = readdirSync(join(ROOT, 'src/http'), { recursive: true }).map(String).filter((f) => f.endsWith('.ts'));
-    const declared = sources.map((f) => declaration(read(`src/http/${f}`))).find((d) => d !== '');
-    if (declared === undefined) throw new Error('no `export interface ChartDataSource {` in src/http');
-    expect(methods(declaration(read('docs/data-sources.md')))).toEqual(methods(declared));
+    const page = read('docs/data-sources.md');
+    const start = page.indexOf('export interface ChartDataSource {');
+    expect(methods(page.slice(start, page.indexOf('\n}', start)))).toEqual(methods(declarationIn('src/http', 'ChartDataSource')));
+  });
+});
+
+/** The declaration `export interface <name> {…}` in a file of src/http (wherever a refactor moved it). */
+function declarationIn(dir: string, name: string): string {
+  const head = `export interface ${name} {`;
+  for (const file of readdirSync(join(ROOT, dir), { recursive: true }).map(String).filter((f) => f.endsWith('.ts'))) {
+    const text = read(`${dir}/${file}`);
+    const start = text.indexOf(head);
+    if (start >= 0) return text.slice(start, text.indexOf('\n}', start));
+  }
+  throw new Error(`no \`${head}\` in ${dir}`);
+}
+
+describe('docs/handler-options.md and docs/keys-and-rate-limits.md', () => {
+  it('should list every option of createExportHandler, with the default timeout', () => {
+    const declared = [...declarationIn('src/http', 'ExportHandlerOptions').matchAll(/^ {2}readonly ([a-zA-Z0-9]+)\??:/gm)].map((m) => m[1]);
+    const rows = tableUnder('docs/handler-options.md', '## Options');
+    expect(rows.map((r) => codes(r[0] ?? '')[0])).toEqual(declared);
+    const timeout = rows.find((r) => r[0] === '`dataSourceTimeoutMs`')?.[1] ?? '';
+    expect(timeout).toContain(`\`${http.DEFAULT_DATA_SOURCE_TIMEOUT_MS}\``);
+  });
+
+  it('should give the key limits the package exports', () => {
+    const text = read('docs/keys-and-rate-limits.md').replace(/\s+/g, ' ');
+    expect(text).toContain(`Keys longer than ${http.MAX_API_KEY_LENGTH} characters`);
+    const { limit, windowSeconds } = http.DEFAULT_KEY_RATE_LIMIT;
+    expect(text).toContain(`Entries without \`rateLimit\` get ${limit} requests per ${windowSeconds} seconds`);
+    expect([...http.API_KEY_SCOPES]).toEqual(['fhir:export', 'hl7:export']);
   });
 });
 
