@@ -1,14 +1,16 @@
 /**
  * Facts the documentation restates from the code, checked against the code, so that a change in the code fails
  * `npm test` until the page follows:
- * - docs/endpoints.md: the route table (paths, parameters, scopes, response types: against the handler's own
+ * - README.md and docs/endpoints.md: the route tables (paths, parameters, scopes, response types: against the handler's own
  *   OpenAPI description, so a new route fails until it has its row; the builder behind each route: by serving
  *   the route and building with the named builder), the limits table (`DEFAULT_LIMITS`) and the error codes;
  * - docs/errors.md: the status and code table;
  * - docs/chart-model.md: the limits table (`src/model/limits.ts`);
  * - docs/command-options.md: the options table (`--help` and the option parser, their environment variables and
  *   defaults);
- * - docs/operations.md: the readiness table, each row served by a handler;
+ * - docs/operations.md: the readiness table, each row served by a handler, and the metrics createExportMetrics renders;
+ * - docs/handler-options.md, docs/data-sources.md, docs/keys-and-rate-limits.md: every option of
+ *   `createExportHandler`, every method of `ChartDataSource`, the default timeout and key limits;
  * - docs/api.md and the module comment of src/index.ts: every export they name exists;
  * - one version story: package.json, the CHANGELOG's sections and the banner the docs show.
  */
@@ -327,6 +329,16 @@ describe('docs/handler-options.md and docs/keys-and-rate-limits.md', () => {
     const { limit, windowSeconds } = http.DEFAULT_KEY_RATE_LIMIT;
     expect(text).toContain(`Entries without \`rateLimit\` get ${limit} requests per ${windowSeconds} seconds`);
     expect([...http.API_KEY_SCOPES]).toEqual(['fhir:export', 'hl7:export']);
+  });
+});
+
+describe('docs/operations.md metrics', () => {
+  it('should list every metric createExportMetrics renders', () => {
+    const rendered = [...http.createExportMetrics().render().matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]);
+    const documented = tableUnder('docs/operations.md', '## OpenAPI description and Prometheus metrics')
+      .filter((r) => (r[0] ?? '').startsWith('`chart_export_'))
+      .map((r) => codes(r[0] ?? '')[0]);
+    expect(documented).toEqual(rendered);
   });
 });
 
