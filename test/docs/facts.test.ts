@@ -12,7 +12,8 @@
  * - docs/handler-options.md, docs/data-sources.md, docs/keys-and-rate-limits.md: every option of
  *   `createExportHandler`, every method of `ChartDataSource`, the default timeout and key limits;
  * - docs/api.md and the module comment of src/index.ts: every export they name exists;
- * - one version story: package.json, the CHANGELOG's sections and the banner the docs show.
+ * - one version story: package.json and the CHANGELOG's sections; the banner docs/command.md shows is the one
+ *   the built command prints.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ import * as http from '../../src/http/index.js';
 import * as testing from '../../src/testing/index.js';
 import * as limits from '../../src/model/limits.js';
 import { HELP_TEXT, parseCliOptions } from '../../src/cli/command-line.js';
-import { ROOT } from '../examples/support/process.js';
+import { ensureBuilt, ROOT, startCli } from '../examples/support/process.js';
 
 const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
 
@@ -383,6 +384,19 @@ describe('one version story', () => {
       expect(sections[1]).toBe(version);
     }
   });
+
+  it('should show the banner the command really prints (docs/command.md, the demo service)', async () => {
+    ensureBuilt();
+    const service = await startCli(['--port', '0']);
+    try {
+      const printed = service.stdout().replaceAll(service.origin, 'http://127.0.0.1:8080').trimEnd();
+      const page = read('docs/command.md');
+      const block = /```text\n(chart-export [\s\S]*?)\n```/.exec(page)?.[1];
+      expect(block).toBe(printed);
+    } finally {
+      await service.stop();
+    }
+  }, 30_000);
 
   it("should show the package's version in the banner the docs print", () => {
     const banners = [...read('docs/command.md').matchAll(/^chart-export (\S+) listening/gm)].map((m) => m[1]);
