@@ -4,7 +4,7 @@
  * - README.md and docs/endpoints.md: the route tables (paths, parameters, scopes, response types: against the handler's own
  *   OpenAPI description, so a new route fails until it has its row; the builder behind each route: by serving
  *   the route and building with the named builder), the limits table (`DEFAULT_LIMITS`) and the error codes;
- * - docs/errors.md: the status and code table;
+ * - docs/errors.md: the status and code table, and the OperationOutcome issue code of each error, served;
  * - docs/chart-model.md: the limits table (`src/model/limits.ts`);
  * - docs/command-options.md: the options table (`--help` and the option parser, their environment variables and
  *   defaults);
@@ -185,6 +185,58 @@ describe('docs/endpoints.md', () => {
     expect(new Set(documented)).toEqual(answered);
     const errorsPage = tableUnder('docs/errors.md', '## Error formats').flatMap((r) => codes(r[1] ?? '').map((c) => `${r[0]} ${c}`));
     expect(new Set(errorsPage)).toEqual(answered);
+  });
+});
+
+describe('docs/errors.md', () => {
+  it("should give the OperationOutcome issue code each error really has on a FHIR route", async () => {
+    const document = http.loadChartDocument(read('examples/data/demo-chart.json'));
+    const base = http.createInMemoryDataSource(document);
+    const dataSource: http.ChartDataSource = {
+      ...base,
+      getPatient: async (id: string, signal?: AbortSignal) => {
+        if (id === 'boom') throw new Error('broken store');
+        if (id === 'down') throw new http.DataSourceUnavailableError('down');
+        return base.getPatient(id, signal);
+      },
+    };
+    const entry = async (key: string, scopes: http.InMemoryKeyEntry['scopes'], limit = 600): Promise<http.InMemoryKeyEntry> =>
+      ({ keyHash: await http.hashApiKey(key), partnerId: key, keyId: key, scopes, rateLimit: { limit, windowSeconds: 60 } });
+    const handler = http.createExportHandler({
+      dataSource,
+      keyStore: http.createInMemoryKeyStore([await entry('full', ['fhir:export', 'hl7:export']), await entry('hl7', ['hl7:export']), await entry('one', ['fhir:export'], 1)]),
+      onError: () => undefined,
+    });
+    const issueCodes = async (path: string, init: { key?: string; method?: string; accept?: string } = {}): Promise<string> => {
+      const headers: Record<string, string> = {};
+      if (init.key !== undefined) headers['x-api-key'] = init.key;
+      if (init.accept !== undefined) headers['accept'] = init.accept;
+      const response = await handler(new Request(`http://localhost${path}`, { method: init.method ?? 'GET', headers }));
+      const body = JSON.parse(await response.text()) as { issue?: { code: string }[] };
+      return `${response.status} ${(body.issue ?? []).map((i) => i.code).join(',') || response.headers.get('content-type')}`;
+    };
+    const p = '/exportFhirPatient?patientId=';
+    await issueCodes(`${p}pat-0001`, { key: 'one' }); // uses up the key limited to one request
+    const answered = [
+      await issueCodes('/exportFhirPatient', { key: 'full' }),
+      await issueCodes(`${p}%20x`, { key: 'full' }),
+      await issueCodes(`${p}%zz`, { key: 'full' }),
+      await issueCodes(`${p}pat-0001`),
+      await issueCodes(`${p}pat-0001`, { key: 'unknown' }),
+      await issueCodes(`${p}pat-0001`, { key: 'hl7' }),
+      await issueCodes(`${p}nobody`, { key: 'full' }),
+      await issueCodes(`${p}pat-0001`, { key: 'full', method: 'POST' }),
+      await issueCodes(`${p}pat-0001`, { key: 'full', accept: 'text/html' }),
+      await issueCodes(`${p}pat-0001`, { key: 'one' }),
+      await issueCodes(`${p}boom`, { key: 'full' }),
+      await issueCodes(`${p}down`, { key: 'full' }),
+    ];
+    const documented = new Map(tableUnder('docs/errors.md', '## Error formats').map((r) => [r[0], codes(r[2] ?? '')]));
+    for (const answer of answered) {
+      const [status = '', issues = ''] = answer.split(' ');
+      for (const issue of issues.split(',')) expect(documented.get(status), answer).toContain(issue);
+    }
+    expect(new Set(answered.map((a) => a.split(' ')[0]))).toEqual(new Set(documented.keys()));
   });
 });
 
