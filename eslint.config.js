@@ -95,7 +95,7 @@ export default defineConfig(
   },
   {
     name: 'globals',
-    files: ['test/**', 'bench/**', 'examples/**', '*.config.{js,ts}', 'tsup.shared.ts'],
+    files: ['test/**', 'bench/**', 'examples/**', 'scripts/**', '*.config.{js,ts}', 'tsup.shared.ts'],
     languageOptions: { globals: { ...globals.node } },
   },
   {

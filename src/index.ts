@@ -17,8 +17,8 @@
  *   `Math.random` where there is no Web Crypto) on every call.
  *
  * Everything else gives the same result for the same arguments: the `toFhir…` resource mappers, `toFhirId`,
- * `defaultBundleId`, the chart checks and `freeze…`, the HL7 encoding, date-time, parse and check functions,
- * and `sha256`.
+ * `defaultBundleId`, the chart checks and `freeze…`, and the HL7 encoding, date-time, parse and check
+ * functions.
  */
 
 // Errors

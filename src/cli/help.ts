@@ -12,8 +12,8 @@ Options (each also settable by the environment variable after it; the option win
   --data FILE                 Chart document to serve (JSON: { "patients": [ … ], "directory": { … } }).
                               It is checked at start; every problem is listed by path and the start stops.
                               Default: the embedded demo chart.                       CHART_EXPORT_DATA
-  --keys FILE                 Key file (JSON: { "keys": [ { "partner", "keySha256" | "key", "scopes",
-                              "rateLimit"?, "revoked"?, "id"? } ] }), checked at start.   CHART_EXPORT_KEYS
+  --keys FILE                 Key file (JSON: { "keys": [ { "partnerId", "keyHash" | "key", "scopes",
+                              "rateLimit"?, "revoked"?, "keyId"? } ] }), checked at start. CHART_EXPORT_KEYS
                               Default: with the demo chart, the demo keys; with --data, one random
                               session key with both scopes, printed at start (the public demo keys are
                               never used with your own data).

@@ -70,7 +70,7 @@ export interface OpenApiDocumentOptions {
 }
 
 /** The package version written as `info.version` by default (kept equal to package.json by a test). */
-const OPENAPI_DEFAULT_VERSION = '0.1.0';
+const OPENAPI_DEFAULT_VERSION = '0.2.0-dev';
 
 /** Extension on the root: the answer to a path that is no route (any method). */
 const UNMATCHED_PATH_EXTENSION = 'x-unmatched-path';

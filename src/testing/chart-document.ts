@@ -27,10 +27,9 @@ export interface ChartKitOptions {
   /** Years of dates (default: realistic for realistic text, else mostly realistic with edge years). */
   years?: YearRange | undefined;
   /**
-   * Leave out the two kinds of valid chart that the HL7 builders refuse by design, so that every FHIR and
-   * HL7 export of the chart succeeds: a procedure without a date in an encounter without a start (PR1-5
-   * is required), and a number an HL7 NM value cannot carry (at most 16 characters; such numbers are
-   * replaced by the value NM sends for them). Default false: the whole valid input space.
+   * Round every number answer and score to the value an HL7 NM value sends for it (at most 16 characters),
+   * so that FHIR and HL7 carry the same number and a read-back comparison holds. Every generated chart passes
+   * the chart check and exports with every builder with or without it. Default false.
    */
   mappable?: boolean | undefined;
 }

@@ -55,15 +55,11 @@ export interface ChartOptions {
    */
   danglingReferences?: boolean | undefined;
   /**
-   * Leave out the two kinds of valid input a builder rejects by design: a procedure with no date
-   * (`performed` absent, or a period without start) in an encounter without `period.start`, for which the
-   * HL7 builders that send PR1 raise a MappingError (PR1-5 is required); and a number NM's 16 characters
-   * cannot hold (replaced by the value NM sends for it, or one in range). Everything else generated is valid and
-   * mappable in every mode: ids without control characters, ranks and orders within 1…2147483647,
-   * organizations without `home` uses.
-   *
-   * Default false, so that the generators cover the whole valid input space ("valid input gives output or
-   * a documented MappingError"). Set it for "every export succeeds" properties.
+   * Round every number answer and score to the value an HL7 NM value sends for it (at most 16 characters),
+   * so that FHIR and HL7 carry the same number. Everything generated is valid and exportable in every mode:
+   * procedures always have a date (their own or the encounter's start), numbers are within NM's range, ids
+   * have no control characters, ranks and orders are within 1…2147483647, organizations have no `home` uses.
+   * Default false.
    */
   mappable?: boolean | undefined;
 }
@@ -116,9 +112,8 @@ function arbInstrumentPool(opts: ChartOptions, mode: TextMode): fc.Arbitrary<Ass
  * per kind (and diagnosis/procedure ids per encounter, linkIds per instrument and assessment); every
  * `locationId`, `practitionerId`, `performerId`, `authorId` resolves to the directory and every
  * `encounterId` to the chart's own encounters, unless `danglingReferences` is set. Instruments with the
- * same id are the same definition. With the default `mappable: false` an encounter may hold an undated
- * procedure without having a start itself (valid; the HL7 builders raise a MappingError for PR1-5); with
- * `mappable: true` every export of the chart succeeds (see {@link ChartOptions.mappable}).
+ * same id are the same definition. Every export of the chart succeeds; `mappable: true` also rounds
+ * numbers to what HL7 NM sends (see {@link ChartOptions.mappable}).
  * @param opts - sizes, text/id modes, directory, dangling references, mappable
  * @returns `{ chart, directory }`
  * @example fc.assert(fc.property(arbPatientChart({ maxEncounters: 2 }), ({ chart, directory }) => …))

@@ -27,14 +27,8 @@ export interface RecordOptions {
   /** Also produce references to ids that are not in the given pools. Default false. */
   danglingReferences?: boolean | undefined;
   /**
-   * Leave out the one kind of valid input that a builder rejects by design: a procedure without
-   * `performed` (or whose period has no start) in an encounter without `period.start`. HL7 PR1-5 (procedure
-   * date/time) is required, so the HL7 builders that send PR1 raise a MappingError for it (FHIR maps it).
-   * With `mappable: true` such a procedure gets a date of its own. Everything else generated is valid and
-   * mappable in every mode.
-   *
-   * Default false: generators cover the whole valid input space, which "valid input gives output or a
-   * documented MappingError" properties need. Set it for "every export succeeds" properties.
+   * Kept for the chart generators' options; it changes nothing here. A procedure of an encounter without
+   * `period.start` always gets a date of its own, since the chart check requires one (HL7 PR1-5).
    */
   mappable?: boolean | undefined;
 }

@@ -6,7 +6,9 @@
  *   `chart-export` and `chart-export/http` mapped to src (all blocks in one TypeScript program);
  * - every ```js or ```sh block marked runnable in its info string (```js runnable) runs and exits 0: js with
  *   node from a folder inside the repository, where `chart-export` resolves to the built package (dist) as for
- *   a user; sh with bash -e from the repository root.
+ *   a user; sh with bash -e from the repository root;
+ * - every page is short enough to find an answer in (at most 15 KB) and has no sentence of more than
+ *   {@link MAX_SENTENCE_WORDS} words (prose, list items and table cells; code left out).
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +16,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../examples/support/process.js';
-import { anchorsOf, checkLink, parseMarkdown, relativeLinksOf, slugOf, type CodeBlock } from './markdown.js';
+import { anchorsOf, checkLink, parseMarkdown, relativeLinksOf, sentencesOf, slugOf, type CodeBlock } from './markdown.js';
 
 const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs'))
   .filter((f) => f.endsWith('.md'))
@@ -48,7 +50,7 @@ describe('markdown helpers', () => {
   });
 
   it('should report links that do not resolve and accept those that do', () => {
-    const text = '[ok](docs/hl7.md#sample-output) [bad](docs/nope.md) [anchor](docs/hl7.md#nope) `[code](x.md)` [out](../x) [web](https://example.org)';
+    const text = '[ok](docs/hl7-samples.md#sample-output) [bad](docs/nope.md) [anchor](docs/hl7-samples.md#nope) `[code](x.md)` [out](../x) [web](https://example.org)';
     const problems = relativeLinksOf('README.md', text).map((l) => checkLink(ROOT, l));
     expect(problems.map((p) => p === undefined)).toEqual([true, false, false, false]);
   });
@@ -72,9 +74,69 @@ describe('links', () => {
     expect(problems).toEqual([]);
   });
 
+  it('should resolve every relative link and anchor in CHANGELOG.md', () => {
+    const links = relativeLinksOf('CHANGELOG.md', readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'));
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.flatMap((l) => {
+      const problem = checkLink(ROOT, l);
+      return problem === undefined ? [] : [`${l.file}:${l.line}: ${problem}`];
+    })).toEqual([]);
+  });
+
   it('should link every docs/ page from the README', () => {
     const linked = new Set(relativeLinksOf('README.md', TEXTS.get('README.md') ?? '').map((l) => l.target.split('#')[0]));
     expect(DOCS.filter((f) => f !== 'README.md' && !linked.has(f))).toEqual([]);
+  });
+});
+
+/** The longest page, in bytes: a page a stranger reads in two minutes. */
+const MAX_PAGE_BYTES = 15 * 1024;
+/** The longest sentence, in words: short enough to read aloud. */
+const MAX_SENTENCE_WORDS = 60;
+
+describe('readability', () => {
+  it('should split text into sentences, list items and cells, leaving code out', () => {
+    const text = 'One two. Three `a b c` four.\n- an item\n- another: here\n\n| a b | c |\n|---|---|\n```\nnot counted at all\n```\n';
+    expect(sentencesOf('x.md', text).map((s) => s.words)).toEqual([2, 3, 2, 2, 2, 1]);
+  });
+
+  it.each(DOCS)('should keep %s at most 15 KB', (file) => {
+    expect(Buffer.byteLength(TEXTS.get(file) ?? '')).toBeLessThanOrEqual(MAX_PAGE_BYTES);
+  });
+
+  it.each(DOCS)(`should keep every sentence of %s under ${MAX_SENTENCE_WORDS + 1} words`, (file) => {
+    const long = sentencesOf(file, TEXTS.get(file) ?? '').filter((s) => s.words > MAX_SENTENCE_WORDS);
+    expect(long.map((s) => `${file}:${s.line}: ${s.words} words: ${s.text.slice(0, 80)}…`)).toEqual([]);
+  });
+});
+
+/** Terms of docs/glossary.md that a page links to the glossary where it first uses them. */
+const GLOSSARY_TERMS: readonly (readonly [term: RegExp, anchor: string])[] = [
+  [/\bCX\b/, 'cx'],
+  [/\bXCN\b/, 'xcn'],
+  [/\bXON\b/, 'xon'],
+  [/\bHD\b/, 'hd'],
+  [/\bPL\b/, 'pl'],
+  [/\bSI\b/, 'si'],
+  [/\bNM\b/, 'nm'],
+  [/\bER7\b/, 'er7'],
+  [/\bMLLP\b/, 'mllp'],
+  [/\bbdl-1\b/, 'bdl-1'],
+  [/\bfails? (?:closed|open)\b|\bfail-(?:closed|open)\b/i, 'fail-closed-fail-open'],
+  [/\bexport interface\b/i, 'export-interface'],
+];
+
+describe('glossary', () => {
+  it.each(DOCS.filter((f) => f !== 'docs/glossary.md'))('should link each glossary term to the glossary where %s first uses it', (file) => {
+    const text = TEXTS.get(file) ?? '';
+    const anchors = anchorsOf('docs/glossary.md', readFileSync(join(ROOT, 'docs/glossary.md'), 'utf8'));
+    const lines = parseMarkdown(file, text).prose.filter((l) => !/^#{1,6}\s/.test(l.text));
+    const unlinked = GLOSSARY_TERMS.flatMap(([term, anchor]) => {
+      expect(anchors.has(anchor), anchor).toBe(true);
+      const first = lines.find((l) => term.test(l.text.replace(/`+[^`]*`+/g, '').replace(/\]\([^)]*\)/g, ']')));
+      return first === undefined || first.text.includes('glossary.md') ? [] : [`${file}:${first.line}: ${String(term)}`];
+    });
+    expect(unlinked).toEqual([]);
   });
 });
 

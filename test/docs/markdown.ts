@@ -102,3 +102,45 @@ export function checkLink(root: string, link: RelativeLink): string | undefined 
   const anchors = anchorsOf(inside, readFileSync(target, 'utf8'));
   return anchors.has(anchor) ? undefined : `${link.target}: no heading with the anchor #${anchor} in ${inside}`;
 }
+
+/** A sentence of the prose: its first line and its number of words (inline code counts one). */
+export interface Sentence {
+  readonly line: number;
+  readonly words: number;
+  readonly text: string;
+}
+
+/**
+ * The sentences of the prose, code blocks left out: a paragraph, a list item, a heading and a table cell each
+ * end a sentence, and so do `.`, `!` and `?` before white space and a capital, a backtick, a bracket or a digit.
+ */
+export function sentencesOf(file: string, text: string): Sentence[] {
+  const chunks: { line: number; text: string }[] = [];
+  let open: { line: number; text: string } | undefined;
+  const close = (): void => {
+    if (open !== undefined && open.text.trim() !== '') chunks.push(open);
+    open = undefined;
+  };
+  for (const { line, text: raw } of parseMarkdown(file, text).prose) {
+    if (raw.startsWith('|')) {
+      close();
+      if (/^\|[\s:|-]+\|$/.test(raw)) continue;
+      for (const cell of raw.replace(/\\\|/g, ' ').split('|')) chunks.push({ line, text: cell });
+    } else if (raw.trim() === '' || /^#{1,6}\s/.test(raw) || /^\s*(?:[-*]|\d+\.)\s/.test(raw) || raw.startsWith('<!--')) {
+      close();
+      if (raw.trim() !== '' && !raw.startsWith('<!--')) open = { line, text: raw.replace(/^\s*(?:[-*]|\d+\.)\s+|^#{1,6}\s+/, '') };
+    } else if (open === undefined) {
+      open = { line, text: raw };
+    } else {
+      open.text += ` ${raw}`;
+    }
+  }
+  close();
+  return chunks.flatMap(({ line, text: chunk }) =>
+    chunk
+      .replace(/`+[^`]*`+/g, 'Code')
+      .split(/(?<=[.!?])\s+(?=[A-Z`[(\d*])/)
+      .map((s) => ({ line, text: s.trim(), words: s.trim() === '' ? 0 : s.trim().split(/\s+/).length }))
+      .filter((s) => s.words > 0),
+  );
+}

@@ -1,5 +1,5 @@
 /**
- * The "Sample output" HL7 messages of docs/hl7.md are real output: each block must equal what the builders give
+ * The "Sample output" HL7 messages of docs/hl7-samples.md are real output: each block must equal what the builders give
  * for the example fixture with the options the page names, so the documentation cannot drift from the code.
  */
 import { readFileSync } from 'node:fs';
@@ -16,17 +16,17 @@ const HEADER = {
   directory: DIRECTORY,
 };
 
-/** The fenced blocks of the "Sample output" section of docs/hl7.md that hold a message, as sent (CR after each segment). */
+/** The fenced blocks of the "Sample output" section of docs/hl7-samples.md that hold a message, as sent (CR after each segment). */
 function sampleMessages(): string[] {
-  const page = readFileSync(new URL('../../docs/hl7.md', import.meta.url), 'utf8');
+  const page = readFileSync(new URL('../../docs/hl7-samples.md', import.meta.url), 'utf8');
   const start = page.indexOf('\n## Sample output\n');
-  if (start === -1) throw new Error('docs/hl7.md has no "## Sample output" section');
+  if (start === -1) throw new Error('docs/hl7-samples.md has no "## Sample output" section');
   const section = page.slice(start, page.indexOf('\n## ', start + 1));
   const blocks = [...section.matchAll(/```\n(MSH\|[\s\S]*?)```/g)].map((m) => m[1] as string);
   return blocks.map((block) => `${block.trimEnd().split('\n').join('\r')}\r`);
 }
 
-describe('docs/hl7.md sample output', () => {
+describe('docs/hl7-samples.md sample output', () => {
   it('should show exactly what the builders produce', () => {
     const samples = sampleMessages();
     const byControlId = new Map(samples.map((m) => [m.split('\r')[0]?.split('|')[9], m]));
