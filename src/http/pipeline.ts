@@ -35,6 +35,7 @@ import {
 import { createOutputReuse, type OutputReuse, type OutputReuseSwitches } from './output-reuse.js';
 import { createOperationalRoutes, type OperationalRoute } from './operational-routes.js';
 import { createOutputWriter } from './output-writer.js';
+import { settleBody, type RenderedBody, type ResponseBody } from './output/streamed-body.js';
 import { matchRoute } from './routes/route-table.js';
 import type { OutputWriter, RecordReader, RouteDefinition } from './routes/route-types.js';
 
@@ -50,6 +51,11 @@ export interface IncomingCall {
   readonly remoteAddress: string | undefined;
   /** Fires when the client goes away before the answer is written, when the runtime tells. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The request's origin (`https://host:port`), for the absolute links of the paged directory; `undefined` when
+   * the request gives none that is valid. Read only by the routes that make links.
+   */
+  readonly origin?: (() => string | undefined) | undefined;
 }
 
 /** The shared core of both adapters. */
@@ -63,7 +69,18 @@ export interface ExportCore {
 export const EXPORT_CORE: unique symbol = Symbol.for('chart-export.http.core');
 
 /** A step's answer: the body of a 200, or the error to render. */
-type PreparedBody = { readonly body: string } | HttpError;
+type PreparedBody = { readonly body: ResponseBody } | HttpError;
+/** The route's answer: its body as the renderer gives it (maybe in chunks), or the error to render. */
+type Rendered = { readonly body: RenderedBody } | HttpError;
+
+/**
+ * A body in chunks read until it is large enough to stream (output/streamed-body.ts). A failure before then
+ * rejects (answered as any other failure); one after the first byte goes to `report` and ends the connection.
+ */
+async function settleRendered(result: Rendered, report: (error: unknown) => void): Promise<PreparedBody> {
+  if (!('body' in result) || typeof result.body === 'string') return result as PreparedBody;
+  return { body: await settleBody(result.body, report) };
+}
 
 const ALLOW = 'GET, HEAD';
 
@@ -118,15 +135,16 @@ function serveData(
   parameters: RecordReader['parameters'],
   writer: OutputWriter,
   state: AccessState,
-): Promise<PreparedBody> {
+): Promise<Rendered> {
   state.stage = 'data_source';
   const rendering = (): void => {
     state.stage = 'builder';
   };
-  const serve = (dataSource: ChartDataSource): Promise<PreparedBody> => {
+  const serve = (dataSource: ChartDataSource): Promise<Rendered> => {
     const reader: RecordReader = {
       dataSource,
       parameters,
+      serviceBase: () => serviceBase(settings, call),
       directoryFor: (record, other, records) => output.directoryFor(dataSource, record, other, records),
     };
     return route.serve(reader, writer, rendering);
@@ -134,6 +152,14 @@ function serveData(
   // The in-memory source answers at once and has no use for a signal.
   if (settings.frozenSource) return serve(settings.dataSource);
   return runWithDeadline((signal) => serve(bindSignal(settings.dataSource, signal)), settings.dataSourceTimeoutMs, call.signal);
+}
+
+/** The service base URL of this request (`fhir.baseUrl`, else its origin and the base path), for absolute links. */
+function serviceBase(settings: HandlerSettings, call: IncomingCall): string | undefined {
+  const configured = settings.fhir.baseUrl;
+  if (configured !== undefined) return configured.replace(/\/+$/, '');
+  const origin = call.origin?.();
+  return origin === undefined ? undefined : `${origin}${settings.basePath}`;
 }
 
 /** An operational route: GET and HEAD only, no key, not counted, not observed. */
@@ -174,7 +200,7 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
   const operational = createOperationalRoutes(settings);
 
   /** Steps 2 to 8, from the method to the body. */
-  async function runSteps(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): Promise<PreparedBody> {
+  async function runSteps(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): Promise<Rendered> {
     // Method (405)
     if (call.method !== 'GET' && call.method !== 'HEAD') {
       headers['allow'] = ALLOW;
@@ -199,7 +225,8 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
   /** Steps 2 to 8, with a failure thrown on the way turned into its answer (404, 503 or 500). */
   async function answer(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): Promise<PreparedBody> {
     try {
-      return await runSteps(call, route, requestId, headers, state);
+      const report = (error: unknown): void => safeCall(onError, error, { requestId, route: route.name, source: 'builder' });
+      return await settleRendered(await runSteps(call, route, requestId, headers, state), report);
     } catch (error) {
       // Nobody reads the answer, and it is no failure of the host's services: not reported.
       if (isInstance(error, ClientGoneError)) return ERRORS.unavailable;

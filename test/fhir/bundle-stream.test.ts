@@ -13,7 +13,7 @@ import {
   type FhirPatientBundleStreamOptions,
   type PatientChart,
 } from '../../src/index.js';
-import { patientChart } from '../../src/testing/index.js';
+import { patientChart, type ChartWithDirectory } from '../../src/testing/index.js';
 import { runs } from '../support/runs.js';
 
 const NOW = '2026-03-01T15:00:00Z';
@@ -85,7 +85,7 @@ describe('streamFhirPatientBundle', () => {
   it('should throw at the call, before any chunk, for a chart or an option the builder refuses', () => {
     const chart = { patient: { id: '', name: [] } } as unknown as PatientChart;
     expect(() => streamFhirPatientBundle(chart)).toThrow(ChartValidationError);
-    const [{ chart: valid }] = fc.sample(patientChart({ mappable: true }), { numRuns: 1, seed: 1 }) as [{ chart: PatientChart }];
+    const valid = (fc.sample(patientChart({ mappable: true }), { numRuns: 1, seed: 1 })[0] as { chart: PatientChart }).chart;
     expect(() => streamFhirPatientBundle(valid, { limits: { notes: -1 } })).toThrow(InvalidArgumentError);
     expect(() => streamFhirPatientBundle(valid, { chunkChars: 0 })).toThrow(InvalidArgumentError);
     expect(() => streamFhirPatientBundle(valid, { maxHoldMs: Number.NaN })).toThrow(InvalidArgumentError);
@@ -93,16 +93,14 @@ describe('streamFhirPatientBundle', () => {
 
   it('should let timers run while it works on a large chart (maxHoldMs 0: a macrotask between resources)', async () => {
     // Arrange: a chart of many records, so the walk takes many resources.
-    const [{ chart, directory }] = fc.sample(patientChart({ size: 'large', mappable: true, text: 'realistic' }), { numRuns: 1, seed: 19 }) as [
-      { chart: PatientChart; directory: unknown },
-    ];
+    const { chart, directory } = fc.sample(patientChart({ size: 'large', mappable: true, text: 'realistic' }), { numRuns: 1, seed: 19 })[0] as ChartWithDirectory;
     let ticks = 0;
     const timer = setInterval(() => ticks++, 0);
     // Act
-    const { text, count } = await joined(streamFhirPatientBundle(chart, { now: NOW, directory: directory as never, maxHoldMs: 0, chunkChars: 1 }));
+    const { text, count } = await joined(streamFhirPatientBundle(chart, { now: NOW, directory, maxHoldMs: 0, chunkChars: 1 }));
     clearInterval(timer);
     // Assert: the timer ran during the walk, and the output is still the Bundle.
-    expect(text).toBe(JSON.stringify(buildFhirPatientBundle(chart, { now: NOW, directory: directory as never })));
+    expect(text).toBe(JSON.stringify(buildFhirPatientBundle(chart, { now: NOW, directory })));
     expect(count).toBeGreaterThan(1);
     expect(ticks).toBeGreaterThan(0);
   });

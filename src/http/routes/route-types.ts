@@ -8,6 +8,7 @@ import type { ChartDataSource } from '../data-source.js';
 import type { DirectoryReferrers } from '../directory-lookup.js';
 import type { RouteParameters } from '../internal/query.js';
 import type { HttpError } from '../internal/responses.js';
+import type { RenderedBody } from '../output/streamed-body.js';
 import type { ApiKeyScope } from '../key-store.js';
 
 /** One of the eleven routes of the export interface, which is also its path below the base path. */
@@ -70,6 +71,11 @@ export interface RecordReader {
    * is looked up once per record and then reused, without a promise.
    */
   directoryFor(record: object, other: unknown, records: DirectoryReferrers): Directory | undefined | Promise<Directory | undefined>;
+  /**
+   * The service base URL of this request for absolute links (`fhir.baseUrl` when set, else the request's origin
+   * and the base path, without a trailing slash), or `undefined` when the request gives no valid origin.
+   */
+  serviceBase(): string | undefined;
 }
 
 /** A FHIR builder's result as far as the output step needs it. */
@@ -116,7 +122,7 @@ export interface RouteDefinition {
    * Read the records the route needs (a 404 when one is missing), then render the body; `rendering` is
    * called between the two (the pipeline tells the builder's failures from the data source's by it).
    */
-  serve(reader: RecordReader, writer: OutputWriter, rendering?: () => void): Promise<{ readonly body: string } | HttpError>;
+  serve(reader: RecordReader, writer: OutputWriter, rendering?: () => void): Promise<{ readonly body: RenderedBody } | HttpError>;
 }
 
 /** The record kinds a 404 names. */
@@ -134,6 +140,6 @@ export interface RouteSpec<TData> {
   readonly limits?: Readonly<Record<string, LimitName>>;
   /** Read from the data source what the answer needs, or which record is missing (a 404). */
   readonly load: (reader: RecordReader) => Promise<Loaded<TData>>;
-  /** Render the body from what `load` read. */
-  readonly render: (data: TData, writer: OutputWriter) => string;
+  /** Render the body from what `load` read: the whole text, or its chunks (a large Bundle; output/streamed-body.ts). */
+  readonly render: (data: TData, writer: OutputWriter) => RenderedBody;
 }
