@@ -27,8 +27,9 @@ export interface CodingPreference {
 /**
  * Read `Accept-Encoding` (RFC 9110 §12.5.3): codings are case-insensitive, `x-gzip` is `gzip`, `*` rates every
  * coding not named, `q=0` refuses; `identity` is acceptable unless refused; an empty value wants no coding.
- * A coding is chosen when it is rated at least as high as `identity` (ties: the order of `available`). An
- * entry with a malformed `q` is ignored.
+ * A coding is chosen when it is rated above zero and at least as high as `identity` (ties: the order of
+ * `available`); `identity` named by neither itself nor `*` ranks below every named coding. An entry with a
+ * malformed `q` is ignored.
  * @param header - the header's value (repeated headers joined with `, `)
  * @param available - the codings the runtime has, most preferred first
  * @returns the chosen coding, if any, and whether `identity` is refused
@@ -53,7 +54,11 @@ export function readAcceptEncoding(header: string, available: readonly ContentCo
     if (!malformed) rated.set(name, Math.max(q, rated.get(name) ?? 0));
   }
   const star = rated.get('*');
-  const identity = rated.get('identity') ?? (star === 0 ? 0 : 1);
+  // `identity` is acceptable unless refused; unrated (neither named nor covered by `*`), it is the fallback,
+  // so any coding the client names wins over it.
+  const named = rated.get('identity');
+  const identity = named ?? star ?? 0;
+  const identityRefused = named === 0 || (named === undefined && star === 0);
   let coding: ContentCoding | undefined;
   let best = 0;
   for (const c of available) {
@@ -63,7 +68,7 @@ export function readAcceptEncoding(header: string, available: readonly ContentCo
       coding = c;
     }
   }
-  return { coding: coding !== undefined && best >= identity ? coding : undefined, identityRefused: identity === 0 };
+  return { coding: coding !== undefined && best >= identity ? coding : undefined, identityRefused };
 }
 
 /** What the writer does about content coding for one answer. */
