@@ -123,6 +123,6 @@ export function renderHl7Assessment(data: RecordData<Assessment>, out: OutputWri
 }
 
 /** /publicFhirDirectory: a searchset Bundle of one resource type. */
-export function renderDirectory({ directory, resourceType, limit }: DirectoryListingData, out: OutputWriter): string {
-  return JSON.stringify(buildFhirDirectoryBundle(directory, resourceType, { ...out.fhirOptions(undefined), limit }));
+export function renderDirectory({ directory, resourceType, limit, link }: DirectoryListingData, out: OutputWriter): string {
+  return JSON.stringify(buildFhirDirectoryBundle(directory, resourceType, { ...out.fhirOptions(undefined), limit, link }));
 }

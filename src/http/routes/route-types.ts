@@ -43,8 +43,11 @@ export const EXPORT_ROUTE_NAMES = [
 const EVERY_ROUTE_LISTED: ExportRouteName extends (typeof EXPORT_ROUTE_NAMES)[number] ? true : never = true;
 void EVERY_ROUTE_LISTED;
 
-/** How a query parameter is read: a chart id, a non-negative integer limit, or a directory resource type. */
-export type ParameterKind = 'id' | 'limit' | 'resourceType';
+/**
+ * How a query parameter is read: a chart id, a non-negative integer limit (defaulted when absent), a count (a
+ * limit left absent when not given: the directory's `_count`), a page cursor, or a directory resource type.
+ */
+export type ParameterKind = 'id' | 'limit' | 'count' | 'cursor' | 'resourceType';
 
 /** One query parameter of a route. */
 export interface ParameterDefinition {
@@ -128,8 +131,8 @@ export interface RouteDefinition {
 /** The record kinds a 404 names. */
 export type RecordKind = 'patient' | 'encounter' | 'note' | 'assessment';
 
-/** What a route's data step gives: the data its renderer needs, or the kind of the record that is missing. */
-export type Loaded<TData> = { readonly data: TData } | { readonly missing: RecordKind };
+/** What a route's data step gives: the data its renderer needs, the kind of the record that is missing, or a refusal (a 400). */
+export type Loaded<TData> = { readonly data: TData } | { readonly missing: RecordKind } | { readonly refused: HttpError };
 
 /** What a route declares in the table: its data step and its renderer, typed by the data they pass. */
 export interface RouteSpec<TData> {
