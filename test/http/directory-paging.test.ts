@@ -11,9 +11,9 @@ import {
   createExportHandler,
   createInMemoryDataSource,
   type ChartDataSource,
-  type DirectoryOrganization,
   type KeysetPage,
 } from '../../src/http/index.js';
+import type { DirectoryOrganization } from '../../src/index.js';
 import { decodeCursor, encodeCursor } from '../../src/http/routes/directory-cursor.js';
 import { runs } from '../support/runs.js';
 import { describeMatrix, fixtureOptions, serve } from './support/harness.js';
@@ -39,11 +39,11 @@ function mutableSource(ids: Iterable<string>, paged = true): { source: ChartData
   return { source, records };
 }
 
-async function handlerOver(source: ChartDataSource, extra: Record<string, unknown> = {}): Promise<(path: string) => Promise<{ status: number; bundle: fhir.Bundle & fhir.OperationOutcome }>> {
+async function handlerOver(source: ChartDataSource, extra: Record<string, unknown> = {}): Promise<(path: string) => Promise<{ status: number; bundle: fhir.Bundle }>> {
   const handler = createExportHandler(await fixtureOptions({ dataSource: source, ...extra }));
   return async (path) => {
     const response = await handler(new Request(new URL(path, 'https://api.example.org').href));
-    return { status: response.status, bundle: (await response.json()) as fhir.Bundle & fhir.OperationOutcome };
+    return { status: response.status, bundle: (await response.json()) as fhir.Bundle };
   };
 }
 
