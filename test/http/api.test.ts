@@ -28,6 +28,7 @@ describe('chart-export/http', () => {
         "KeyFileError",
         "MAX_API_KEY_LENGTH",
         "METRICS_CONTENT_TYPE",
+        "compareIds",
         "createExportHandler",
         "createExportMetrics",
         "createFixedWindowRateLimiter",
