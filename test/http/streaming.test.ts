@@ -15,7 +15,7 @@ import { fetchCodings } from '../../src/http/output/fetch-body.js';
 import { settleBody } from '../../src/http/output/streamed-body.js';
 import { writeNodeBody } from '../../src/http/output/node-body.js';
 import { runs } from '../support/runs.js';
-import { describeMatrix, fixtureOptions, listen, NOW_MS, type Mode } from './support/harness.js';
+import { describeMatrix, fixtureOptions, listen, NOW_MS, serve, type Mode } from './support/harness.js';
 import { CHART_DOCUMENT, KEYS, PATIENT_ID } from './support/fixture.js';
 
 const BIG_ID = 'pat-big';
@@ -114,6 +114,27 @@ describeMatrix('streamed Bundles', (mode) => {
     expect(res.headers['content-length']).toBeUndefined();
     if (mode === 'node') expect(res.headers['transfer-encoding']).toBe('chunked');
     expect(res.bytes.toString('utf8')).toBe(expectedBig());
+  });
+
+  it('should give a streamed answer the OpenAPI description allows (the checked caller)', async () => {
+    const call = await serve(mode, await fixtureOptions({ dataSource: createInMemoryDataSource(DOCUMENT) }));
+    const res = await call(bigPath, { headers: key });
+    expect(res.status).toBe(200);
+    expect(res.body).toBe(expectedBig());
+    expect((await call(bigPath, { method: 'HEAD', headers: key })).status).toBe(200);
+  });
+
+  it('should answer today’s 500 OperationOutcome when a large Bundle fails before its first byte', async () => {
+    // A host's source whose note breaks the chart check: the builder refuses it when the stream is made.
+    const source = createInMemoryDataSource(DOCUMENT);
+    const errors: unknown[] = [];
+    const broken = { ...source, listNotes: () => Promise.resolve([{ ...bigNote(0), status: 'no-such-status' }]) } as typeof source;
+    const call = await rawCaller(mode, createExportHandler(await fixtureOptions({ dataSource: broken, onError: (e) => errors.push(e) })));
+    const res = await call(bigPath, key);
+    expect(res.status).toBe(500);
+    expect(res.headers['content-length']).toBe(String(res.bytes.byteLength));
+    expect((JSON.parse(res.bytes.toString('utf8')) as { resourceType: string }).resourceType).toBe('OperationOutcome');
+    expect(errors).toHaveLength(1);
   });
 
   it('should keep small bodies one write with their Content-Length', async () => {
@@ -267,6 +288,42 @@ describe('a streamed body that fails', () => {
     });
     expect(outcome).toBe('aborted');
     expect(reported).toHaveLength(1);
+  });
+
+  it('should stop producing when the Node client goes away mid-body', async () => {
+    let stopped = false;
+    let produced = 0;
+    async function* endless(): AsyncGenerator<string> {
+      try {
+        for (;;) {
+          produced++;
+          yield 'y'.repeat(64 * 1024);
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      } finally {
+        stopped = true;
+      }
+    }
+    const port = await listen((_req, res) => {
+      void settleBody(endless(), () => undefined).then((body) =>
+        writeNodeBody(res, { status: 200, headers: { 'content-type': 'application/fhir+json; charset=utf-8' }, body }, false, 'gzip', () => undefined),
+      );
+    });
+    await new Promise<void>((resolve) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/', agent: false, headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', () => undefined);
+      req.end();
+    });
+    for (let i = 0; i < 200 && !stopped; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(stopped).toBe(true);
+    const at = produced;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(produced).toBe(at);
   });
 
   it('should error the fetch Response body after the first byte', async () => {
