@@ -128,7 +128,7 @@ describeMatrix('streamed Bundles', (mode) => {
     // A host's source whose note breaks the chart check: the builder refuses it when the stream is made.
     const source = createInMemoryDataSource(DOCUMENT);
     const errors: unknown[] = [];
-    const broken = { ...source, listNotes: () => Promise.resolve([{ ...bigNote(0), status: 'no-such-status' }]) } as typeof source;
+    const broken = { ...source, listNotes: () => Promise.resolve([{ ...bigNote(0), status: 'no-such-status' } as unknown as ClinicalNote]) };
     const call = await rawCaller(mode, createExportHandler(await fixtureOptions({ dataSource: broken, onError: (e) => errors.push(e) })));
     const res = await call(bigPath, key);
     expect(res.status).toBe(500);
