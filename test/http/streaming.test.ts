@@ -326,6 +326,35 @@ describe('a streamed body that fails', () => {
     expect(produced).toBe(at);
   });
 
+  it('should deliver every byte to a slow client, with back-pressure, coded or not', async () => {
+    // Chunks that barely compress, so the coded body is large too and the socket pushes back.
+    const chunks = Array.from({ length: 60 }, (_, i) => Buffer.from(Array.from({ length: 48 * 1024 }, (_, j) => (i * 7919 + j * 104729) % 251)).toString('base64'));
+    const whole = chunks.join('');
+    async function* slowly(): AsyncGenerator<string> {
+      yield* chunks;
+    }
+    for (const coding of [undefined, 'gzip', 'br']) {
+      const port = await listen((_req, res) => {
+        void settleBody(slowly(), () => undefined).then((body) =>
+          writeNodeBody(res, { status: 200, headers: { 'content-type': 'application/fhir+json; charset=utf-8' }, body }, false, coding, () => undefined),
+        );
+      });
+      const got = await new Promise<RawResponse>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
+          const parts: Buffer[] = [];
+          res.pause();
+          setTimeout(() => res.resume(), 150);
+          res.on('data', (c: Buffer) => parts.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string>, bytes: Buffer.concat(parts) }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(got.headers['content-encoding']).toBe(coding);
+      expect(decode(got)).toBe(whole);
+    }
+  });
+
   it('should error the fetch Response body after the first byte', async () => {
     const { toFetchResponse } = await import('../../src/http/output/fetch-body.js');
     const body = await settleBody(failingChunks(600_000, true), () => undefined);

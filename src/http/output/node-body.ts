@@ -19,7 +19,8 @@ interface ZlibStream {
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
   on(event: 'end' | 'drain', listener: () => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
-  once(event: 'drain' | 'end', listener: () => void): unknown;
+  on(event: 'drain' | 'end' | 'close', listener: () => void): unknown;
+  off(event: 'drain' | 'end' | 'close', listener: () => void): unknown;
 }
 
 type ZlibCallback = (error: Error | null, result: Uint8Array) => void;
@@ -62,9 +63,26 @@ function options(z: Zlib, coding: ContentCoding): object {
   return coding === 'br' ? { params: { [z.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [z.constants.BROTLI_PARAM_MODE]: z.constants.BROTLI_MODE_TEXT } } : {};
 }
 
+/** Wait until `coder` emits one of `events`, or has closed (then no event ever comes). */
+function coderEvent(coder: ZlibStream, event: 'drain' | 'end'): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      coder.off(event, done);
+      coder.off('close', done);
+      resolve();
+    };
+    coder.on(event, done);
+    coder.on('close', done);
+  });
+}
+
 /** Wait until `res` may be written again (or has closed). */
 function drained(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
+    if (res.destroyed) {
+      resolve();
+      return;
+    }
     const done = (): void => {
       res.off?.('drain', done);
       res.off?.('close', done);
@@ -85,14 +103,20 @@ function abort(res: ServerResponse): void {
 async function pipeStream(res: ServerResponse, body: StreamedBody, coder: ZlibStream | undefined): Promise<void> {
   if (coder !== undefined) {
     coder.on('data', (chunk) => {
+      // The client went away: the rest is dropped (the loop below stops at its next chunk).
+      if (res.destroyed) return;
       if (res.write(chunk) === false) {
         coder.pause();
         void drained(res).then(() => coder.resume());
       }
     });
     coder.on('error', () => abort(res));
+    // A client gone while the loop waits for the coder: closing the coder ends that wait.
+    res.on('close', () => {
+      if (!res.writableFinished) coder.destroy();
+    });
   }
-  const ended = coder === undefined ? undefined : new Promise<void>((resolve) => coder.once('end', resolve));
+  const ended = coder === undefined ? undefined : coderEvent(coder, 'end');
   for await (const chunk of body) {
     // The client went away: leaving the loop stops the producer (StreamedBody's cancel).
     if (res.destroyed) {
@@ -102,7 +126,7 @@ async function pipeStream(res: ServerResponse, body: StreamedBody, coder: ZlibSt
     if (coder === undefined) {
       if (res.write(chunk) === false) await drained(res);
     } else if (!coder.write(chunk)) {
-      await new Promise<void>((resolve) => coder.once('drain', resolve));
+      await coderEvent(coder, 'drain');
     }
   }
   if (coder !== undefined) {
