@@ -56,9 +56,11 @@ export interface KeysetPage {
  * @param a - an id
  * @param b - another id
  * @returns a negative number, zero or a positive number as `a` sorts before, with or after `b`
+ * @throws {InvalidArgumentError} when `a` or `b` is not a string
  * @example ['b', 'a'].sort(compareIds) // ['a', 'b']
  */
 export function compareIds(a: string, b: string): number {
+  if (typeof a !== 'string' || typeof b !== 'string') throw new InvalidArgumentError(typeof a !== 'string' ? 'a' : 'b', 'must be a string');
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);
