@@ -136,6 +136,7 @@ export { freezeChartDocument, freezePatientChart, freezeDirectory } from './vali
 export {
   buildFhirPatientExport,
   buildFhirPatientBundle,
+  streamFhirPatientBundle,
   buildFhirEncounterExport,
   buildFhirNoteExport,
   buildFhirAssessmentExport,
@@ -162,6 +163,9 @@ export type {
   PatientBundleLimits,
   FhirPatientBundleOptions,
   FhirDirectoryBundleOptions,
+  FhirDirectoryLink,
+  FhirStreamOptions,
+  FhirPatientBundleStreamOptions,
   QuestionnaireScore,
   BundleIdInput,
 } from './fhir/index.js';

@@ -11,7 +11,7 @@ import { hasText } from '../internal/text.js';
 import { mapLocation } from './location.js';
 import { mapOrganization } from './organization.js';
 import { mapPractitioner } from './practitioner.js';
-import type { FhirDirectoryBundleOptions } from './export-options.js';
+import type { FhirDirectoryBundleOptions, FhirDirectoryLink } from './export-options.js';
 
 /** Throw when two records of one kind map to the same FHIR id (only possible with a crafted id). */
 function assertDistinctIds(list: readonly { id: string }[], kind: string, key: string): void {
@@ -26,6 +26,22 @@ function assertDistinctIds(list: readonly { id: string }[], kind: string, key: s
   });
 }
 
+const LINK_URL_RE = /^https?:\/\/[^\s#]+$/i;
+
+/** Check the `link` option: an array of `{ relation, url }`, each a non-empty relation and an absolute http(s) URL. */
+function resolveLinks(link: unknown): FhirDirectoryLink[] | undefined {
+  if (link === undefined) return undefined;
+  if (!Array.isArray(link)) throw new InvalidArgumentError('link', 'must be an array of { relation, url }');
+  return link.map((l: unknown, i) => {
+    const { relation, url } = (typeof l === 'object' && l !== null ? l : {}) as { relation?: unknown; url?: unknown };
+    if (typeof relation !== 'string' || !/^[a-z][a-z0-9.-]*$/.test(relation)) {
+      throw new InvalidArgumentError(`link[${i}].relation`, 'must be a link relation such as self or next');
+    }
+    if (typeof url !== 'string' || !LINK_URL_RE.test(url)) throw new InvalidArgumentError(`link[${i}].url`, 'must be an absolute http or https URL');
+    return { relation, url };
+  });
+}
+
 /**
  * Build the `publicFhirDirectory` response: a `searchset` Bundle of the directory's records of one type
  * (in directory order, at most `limit`), each entry with `search.mode` `match` and `total` the number of
@@ -35,11 +51,12 @@ function assertDistinctIds(list: readonly { id: string }[], kind: string, key: s
  *
  * @param directory - the public directory (checked first)
  * @param resourceType - `Organization`, `Practitioner` or `Location`
- * @param options - see {@link FhirExportOptions}, plus `limit` (non-negative integer; default all);
+ * @param options - see {@link FhirExportOptions}, plus `limit` (non-negative integer; default all) and `link`
+ *   (`Bundle.link`, placed before the entries: each a non-empty `relation` and an absolute http(s) `url`);
  *   `options.directory` is not used
  * @returns the searchset Bundle
  * @throws {ChartValidationError} when the directory fails the directory check
- * @throws {InvalidArgumentError} when `resourceType`, `limit` or another option is malformed
+ * @throws {InvalidArgumentError} when `resourceType`, `limit`, `link` or another option is malformed
  * @example buildFhirDirectoryBundle(directory, 'Practitioner', { limit: 10, now: '2026-03-01T15:00:00Z' }).entry?.[0]?.search // { mode: 'match' }
  * @see https://hl7.org/fhir/R4/bundle.html#searchset
  */
@@ -54,6 +71,7 @@ export function buildFhirDirectoryBundle(
   }
   const resolved = resolveOptions(options);
   const limit = resolveLimit(options?.limit, 'limit');
+  const link = resolveLinks(options?.link);
   const index = indexDirectory(directory);
   const resources: fhir.FhirResource[] = [];
   if (resourceType === 'Practitioner') {
@@ -73,5 +91,5 @@ export function buildFhirDirectoryBundle(
     if (resourceType === 'Organization') for (const o of directory.organizations?.slice(0, limit) ?? []) resources.push(mapOrganization(o, { organizationRef }));
     else for (const l of directory.locations?.slice(0, limit) ?? []) resources.push(mapLocation(l, { organizationRef }));
   }
-  return assembleBundle('searchset', resources, resolved);
+  return assembleBundle('searchset', resources, resolved, link);
 }

@@ -56,8 +56,18 @@ export type FhirPatientBundleOptions = FhirExportOptions & {
   limits?: PatientBundleLimits | undefined;
 };
 
+/** A `Bundle.link` of a searchset page: its relation (`self`, `next`, …) and absolute URL. */
+export interface FhirDirectoryLink {
+  /** The link relation, e.g. `self` or `next` (https://hl7.org/fhir/R4/bundle.html#search-result). */
+  relation: string;
+  /** The absolute `http:` or `https:` URL of that page. */
+  url: string;
+}
+
 /** Options of {@link buildFhirDirectoryBundle}. */
 export type FhirDirectoryBundleOptions = FhirExportOptions & {
   /** At most this many records (in directory order); `undefined` means all. */
   limit?: number | undefined;
+  /** `Bundle.link` of this page (e.g. `self` and `next`), in this order; none by default. */
+  link?: readonly FhirDirectoryLink[] | undefined;
 };

@@ -3,11 +3,13 @@
 // Builders (one per FHIR endpoint response)
 export { buildFhirPatientExport } from './patient-export.js';
 export { buildFhirPatientBundle } from './patient-bundle.js';
+export { streamFhirPatientBundle } from './patient-bundle-stream.js';
+export type { FhirStreamOptions, FhirPatientBundleStreamOptions } from './patient-bundle-stream.js';
 export { buildFhirEncounterExport } from './encounter-export.js';
 export { buildFhirNoteExport } from './note-export.js';
 export { buildFhirAssessmentExport } from './assessment-export.js';
 export { buildFhirDirectoryBundle } from './directory-bundle.js';
-export type { FhirExportOptions, PatientBundleLimits, FhirPatientBundleOptions, FhirDirectoryBundleOptions } from './export-options.js';
+export type { FhirExportOptions, PatientBundleLimits, FhirPatientBundleOptions, FhirDirectoryBundleOptions, FhirDirectoryLink } from './export-options.js';
 
 // Mappers (one per resource)
 export { toFhirPatient } from './patient-resource.js';

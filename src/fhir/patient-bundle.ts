@@ -4,7 +4,7 @@ import { validatePatientChart } from '../validation/chart-check.js';
 import { assembleBundle, createBundleContext, indexDirectory, newestFirst } from './internal/bundle.js';
 import { instrumentScores, pushAssessmentGroup, pushEncounterGroup, pushPatientGroup } from './internal/groups.js';
 import { buildIdPlan } from './ids.js';
-import { limitsObject, resolveLimit, resolveOptions } from './internal/resolve-options.js';
+import { limitsObject, resolveLimit, resolveOptions, type ResolvedOptions } from './internal/resolve-options.js';
 import { mapComposition } from './composition.js';
 import { mapDocumentReference } from './document-reference.js';
 import { mapHistoryCondition } from './history-condition.js';
@@ -32,6 +32,23 @@ import type { FhirPatientBundleOptions } from './export-options.js';
  * @see https://hl7.org/fhir/R4/bundle.html
  */
 export function buildFhirPatientBundle(chart: PatientChart, options?: FhirPatientBundleOptions): fhir.Bundle {
+  const plan = planFhirPatientBundle(chart, options);
+  return assembleBundle('collection', [...plan.resources()], plan.resolved);
+}
+
+/** A checked patient Bundle request: its resolved options and its entries' resources, made on demand. */
+export interface PatientBundlePlan {
+  readonly resolved: ResolvedOptions;
+  /** The entries' resources in entry order; each call maps them afresh and gives the same sequence. */
+  resources(): Generator<fhir.FhirResource, void, undefined>;
+}
+
+/**
+ * Check a patient Bundle request (chart, options, limits) and plan its entries, which {@link buildFhirPatientBundle}
+ * gathers at once and `streamFhirPatientBundle` one at a time.
+ * @throws {ChartValidationError} / {InvalidArgumentError} as {@link buildFhirPatientBundle}
+ */
+export function planFhirPatientBundle(chart: PatientChart, options?: FhirPatientBundleOptions): PatientBundlePlan {
   validatePatientChart(chart);
   const resolved = resolveOptions(options);
   const limits = limitsObject(options?.limits);
@@ -47,17 +64,34 @@ export function buildFhirPatientBundle(chart: PatientChart, options?: FhirPatien
 
   const included = new Set<string>();
   for (const e of encounters) included.add(e.id);
-  const ctx = createBundleContext(chart, buildIdPlan(chart, resolved.directory), indexDirectory(resolved.directory), included);
-  const resources: fhir.FhirResource[] = [];
-  pushPatientGroup(resources, chart, ctx);
-  for (const e of encounters) pushEncounterGroup(resources, e, ctx, true);
-  for (const n of notes) resources.push(mapComposition(n, ctx), mapDocumentReference(n, ctx));
-  if (assessments.length > 0) {
-    const scores = instrumentScores(chart);
-    const questionnaires = new Set<string>();
-    for (const a of assessments) pushAssessmentGroup(resources, a, ctx, scores, questionnaires);
+  const ids = buildIdPlan(chart, resolved.directory);
+  const index = indexDirectory(resolved.directory);
+  function* resources(): Generator<fhir.FhirResource, void, undefined> {
+    // A fresh context per walk: the directory entries come out in order of first reference, every time.
+    const ctx = createBundleContext(chart, ids, index, included);
+    const group: fhir.FhirResource[] = [];
+    pushPatientGroup(group, chart, ctx);
+    yield* group;
+    for (const e of encounters) {
+      group.length = 0;
+      pushEncounterGroup(group, e, ctx, true);
+      yield* group;
+    }
+    for (const n of notes) {
+      yield mapComposition(n, ctx);
+      yield mapDocumentReference(n, ctx);
+    }
+    if (assessments.length > 0) {
+      const scores = instrumentScores(chart);
+      const questionnaires = new Set<string>();
+      for (const a of assessments) {
+        group.length = 0;
+        pushAssessmentGroup(group, a, ctx, scores, questionnaires);
+        yield* group;
+      }
+    }
+    for (const h of history) yield mapHistoryCondition(h, ctx);
+    for (const r of ctx.drainDirectory()) yield r as fhir.FhirResource;
   }
-  for (const h of history) resources.push(mapHistoryCondition(h, ctx));
-  for (const r of ctx.drainDirectory()) resources.push(r as fhir.FhirResource);
-  return assembleBundle('collection', resources, resolved);
+  return { resolved, resources };
 }

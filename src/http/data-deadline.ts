@@ -3,7 +3,7 @@
  * last argument) that fires when the request's reads exceed `dataSourceTimeoutMs` or when the client goes
  * away, and the request is answered when the timeout expires, whether or not the reads ever settle.
  */
-import type { ChartDataSource } from './data-source.js';
+import { DIRECTORY_PAGE_METHODS, type ChartDataSource } from './data-source.js';
 import { DataSourceTimeoutError } from './errors.js';
 
 /** How many arguments each data-source method declares: the signal goes right after them. */
@@ -40,6 +40,11 @@ export function bindSignal(source: ChartDataSource, signal: AbortSignal): ChartD
       while (given.length < arity) given.push(undefined);
       return call(...given, signal);
     };
+  }
+  // The optional keyset pages (one argument: the page), only when the source has them.
+  for (const method of DIRECTORY_PAGE_METHODS) {
+    const page = (source as unknown as Record<string, unknown>)[method];
+    if (typeof page === 'function') bound[method] = (given: unknown) => (page as (...args: unknown[]) => unknown)(given, signal);
   }
   return bound as unknown as ChartDataSource;
 }

@@ -38,6 +38,9 @@ export const DATA_SOURCE_METHODS = [
   'listLocations',
 ] as const satisfies readonly (keyof ChartDataSource)[];
 
+/** The optional keyset page methods of the directory (each takes a {@link KeysetPage}), passed on by the guards when a source has them. */
+export const DIRECTORY_PAGE_METHODS = ['listOrganizationsPage', 'listPractitionersPage', 'listLocationsPage'] as const satisfies readonly (keyof ChartDataSource)[];
+
 /** Where a keyset page starts and how long it is (see {@link ChartDataSource.listPatients}). */
 export interface KeysetPage {
   /** Only records whose id sorts after this id, in code-point order; absent: from the first record. */

@@ -4,7 +4,7 @@
  * a 500 (reported to `onError`), never access, a malformed header or an unhandled rejection.
  */
 import { ChartNotFoundError, InvalidArgumentError } from '../index.js';
-import { DATA_SOURCE_METHODS, type ChartDataSource } from './data-source.js';
+import { DATA_SOURCE_METHODS, DIRECTORY_PAGE_METHODS, type ChartDataSource } from './data-source.js';
 import { isDataSourceUnavailable } from './errors.js';
 import type { ApiKeyRecord } from './key-store.js';
 import type { RateLimitDecision } from './rate-limiter.js';
@@ -66,6 +66,18 @@ export function guardDataSource(source: ChartDataSource): ChartDataSource {
     guarded[method] = (...args) => {
       try {
         return Promise.resolve(Reflect.apply(source[method] as (...a: unknown[]) => unknown, source, args));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+  }
+  // The optional keyset pages, only when the source has them (the route reads their presence).
+  for (const method of DIRECTORY_PAGE_METHODS) {
+    const page: unknown = source[method];
+    if (typeof page !== 'function') continue;
+    guarded[method] = (...args) => {
+      try {
+        return Promise.resolve(Reflect.apply(page, source, args));
       } catch (error) {
         return Promise.reject(error);
       }

@@ -6,6 +6,7 @@
 import { InvalidArgumentError } from '../index.js';
 import type { ExportHandler, ExportHandlerOptions } from './handler-options.js';
 import { lastResortResponse, type PreparedResponse } from './internal/responses.js';
+import { needsFetchBody, toFetchResponse } from './output/fetch-body.js';
 import { EXPORT_CORE, createExportCore } from './pipeline.js';
 
 const ENCODER = new TextEncoder();
@@ -73,6 +74,16 @@ export function createExportHandler(options: ExportHandlerOptions): ExportHandle
       throw new InvalidArgumentError('request', 'must be a fetch Request');
     }
     const head = method === 'HEAD';
+    const header = (name: string): string | undefined => {
+      // A real Headers object gives a string or null; a look-alike's other answers count as absent.
+      let value: unknown;
+      try {
+        value = get.call(headers, name);
+      } catch {
+        value = undefined;
+      }
+      return typeof value === 'string' ? value : undefined;
+    };
     let prepared: PreparedResponse;
     try {
       const parsed = new URL(url);
@@ -80,24 +91,20 @@ export function createExportHandler(options: ExportHandlerOptions): ExportHandle
         method,
         pathname: parsed.pathname,
         search: parsed.search,
-        header: (name) => {
-          // A real Headers object gives a string or null; a look-alike's other answers count as absent.
-          let value: unknown;
-          try {
-            value = get.call(headers, name);
-          } catch {
-            value = undefined;
-          }
-          return typeof value === 'string' ? value : undefined;
-        },
+        header,
         remoteAddress: undefined,
         signal,
+        origin: () => parsed.origin,
       });
     } catch {
       // handle() never rejects; a Request that is not a real one (a URL that does not parse) can land here.
       prepared = lastResortResponse();
     }
     try {
+      // Streamed bodies and compression (output/fetch-body.ts); a string body to a request without
+      // Accept-Encoding is written here as before.
+      const acceptEncoding = header('accept-encoding');
+      if (needsFetchBody(prepared, acceptEncoding)) return await toFetchResponse(prepared, head, acceptEncoding);
       return toResponse(prepared, head);
     } catch {
       return toResponse(lastResortResponse(), head);
@@ -119,7 +126,7 @@ function readSignal(request: unknown): AbortSignal | undefined {
 
 /** A `Response` of a prepared answer, with `Content-Length`; no body for HEAD. */
 function toResponse(prepared: PreparedResponse, head: boolean): Response {
-  const bytes = ENCODER.encode(prepared.body);
+  const bytes = ENCODER.encode(prepared.body as string);
   const headers = new Headers(prepared.headers);
   headers.set('content-length', String(bytes.byteLength));
   return new Response(head ? null : bytes, { status: prepared.status, headers });

@@ -23,6 +23,8 @@ export interface NodeRequestLike {
     | {
         /** The peer's IP address (a reverse proxy's, behind one). */
         readonly remoteAddress?: string | undefined;
+        /** True on a TLS socket (`https.createServer`): the directory's links then start with `https:`. */
+        readonly encrypted?: boolean | undefined;
       }
     | null
     | undefined;
@@ -52,4 +54,13 @@ export interface NodeResponseLike {
   end(chunk?: Uint8Array | string): unknown;
   /** `close`: the response ended or the connection closed. */
   on(event: 'close', listener: () => void): unknown;
+  /** `drain`: a streamed body may be written again after `write` returned false. */
+  on(event: 'drain', listener: () => void): unknown;
+  /** Remove a listener (of `drain` or `close`), once a streamed body no longer waits for it. */
+  off?(event: 'drain' | 'close', listener: () => void): unknown;
+  /**
+   * Close the connection at once: how a streamed body that fails after its first byte ends (never with a body
+   * that looks complete). Without it the listener ends the response unfinished.
+   */
+  destroy?(error?: Error): unknown;
 }

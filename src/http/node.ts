@@ -9,6 +9,8 @@ import type { NodeRequestLike as IncomingMessage, NodeResponseLike as ServerResp
 import type { ExportHandler, ExportHandlerOptions } from './handler-options.js';
 import { EXPORT_CORE, createExportCore, type ExportCore, type IncomingCall } from './pipeline.js';
 import { lastResortResponse, type PreparedResponse } from './internal/responses.js';
+import { writeNodeBody } from './output/node-body.js';
+import { isStreamed } from './output/streamed-body.js';
 
 /** A `node:http` request listener; also an Express middleware (it always answers, never calls `next`). */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -38,6 +40,16 @@ export function splitRequestTarget(target: string): { pathname: string; search: 
   }
 }
 
+/** A `Host` value: a DNS name, IPv4 or bracketed IPv6 address, and an optional port. */
+const HOST_RE = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** The request's origin from its `Host` header (`https:` on a TLS socket), or `undefined` when it is not a valid host. */
+function requestOrigin(req: IncomingMessage): string | undefined {
+  const host = req.headers.host;
+  if (typeof host !== 'string' || !HOST_RE.test(host)) return undefined;
+  return `${req.socket?.encrypted === true ? 'https' : 'http'}://${host.toLowerCase()}`;
+}
+
 function headerOf(req: IncomingMessage): (name: string) => string | undefined {
   return (name) => {
     const value = req.headers[name];
@@ -45,18 +57,27 @@ function headerOf(req: IncomingMessage): (name: string) => string | undefined {
   };
 }
 
-function writePrepared(res: ServerResponse, prepared: PreparedResponse, head: boolean): void {
+function writePrepared(res: ServerResponse, prepared: PreparedResponse, head: boolean, acceptEncoding?: string): void {
   // The client went away (or something else answered): nothing to write, nothing to throw.
-  if (res.destroyed || res.writableEnded) return;
+  if (res.destroyed || res.writableEnded) {
+    if (isStreamed(prepared.body)) prepared.body.cancel();
+    return;
+  }
   if (res.headersSent) {
     res.end();
+    return;
+  }
+  // Streamed bodies and compression (output/node-body.ts); a string body to a request without Accept-Encoding
+  // is written below as before.
+  if (isStreamed(prepared.body) || acceptEncoding !== undefined) {
+    writeNodeBody(res, prepared, head, acceptEncoding, (plain) => writePrepared(res, plain, head)).catch(() => writeFailure(res));
     return;
   }
   // One flat [name, value, …] list: node:http writes it as it is, without the per-header object walk.
   const list: string[] = [];
   const headers = prepared.headers;
   for (const name in headers) list.push(name, headers[name] as string);
-  list.push('content-length', String(Buffer.byteLength(prepared.body)));
+  list.push('content-length', String(Buffer.byteLength(prepared.body as string)));
   res.writeHead(prepared.status, list);
   if (head) res.end();
   else res.end(prepared.body);
@@ -92,10 +113,11 @@ function fastListener(core: ExportCore): NodeListener {
       header: headerOf(req),
       remoteAddress: req.socket?.remoteAddress,
       signal: core.wantsSignal ? clientSignal(res) : undefined,
+      origin: () => requestOrigin(req),
     };
     const write = (prepared: PreparedResponse): void => {
       try {
-        writePrepared(res, prepared, method === 'HEAD');
+        writePrepared(res, prepared, method === 'HEAD', call.header('accept-encoding'));
       } catch {
         writeFailure(res);
       }

@@ -35,6 +35,7 @@ import {
 import { createOutputReuse, type KeptTarget, type OutputReuse, type OutputReuseSwitches } from './output-reuse.js';
 import { createOperationalRoutes, type OperationalRoute } from './operational-routes.js';
 import { createIsoClock, createOutputWriter } from './output-writer.js';
+import { settleBody, type RenderedBody, type ResponseBody } from './output/streamed-body.js';
 import { matchRoute } from './routes/route-table.js';
 import type { OutputWriter, RecordReader, RouteDefinition } from './routes/route-types.js';
 
@@ -50,6 +51,11 @@ export interface IncomingCall {
   readonly remoteAddress: string | undefined;
   /** Fires when the client goes away before the answer is written, when the runtime tells. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The request's origin (`https://host:port`), for the absolute links of the paged directory; `undefined` when
+   * the request gives none that is valid. Read only by the routes that make links.
+   */
+  readonly origin?: (() => string | undefined) | undefined;
 }
 
 /** The shared core of both adapters. */
@@ -68,7 +74,24 @@ export interface ExportCore {
 export const EXPORT_CORE: unique symbol = Symbol.for('chart-export.http.core');
 
 /** A step's answer: the body of a 200, or the error to render. */
-type PreparedBody = { readonly body: string } | HttpError;
+type PreparedBody = { readonly body: ResponseBody } | HttpError;
+/** The route's answer: its body as the renderer gives it (maybe in chunks), or the error to render. */
+type Rendered = { readonly body: RenderedBody } | HttpError;
+
+/** Where a failure after a streamed body's first byte goes: `onError`, as a builder's. */
+function reportLate({ onError }: HandlerSettings, requestId: string, route: RouteDefinition): (error: unknown) => void {
+  return (error) => safeCall(onError, error, { requestId, route: route.name, source: 'builder' });
+}
+
+/**
+ * A body in chunks read until it is large enough to stream (output/streamed-body.ts); a whole text (every
+ * small body) at once. A failure before then rejects (answered as any other failure); one after the first
+ * byte goes to `report` and ends the connection.
+ */
+function settleRendered(result: Rendered, report: (error: unknown) => void): MaybePromise<PreparedBody> {
+  if (!('body' in result) || typeof result.body === 'string') return result as PreparedBody;
+  return settleBody(result.body, report).then((body) => ({ body }));
+}
 
 const ALLOW = 'GET, HEAD';
 
@@ -123,7 +146,7 @@ function readParameters(settings: HandlerSettings, route: RouteDefinition, searc
 }
 
 /** Render (200) from what a kept request target read: no data read, no wait. */
-function renderKept(route: RouteDefinition, kept: KeptTarget, writer: OutputWriter, state: AccessState): PreparedBody {
+function renderKept(route: RouteDefinition, kept: KeptTarget, writer: OutputWriter, state: AccessState): Rendered {
   state.stage = 'builder';
   return { body: route.renderAgain(kept.data, writer) };
 }
@@ -137,17 +160,23 @@ function serveData(
   parameters: RecordReader['parameters'],
   writer: OutputWriter,
   state: AccessState,
-): Promise<PreparedBody> {
+): Promise<Rendered> {
   state.stage = 'data_source';
+  // Data read with the request's own base URL (the directory's links) depends on more than the query string.
+  let readRequestBase = false;
   const rendering = (data: unknown): void => {
     state.stage = 'builder';
     // Over the in-memory source (else a no-op): later requests for this target render from what was read.
-    output.keepTarget(route.name, call.search, { parameters, data });
+    if (!readRequestBase) output.keepTarget(route.name, call.search, { parameters, data });
   };
-  const serve = (dataSource: ChartDataSource): Promise<PreparedBody> => {
+  const serve = (dataSource: ChartDataSource): Promise<Rendered> => {
     const reader: RecordReader = {
       dataSource,
       parameters,
+      serviceBase: () => {
+        readRequestBase = true;
+        return serviceBase(settings, call);
+      },
       directoryFor: (record, other, records) => output.directoryFor(dataSource, record, other, records),
     };
     return route.serve(reader, writer, rendering);
@@ -155,6 +184,14 @@ function serveData(
   // The in-memory source answers at once and has no use for a signal.
   if (settings.frozenSource) return serve(settings.dataSource);
   return runWithDeadline((signal) => serve(bindSignal(settings.dataSource, signal)), settings.dataSourceTimeoutMs, call.signal);
+}
+
+/** The service base URL of this request (`fhir.baseUrl`, else its origin and the base path), for absolute links. */
+function serviceBase(settings: HandlerSettings, call: IncomingCall): string | undefined {
+  const configured = settings.fhir.baseUrl;
+  if (configured !== undefined) return configured.replace(/\/+$/, '');
+  const origin = call.origin?.();
+  return origin === undefined ? undefined : `${origin}${settings.basePath}`;
 }
 
 /** An operational route: GET and HEAD only, no key, not counted, not observed. */
@@ -196,7 +233,7 @@ function readAndRender(
   requestId: string,
   headers: Record<string, string>,
   state: AccessState,
-): MaybePromise<PreparedBody> {
+): MaybePromise<Rendered> {
   // Parameters (400): a request target read before (over the in-memory source) passed this check then.
   const kept = output.keptTarget(route.name, call.search);
   const parameters = kept === undefined ? readParameters(settings, route, call.search) : kept.parameters;
@@ -248,7 +285,7 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
    * Steps 2 to 8, from the method to the body: at once where every step answers at once (the in-memory key
    * store, limiter and a kept request target), else a promise. It may throw: {@link answer} catches it.
    */
-  function runSteps(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): MaybePromise<PreparedBody> {
+  function runSteps(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): MaybePromise<Rendered> {
     // Method (405)
     if (call.method !== 'GET' && call.method !== 'HEAD') {
       headers['allow'] = ALLOW;
@@ -265,7 +302,10 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
     const fail = (error: unknown): PreparedBody => failureAnswer(settings, error, requestId, route, headers, state);
     try {
       const result = runSteps(call, route, requestId, headers, state);
-      return result instanceof Promise ? result.catch(fail) : result;
+      const settle = (rendered: Rendered): MaybePromise<PreparedBody> => settleRendered(rendered, reportLate(settings, requestId, route));
+      if (result instanceof Promise) return result.then(settle).catch(fail);
+      const settled = settle(result);
+      return settled instanceof Promise ? settled.catch(fail) : settled;
     } catch (error) {
       return fail(error);
     }

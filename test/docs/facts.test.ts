@@ -149,9 +149,12 @@ describe('docs/endpoints.md', () => {
       // The route's limit parameters are absent: the handler passes their defaults.
       const options = hl7Route ? { ...hl7Options(controlId), ...(path === '/exportHl7PatientSummary' ? { limit: http.DEFAULT_LIMITS.summary.default } : {}) } : fhirOptions;
       const record = path.endsWith('Encounter') ? ids.encounterId : path.endsWith('Note') ? ids.noteId : path.endsWith('Assessment') ? ids.assessmentId : undefined;
+      // The directory's first page: the records in id order, up to the default limit, with the links it answered.
+      const page = [...(directory.practitioners ?? [])].sort((a, b) => http.compareIds(a.id, b.id)).slice(0, http.DEFAULT_LIMITS.directory.default);
+      const links = path === '/publicFhirDirectory' ? (JSON.parse(body) as { link?: unknown }).link : undefined;
       const built =
         path === '/publicFhirDirectory'
-          ? fn?.(directory, 'Practitioner', { now: fhirOptions.now })
+          ? fn?.({ ...directory, practitioners: page }, 'Practitioner', { now: fhirOptions.now, limit: http.DEFAULT_LIMITS.directory.default, link: links })
           : record === undefined
             ? fn?.(patient, options)
             : fn?.(patient, record, options);

@@ -53,11 +53,13 @@ async function run(call: Caller): Promise<unknown[]> {
 
 describe('toNodeListener', () => {
   it('should give the same status, headers and bytes as the fetch handler', async () => {
-    // Arrange: four servings of identical options (same clock, same control-id sequence).
-    const viaFetch = await serve('fetch', await fixtureOptions());
-    const viaNode = await serve('node', await fixtureOptions());
-    const viaOptions = await serveNodeOptions(await fixtureOptions());
-    const ours = createExportHandler(await fixtureOptions());
+    // Arrange: four servings of identical options (same clock, same control-id sequence). The FHIR base URL makes
+    // the directory's links the same on the generic path, whose Request has a fixed origin.
+    const fhir = { baseUrl: 'http://127.0.0.1' };
+    const viaFetch = await serve('fetch', await fixtureOptions({ fhir }));
+    const viaNode = await serve('node', await fixtureOptions({ fhir }));
+    const viaOptions = await serveNodeOptions(await fixtureOptions({ fhir }));
+    const ours = createExportHandler(await fixtureOptions({ fhir }));
     // A handler without our core goes through Request/Response.
     const viaGeneric = await serve('node', (request: Request) => ours(request));
     // Act

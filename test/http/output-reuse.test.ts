@@ -300,7 +300,7 @@ describe('output reuse switches (src/http/output-reuse.ts)', () => {
           const [pathname, query] = path.split('?') as [string, string];
           const answer = await core.handle({ method: 'GET', pathname, search: `?${query}`, header: (name) => (name === 'x-api-key' ? KEYS.both : undefined), remoteAddress: undefined });
           expect(answer.status).toBe(200);
-          out.push(answer.body);
+          out.push(answer.body as string);
         }
       }
       return out;

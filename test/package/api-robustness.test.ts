@@ -488,6 +488,11 @@ const CALLS: Record<string, CallSpec> = {
     valid: chartArgs((c) => ({ ...fhirOptions(c), limits: { encounters: 1, notes: 2, assessments: 0, medicalHistory: 1 }, baseUrl: 'https://x.example/fhir' })),
     check: isBundle,
   },
+  'core.streamFhirPatientBundle': {
+    arity: 2,
+    valid: chartArgs((c) => ({ ...fhirOptions(c), limits: { encounters: 1, notes: 2 }, chunkChars: 100, maxHoldMs: 1000 })),
+    check: (r) => expect(typeof (r as AsyncIterable<string>)[Symbol.asyncIterator]).toBe('function'),
+  },
   'core.buildFhirEncounterExport': { arity: 3, valid: recordArgs((c) => c.encounters, fhirOptions), check: isBundle },
   'core.buildFhirNoteExport': { arity: 3, valid: recordArgs((c) => c.notes, fhirOptions), check: isBundle },
   'core.buildFhirAssessmentExport': { arity: 3, valid: recordArgs((c) => c.assessments, fhirOptions), check: isBundle },
@@ -616,6 +621,7 @@ const CALLS: Record<string, CallSpec> = {
     check: isFrozenObject,
   },
   'http.createInMemoryDataSource': { arity: 1, valid: fc.constant([FIXTURE_DOCUMENT]), check: isObject },
+  'http.compareIds': { arity: 2, valid: fc.tuple(fc.string(), fc.string()), check: (r) => expect(Number.isInteger(r)).toBe(true) },
 
   // --- Keys
   'http.createInMemoryKeyStore': {
@@ -632,7 +638,6 @@ const CALLS: Record<string, CallSpec> = {
     check: (r) => expect(Array.isArray(r)).toBe(true),
   },
   'http.KeyFileError': { arity: 1, construct: true, alsoAllowed: BUILTIN_ERROR_CONSTRUCTOR_FAILURE, valid: fc.constant([[{ path: ['keys', 0], message: 'is required' }]]), check: isError(http.KeyFileError) },
-  'http.compareIds': { arity: 2, valid: fc.tuple(fc.string(), fc.string()), check: (r) => expect(Number.isInteger(r)).toBe(true) },
   'http.hashApiKey': { arity: 1, async: true, valid: fc.string({ maxLength: 100 }).map((s) => [s]), check: (r) => expect(r).toMatch(/^[0-9a-f]{64}$/) },
 
   // --- Rate limiting
@@ -797,10 +802,10 @@ const METHOD_CALLS: Record<string, MethodSpec> = {
   'createInMemoryDataSource().listOrganizations': { target: dataSource, arity: 1, async: true, valid: fc.constant([5]), check: isRecordList },
   'createInMemoryDataSource().listPractitioners': { target: dataSource, arity: 1, async: true, valid: fc.constant([5]), check: isRecordList },
   'createInMemoryDataSource().listLocations': { target: dataSource, arity: 1, async: true, valid: fc.constant([5]), check: isRecordList },
-  'createInMemoryDataSource().listPatients': { target: dataSource, arity: 1, async: true, valid: fc.constant([{ limit: 5 }]), check: isRecordList },
-  'createInMemoryDataSource().listOrganizationsPage': { target: dataSource, arity: 1, async: true, valid: fc.constant([{ after: 'org-001', limit: 5 }]), check: isRecordList },
-  'createInMemoryDataSource().listPractitionersPage': { target: dataSource, arity: 1, async: true, valid: fc.constant([{ limit: 5 }]), check: isRecordList },
-  'createInMemoryDataSource().listLocationsPage': { target: dataSource, arity: 1, async: true, valid: fc.constant([{ limit: 5 }]), check: isRecordList },
+  'createInMemoryDataSource().listPatients': { target: dataSource, arity: 1, async: true, valid: fc.constant([{ limit: 2 }]), check: isRecordList },
+  'createInMemoryDataSource().listOrganizationsPage': { target: dataSource, arity: 1, async: true, valid: fc.constant([{ after: 'org-001', limit: 2 }]), check: isRecordList },
+  'createInMemoryDataSource().listPractitionersPage': { target: dataSource, arity: 1, async: true, valid: fc.constant([{ limit: 2 }]), check: isRecordList },
+  'createInMemoryDataSource().listLocationsPage': { target: dataSource, arity: 1, async: true, valid: fc.constant([{ after: 'loc', limit: 5 }]), check: isRecordList },
   'createInMemoryKeyStore().lookup': { target: () => SHARED_KEYS as unknown as Record<string, unknown>, arity: 1, async: true, valid: fc.string().map((s) => [s]), check: isOptionalRecord },
   'createInMemoryKeyStore().add': {
     target: () => http.createInMemoryKeyStore() as unknown as Record<string, unknown>,

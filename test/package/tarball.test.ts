@@ -14,7 +14,7 @@ import { LIBRARY_ENTRIES } from '../../tsup.shared.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The most the packed tarball may weigh, in bytes (npm's "package size", 1 kB = 1000 bytes). */
-const MAX_PACKED_BYTES = 300_000;
+const MAX_PACKED_BYTES = 310_000;
 
 interface PackInfo {
   readonly filename: string;

@@ -149,27 +149,52 @@ export function newestFirst<T>(records: readonly T[] | undefined, limit: number,
 }
 
 /**
- * Assemble a Bundle from resources (in entry order).
+ * A Bundle without its entries: `resourceType`, `id`, `type`, `timestamp` and `total`, in this key order.
  * @param type - `collection` or `searchset`
- * @param resources - the entries' resources, each with an id
+ * @param members - the entries' resource types and ids, in entry order (the default id hashes them)
  * @param options - resolved options
  */
-export function assembleBundle(type: 'collection' | 'searchset', resources: readonly fhir.FhirResource[], options: ResolvedOptions): fhir.Bundle {
-  const prefix = options.baseUrl !== undefined ? `${options.baseUrl}/` : '';
-  const entries: fhir.BundleEntry[] = new Array<fhir.BundleEntry>(resources.length);
-  for (let i = 0; i < resources.length; i++) {
-    const resource = resources[i] as fhir.FhirResource;
-    const fullUrl = `${prefix}${resource.resourceType}/${resource.id as string}`;
-    entries[i] = type === 'searchset' ? { fullUrl, resource, search: { mode: 'match' } } : { fullUrl, resource };
-  }
+export function bundleHead(type: 'collection' | 'searchset', members: readonly BundleMember[], options: ResolvedOptions): fhir.Bundle {
   const bundle: fhir.Bundle = {
     resourceType: 'Bundle',
-    id: options.bundleId ?? contentBundleId(type, options.timestamp, resources as readonly BundleMember[]),
+    id: options.bundleId ?? contentBundleId(type, options.timestamp, members),
     type,
     timestamp: options.timestamp,
   };
   // bdl-1 allows total only on searchset and history Bundles; by default it is on every Bundle (see strictBundleTotal).
-  if (type === 'searchset' || !options.strictBundleTotal) bundle.total = entries.length;
+  if (type === 'searchset' || !options.strictBundleTotal) bundle.total = members.length;
+  return bundle;
+}
+
+/** What every entry's `fullUrl` starts with: `baseUrl/`, or nothing for relative `Type/id`. */
+export function fullUrlPrefix(options: ResolvedOptions): string {
+  return options.baseUrl !== undefined ? `${options.baseUrl}/` : '';
+}
+
+/** A Bundle entry of a resource: its `fullUrl` and, in a searchset, `search.mode` `match`. */
+export function bundleEntry(type: 'collection' | 'searchset', resource: fhir.FhirResource, prefix: string): fhir.BundleEntry {
+  const fullUrl = `${prefix}${resource.resourceType}/${resource.id as string}`;
+  return type === 'searchset' ? { fullUrl, resource, search: { mode: 'match' } } : { fullUrl, resource };
+}
+
+/**
+ * Assemble a Bundle from resources (in entry order).
+ * @param type - `collection` or `searchset`
+ * @param resources - the entries' resources, each with an id
+ * @param options - resolved options
+ * @param link - `Bundle.link` (between `total` and `entry`), when given and not empty
+ */
+export function assembleBundle(
+  type: 'collection' | 'searchset',
+  resources: readonly fhir.FhirResource[],
+  options: ResolvedOptions,
+  link?: readonly fhir.BundleLink[],
+): fhir.Bundle {
+  const prefix = fullUrlPrefix(options);
+  const entries: fhir.BundleEntry[] = new Array<fhir.BundleEntry>(resources.length);
+  for (let i = 0; i < resources.length; i++) entries[i] = bundleEntry(type, resources[i] as fhir.FhirResource, prefix);
+  const bundle = bundleHead(type, resources as readonly BundleMember[], options);
+  if (link !== undefined && link.length > 0) bundle.link = link.map((l) => ({ relation: l.relation, url: l.url }));
   if (entries.length > 0) bundle.entry = entries;
   return bundle;
 }

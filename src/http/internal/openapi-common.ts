@@ -56,8 +56,21 @@ export function buildHeaders(): Json {
     },
     cacheControl: { description: 'Exports are never stored by caches.', required: true, schema: { const: 'no-store' } },
     contentTypeOptions: { description: 'No content sniffing.', required: true, schema: { const: 'nosniff' } },
-    contentLength: { description: 'The body length in bytes (of the GET body, on HEAD).', required: true, schema: integer(0) },
-    vary: { description: 'The answer depended on `Accept`.', required: true, schema: { const: 'Accept' } },
+    contentLength: {
+      description:
+        'The body length in bytes (of the GET body, on HEAD). Absent on a body streamed as it is produced (a large patient Bundle, ' +
+        'sent chunked), and on HEAD of a compressed body.',
+      required: false,
+      schema: integer(0),
+    },
+    vary: { description: 'The answer depended on `Accept` (and on `Accept-Encoding` when the request sent one).', required: true, schema: VARY_SCHEMA },
+    contentEncoding: {
+      description:
+        'The content coding of a FHIR body: `gzip` or `br` (where the runtime has it) when the request\'s `Accept-Encoding` asks for it ' +
+        'and the body has 8 KiB or more, or refuses `identity` (RFC 9110 §12.5.3).',
+      required: false,
+      schema: { enum: ['gzip', 'br'] },
+    },
     rateLimitLimit: { description: 'Requests allowed per window for this API key (or directory client).', required: true, schema: integer(0) },
     rateLimitRemaining: { description: 'Requests left in the current window.', required: true, schema: integer(0) },
     rateLimitReset: { description: 'When the current window ends, in Unix epoch seconds.', required: true, schema: integer(0) },
@@ -65,6 +78,9 @@ export function buildHeaders(): Json {
     wwwAuthenticate: { description: 'How to authenticate.', required: true, schema: { const: 'ApiKey header="x-api-key"' } },
   };
 }
+
+/** The values of `Vary`: `Accept`, with `Accept-Encoding` when the request sent one and the body is FHIR JSON. */
+const VARY_SCHEMA: Json = { enum: ['Accept', 'Accept-Encoding', 'Accept, Accept-Encoding'] };
 
 /** A header reference; `required: false` overrides the component's `required: true`. */
 export function header(name: string, required: boolean): Json {
@@ -76,7 +92,7 @@ export function header(name: string, required: boolean): Json {
     rateLimitReset: 'When the current window ends, in Unix epoch seconds: present when the request was counted.',
     retryAfter: 'Seconds to wait before retrying: present when the data source gave a retry time, and on a data-source timeout.',
   };
-  const schema = name === 'vary' ? { const: 'Accept' } : { type: 'integer', minimum: name === 'retryAfter' ? 1 : 0 };
+  const schema = name === 'vary' ? VARY_SCHEMA : { type: 'integer', minimum: name === 'retryAfter' ? 1 : 0 };
   return { description: optional[name] ?? name, required: false, schema };
 }
 
@@ -99,6 +115,9 @@ export function withCommonHeaders(extra: Json = {}): Json {
     'cache-control': ref('headers', 'cacheControl'),
     'x-content-type-options': ref('headers', 'contentTypeOptions'),
     'content-length': ref('headers', 'contentLength'),
+    'content-encoding': ref('headers', 'contentEncoding'),
+    // Before the Accept check, only Accept-Encoding can make an answer vary (a FHIR error body, compressed).
+    vary: { description: 'Present when the request sent `Accept-Encoding` and the body is FHIR JSON.', required: false, schema: VARY_SCHEMA },
     ...extra,
   };
 }

@@ -64,16 +64,30 @@ export function buildParameters(limits: ExportLimits | undefined): Json {
           description: `The kind of directory record listed.${duplicate}`,
           schema: { type: 'string', enum: ['Organization', 'Practitioner', 'Location'] },
         };
+      } else if (parameter.kind === 'cursor') {
+        out[component] = {
+          name: parameter.name,
+          in: 'query',
+          required: false,
+          description:
+            'The page to read: the opaque cursor of a `next` link, unchanged (keyset paging on the record id, so it stays valid ' +
+            `while records are added or removed). A cursor that was not given out, or was changed, is a 400.${duplicate}`,
+          schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,1024}$' },
+        };
       } else {
         const setting = resolveLimit(route.limits[parameter.name] as LimitName, limits);
+        const defaulted = parameter.kind === 'count' ? '' : `default ${setting.default}; `;
         out[component] = {
           name: parameter.name,
           in: 'query',
           required: false,
           description:
             `${LIMIT_TEXT[component] ?? 'A record-count limit.'} A non-negative integer in decimal digits (leading zeros allowed); ` +
-            `default ${setting.default}; a value above ${setting.max} is read as ${setting.max} (clamped, not refused).${duplicate}`,
-          schema: { type: 'integer', minimum: 0, default: setting.default, 'x-maximum-honoured': setting.max },
+            `${defaulted}a value above ${setting.max} is read as ${setting.max} (clamped, not refused).${duplicate}`,
+          schema:
+            parameter.kind === 'count'
+              ? { type: 'integer', minimum: 0, 'x-maximum-honoured': setting.max }
+              : { type: 'integer', minimum: 0, default: setting.default, 'x-maximum-honoured': setting.max },
         };
       }
     }

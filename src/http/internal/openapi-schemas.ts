@@ -13,6 +13,15 @@ function bundleSchema(): Json {
       type: { type: 'string', enum: ['collection', 'searchset'] },
       timestamp: { type: 'string', format: 'date-time' },
       total: { type: 'integer', minimum: 0, description: 'Number of entries (left out of `collection` Bundles when the host sets `fhir.strictBundleTotal`).' },
+      link: {
+        type: 'array',
+        description: 'On the directory\'s `searchset`: `self` and, when more records follow, `next`, as absolute URLs.',
+        items: {
+          type: 'object',
+          required: ['relation', 'url'],
+          properties: { relation: { type: 'string', enum: ['self', 'next'] }, url: { type: 'string', format: 'uri', pattern: '^https?://' } },
+        },
+      },
       entry: {
         type: 'array',
         minItems: 1,
@@ -98,7 +107,7 @@ function problemSchema(codes: string[]): Json {
           required: ['name', 'reason', 'detail'],
           properties: {
             name: { type: 'string' },
-            reason: { type: 'string', enum: ['missing', 'empty', 'duplicated', 'malformed', 'not-an-integer', 'negative', 'unknown-value'] },
+            reason: { type: 'string', enum: ['missing', 'empty', 'duplicated', 'malformed', 'not-an-integer', 'negative', 'unknown-value', 'invalid-cursor'] },
             detail: { type: 'string' },
           },
         },

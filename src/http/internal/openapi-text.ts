@@ -45,7 +45,10 @@ export const ROUTE_TEXT: Readonly<Record<string, { readonly summary: string; rea
     summary: 'Public directory (FHIR)',
     description:
       'A `searchset` Bundle of Organization, Practitioner or Location records. Needs no API key. Rate-limited per client ' +
-      'only when the host configures `directoryRateLimit`.',
+      'only when the host configures `directoryRateLimit`. Paged: `Bundle.link` has `self` and, when more records follow, `next` ' +
+      '(absolute URLs); follow `next` until there is none. Over a data source with keyset pages the records come in id order ' +
+      '(code-point) and a walk gives every record once, even while records are added or removed; over one without, the first ' +
+      'page only, without `next`. `total` counts the entries of this page.',
   },
   exportHl7PatientAdt: { summary: 'Patient demographics (HL7 v2 ADT^A31)', description: 'An `ADT^A31^ADT_A05` message (HL7 v2.5.1).' },
   exportHl7PatientSummary: {
@@ -71,6 +74,7 @@ export const LIMIT_TEXT: Readonly<Record<string, string>> = {
   assessmentLimit: 'Caps the assessments in the Bundle (newest first).',
   medicalHistoryLimit: 'Caps the medical-history records in the Bundle (newest first).',
   summaryLimit: 'Caps the number of records in the summary, all kinds together (newest first).',
-  directoryLimit: 'Caps the number of directory records.',
+  directoryLimit: 'Caps the number of directory records of a page (`_count` wins when both are given).',
+  _count: 'The number of directory records of a page (FHIR search `_count`; wins over `limit`; default: `limit`\'s).',
 };
 

@@ -47,7 +47,7 @@ function decode(text: string): string | undefined {
 }
 
 /** Why a parameter was refused. */
-export type ParameterProblemReason = 'missing' | 'empty' | 'duplicated' | 'malformed' | 'not-an-integer' | 'negative' | 'unknown-value';
+export type ParameterProblemReason = 'missing' | 'empty' | 'duplicated' | 'malformed' | 'not-an-integer' | 'negative' | 'unknown-value' | 'invalid-cursor';
 
 /** One refused parameter: its name and why (never its value, which may be patient data). */
 export interface ParameterProblem {
@@ -62,6 +62,8 @@ export interface ParameterProblem {
 const FORBIDDEN_ID_RE = /[\u0000-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const ID_MAX = 128;
 const INTEGER_RE = /^[0-9]+$/;
+/** A page cursor's alphabet and length (base64url; routes/directory-cursor.ts). */
+const CURSOR_RE = /^[A-Za-z0-9_-]{1,1024}$/;
 const NEGATIVE_RE = /^-[0-9]*[1-9][0-9]*$/;
 /**
  * Significant digits (leading zeros left out) above which a value exceeds every safe-integer maximum: clamped
@@ -81,6 +83,8 @@ export interface RouteParameters {
   readonly ids: Readonly<Record<string, string>>;
   readonly limits: Readonly<Record<string, number>>;
   readonly resourceType: 'Organization' | 'Practitioner' | 'Location' | undefined;
+  /** A page cursor as given (checked for its alphabet and length here, for its content by the route). */
+  readonly cursor?: string | undefined;
 }
 
 const RESOURCE_TYPES = ['Organization', 'Practitioner', 'Location'] as const;
@@ -94,6 +98,7 @@ function problem(name: string, reason: ParameterProblemReason): ParameterProblem
     'not-an-integer': `The query parameter ${name} must be a non-negative integer written in decimal digits.`,
     negative: `The query parameter ${name} must not be negative.`,
     'unknown-value': `The query parameter ${name} must be one of ${RESOURCE_TYPES.join(', ')}.`,
+    'invalid-cursor': `The query parameter ${name} must be a cursor from a next link of this listing, unchanged.`,
   };
   return { name, reason, message: messages[reason] };
 }
@@ -144,9 +149,12 @@ export function checkParameters(
   const ids: Record<string, string> = {};
   const limits: Record<string, number> = {};
   let resourceType: RouteParameters['resourceType'];
+  let cursor: string | undefined;
   for (const def of route.parameters) {
     const value = checkOne(def, query.get(def.name), problems);
-    if (def.kind === 'limit') {
+    // An optional count (`_count`): like a limit, but absent when not given (the route then reads another).
+    if (def.kind === 'count' && value === undefined) continue;
+    if (def.kind === 'limit' || def.kind === 'count') {
       const { default: fallback, max } = limitFor(def.name);
       if (value === undefined) {
         limits[def.name] = Math.min(fallback, max);
@@ -159,6 +167,11 @@ export function checkParameters(
       continue;
     }
     if (value === undefined) continue;
+    if (def.kind === 'cursor') {
+      if (CURSOR_RE.test(value)) cursor = value;
+      else problems.push(problem(def.name, 'invalid-cursor'));
+      continue;
+    }
     if (def.kind === 'resourceType') {
       if ((RESOURCE_TYPES as readonly string[]).includes(value)) resourceType = value as RouteParameters['resourceType'];
       else problems.push(problem(def.name, 'unknown-value'));
@@ -170,5 +183,6 @@ export function checkParameters(
     }
     ids[def.name] = value;
   }
-  return problems.length > 0 ? problems : { ids, limits, resourceType };
+  if (problems.length > 0) return problems;
+  return cursor === undefined ? { ids, limits, resourceType } : { ids, limits, resourceType, cursor };
 }

@@ -4,14 +4,15 @@
  * Error bodies carry the request id and a fixed sentence; never a stack, an internal message, key material
  * or a parameter value.
  */
+import type { ResponseBody } from '../output/streamed-body.js';
 import type { ParameterProblem } from './query.js';
 
 /** A response ready to be written by either adapter. Header names are lowercase. */
 export interface PreparedResponse {
   status: number;
   headers: Record<string, string>;
-  /** The body; sent for GET, dropped (with the same headers) for HEAD. */
-  body: string;
+  /** The body (the whole text, or a stream: output/streamed-body.ts); sent for GET, dropped (with the same headers) for HEAD. */
+  body: ResponseBody;
 }
 
 export const FHIR_CONTENT_TYPE = 'application/fhir+json; charset=utf-8';

@@ -7,14 +7,19 @@ import {
   type Assessment,
   type ClinicalNote,
   type Directory,
+  type DirectoryLocation,
   type DirectoryOrganization,
+  type DirectoryPractitioner,
+  type FhirDirectoryLink,
   type DirectoryResourceType,
   type Encounter,
   type Patient,
   type PatientChart,
 } from '../../index.js';
 import { isoOrderKey } from '../../internal/adapter.js';
-import type { ChartDataSource } from '../data-source.js';
+import { compareIds, type ChartDataSource, type KeysetPage } from '../data-source.js';
+import { invalidParameters, type HttpError } from '../internal/responses.js';
+import { decodeCursor, encodeCursor } from './directory-cursor.js';
 import { gatherDirectory } from '../directory-lookup.js';
 import type { Loaded, RecordReader } from './route-types.js';
 
@@ -216,18 +221,82 @@ export interface DirectoryListingData {
   readonly directory: Directory;
   readonly resourceType: DirectoryResourceType;
   readonly limit: number;
+  /** `Bundle.link`: `self` and, when more records follow, `next` (none without a valid request origin). */
+  readonly link: readonly FhirDirectoryLink[];
 }
 
-/** Reads the first `limit` directory records of the requested type. */
+/** A directory record as a keyset page gives it. */
+type Keyed = { readonly id: string };
+
+/** The keyset page lister of a resource type, when the source has one. */
+function keysetLister(dataSource: ChartDataSource, resourceType: DirectoryResourceType): ((page: KeysetPage) => Promise<readonly Keyed[]>) | undefined {
+  // Read once: a guarded source answers every method, so test the host's own object through the guard's view.
+  const method = resourceType === 'Organization' ? 'listOrganizationsPage' : resourceType === 'Practitioner' ? 'listPractitionersPage' : 'listLocationsPage';
+  const lister = dataSource[method] as ((page: KeysetPage) => Promise<readonly Keyed[]>) | undefined;
+  return typeof lister === 'function' ? (page) => lister.call(dataSource, page) : undefined;
+}
+
+/**
+ * A keyset page of `limit` records after `after`, and whether more follow (asked as `limit + 1`). A source's
+ * answer must be ascending by id and after `after`, else the walk could repeat or loop: such an answer is a
+ * data-source failure (500), never a page.
+ */
+async function readKeysetPage(lister: (page: KeysetPage) => Promise<readonly Keyed[]>, after: string | undefined, limit: number): Promise<{ records: Keyed[]; more: boolean }> {
+  if (limit === 0) return { records: [], more: false };
+  const got = await lister(after === undefined ? { limit: limit + 1 } : { after, limit: limit + 1 });
+  if (!Array.isArray(got)) throw new TypeError('A keyset page must be an array.');
+  let previous = after;
+  for (const record of got as readonly unknown[]) {
+    const id = (record as Keyed | null)?.id;
+    if (typeof id !== 'string' || (previous !== undefined && compareIds(id, previous) <= 0)) {
+      throw new TypeError('A keyset page must hold records ascending by id, after the cursor.');
+    }
+    previous = id;
+  }
+  return { records: got.slice(0, limit), more: got.length > limit };
+}
+
+/** The `self` and `next` links of a page, absolute under the service base. */
+function pageLinks(base: string | undefined, resourceType: string, count: number, cursor: string | undefined, next: string | undefined): FhirDirectoryLink[] {
+  if (base === undefined) return [];
+  const url = (c: string | undefined): string =>
+    `${base}/publicFhirDirectory?resourceType=${resourceType}&_count=${count}${c === undefined ? '' : `&_cursor=${c}`}`;
+  const link: FhirDirectoryLink[] = [{ relation: 'self', url: url(cursor) }];
+  if (next !== undefined) link.push({ relation: 'next', url: url(next) });
+  return link;
+}
+
+const INVALID_CURSOR: HttpError = invalidParameters([
+  { name: '_cursor', reason: 'invalid-cursor', message: 'The query parameter _cursor must be a cursor from a next link of this listing, unchanged.' },
+]);
+
+/**
+ * Reads a page of directory records of the requested type: `_count` (else `limit`) records. Over a source
+ * with keyset pages, ascending by id, after the `_cursor` when given, with a `next` link when more follow;
+ * over one without, the first records in the source's order and no `next` (a `_cursor` is then refused).
+ */
 export async function loadDirectoryListing(reader: RecordReader): Promise<Loaded<DirectoryListingData>> {
-  const n = limit(reader, 'limit');
+  const n = reader.parameters.limits['_count'] ?? limit(reader, 'limit');
   const resourceType = reader.parameters.resourceType ?? 'Organization';
   const { dataSource } = reader;
+  const lister = keysetLister(dataSource, resourceType);
+  const cursor = reader.parameters.cursor;
+  const after = cursor === undefined ? undefined : decodeCursor(cursor, resourceType);
+  if (cursor !== undefined && (after === undefined || lister === undefined)) return { refused: INVALID_CURSOR };
+  let records: readonly Keyed[];
+  let next: string | undefined;
+  if (lister === undefined) {
+    records = resourceType === 'Organization' ? await dataSource.listOrganizations(n) : resourceType === 'Practitioner' ? await dataSource.listPractitioners(n) : await dataSource.listLocations(n);
+  } else {
+    const page = await readKeysetPage(lister, after, n);
+    records = page.records;
+    if (page.more) next = encodeCursor(resourceType, (records[records.length - 1] as Keyed).id);
+  }
   const directory: Directory = {};
-  if (resourceType === 'Organization') directory.organizations = [...(await dataSource.listOrganizations(n))];
-  else if (resourceType === 'Practitioner') directory.practitioners = [...(await dataSource.listPractitioners(n))];
+  if (resourceType === 'Organization') directory.organizations = [...(records as readonly DirectoryOrganization[])];
+  else if (resourceType === 'Practitioner') directory.practitioners = [...(records as readonly DirectoryPractitioner[])];
   else {
-    directory.locations = [...(await dataSource.listLocations(n))];
+    directory.locations = [...(records as readonly DirectoryLocation[])];
     // The managing organizations are not entries of a Location searchset, but with them at hand the
     // builder gives each logical reference its display name.
     const ids = [...new Set(directory.locations.flatMap((l) => (l.organizationId === undefined ? [] : [l.organizationId])))];
@@ -236,5 +305,5 @@ export async function loadDirectoryListing(reader: RecordReader): Promise<Loaded
     );
     if (organizations.length > 0) directory.organizations = organizations;
   }
-  return { data: { directory, resourceType, limit: n } };
+  return { data: { directory, resourceType, limit: n, link: pageLinks(reader.serviceBase(), resourceType, n, cursor, next) } };
 }

@@ -14,6 +14,7 @@ import {
   buildFhirPatientExport,
   buildMdmT02,
   buildOruR01,
+  streamFhirPatientBundle,
   type Assessment,
   type ClinicalNote,
   type Directory,
@@ -22,6 +23,20 @@ import {
 } from '../../index.js';
 import type { DirectoryListingData, PatientBundleData, PatientData, PatientRecordsData, RecordData } from './record-loaders.js';
 import type { OutputWriter } from './route-types.js';
+import { STREAM_MIN_CHARS, type RenderedBody } from '../output/streamed-body.js';
+
+/**
+ * A cheap guess of a patient Bundle's JSON length, from what it holds: each note's text is written about
+ * 2.4 times (the Composition's narrative and section, the DocumentReference's base64), and no record's other
+ * fields come near 2 KB. Only routes the body: a Bundle guessed at {@link STREAM_MIN_CHARS} or more is streamed,
+ * others are built whole as before (with output reuse), and a wrong guess costs only time, never bytes.
+ */
+export function guessPatientBundleChars(chart: PatientChart): number {
+  let chars = 2048;
+  for (const n of chart.notes ?? []) chars += 2048 + n.text.length * 2.5;
+  const records = (chart.encounters?.length ?? 0) + (chart.assessments?.length ?? 0) + (chart.medicalHistory?.length ?? 0);
+  return chars + records * 2048;
+}
 
 /** The directory records of an output, in a fixed order, for the identity check of a reused output. */
 function directoryRecords(directory: Directory | undefined): unknown[] {
@@ -45,11 +60,12 @@ export function renderHl7PatientAdt({ patient, chart }: PatientData, out: Output
   return out.hl7('ADT', patient, [patient], undefined, (o) => buildAdtA31(chart, o));
 }
 
-/** /exportFhirPatientBundle: the patient's newest records as one Bundle. */
-export function renderFhirPatientBundle({ listed, directory, referenced, limits }: PatientBundleData, out: OutputWriter): string {
+/** /exportFhirPatientBundle: the patient's newest records as one Bundle; streamed when it is large. */
+export function renderFhirPatientBundle({ listed, directory, referenced, limits }: PatientBundleData, out: OutputWriter): RenderedBody {
   // Encounters the notes and assessments refer to beyond the encounter limit: not entries, but with them at
   // hand the builder gives each logical reference its display, as it does given the whole chart.
   const chart: PatientChart = referenced.length === 0 ? listed : { ...listed, encounters: [...(listed.encounters ?? []), ...referenced] };
+  if (guessPatientBundleChars(listed) >= STREAM_MIN_CHARS) return streamFhirPatientBundle(chart, { ...out.fhirOptions(directory), limits });
   const records = [
     listed.patient,
     ...(listed.encounters ?? []),
@@ -107,6 +123,6 @@ export function renderHl7Assessment(data: RecordData<Assessment>, out: OutputWri
 }
 
 /** /publicFhirDirectory: a searchset Bundle of one resource type. */
-export function renderDirectory({ directory, resourceType, limit }: DirectoryListingData, out: OutputWriter): string {
-  return JSON.stringify(buildFhirDirectoryBundle(directory, resourceType, { ...out.fhirOptions(undefined), limit }));
+export function renderDirectory({ directory, resourceType, limit, link }: DirectoryListingData, out: OutputWriter): string {
+  return JSON.stringify(buildFhirDirectoryBundle(directory, resourceType, { ...out.fhirOptions(undefined), limit, link }));
 }

@@ -11,6 +11,8 @@ import type { LimitName, ParameterDefinition, RouteDefinition, RouteSpec } from 
 const id = (name: string): ParameterDefinition => ({ name, kind: 'id', required: true });
 const limit = (name: string): ParameterDefinition => ({ name, kind: 'limit', required: false });
 const resourceType: ParameterDefinition = { name: 'resourceType', kind: 'resourceType', required: true };
+const count = (name: string): ParameterDefinition => ({ name, kind: 'count', required: false });
+const cursor = (name: string): ParameterDefinition => ({ name, kind: 'cursor', required: false });
 
 /** A table entry: the route's declaration, with `serve` joining its data step and renderer. */
 function route<TData>(spec: RouteSpec<TData>): RouteDefinition {
@@ -25,6 +27,7 @@ function route<TData>(spec: RouteSpec<TData>): RouteDefinition {
     async serve(reader, writer, rendering) {
       const loaded = await spec.load(reader);
       if ('missing' in loaded) return notFound(loaded.missing);
+      if ('refused' in loaded) return loaded.refused;
       rendering?.(loaded.data);
       return { body: spec.render(loaded.data, writer) };
     },
@@ -82,8 +85,9 @@ export const EXPORT_ROUTES: readonly RouteDefinition[] = Object.freeze([
     name: 'publicFhirDirectory',
     format: 'fhir',
     scope: undefined,
-    parameters: [resourceType, limit('limit')],
-    limits: { limit: 'directory' },
+    // `_count` (FHIR's name) wins over `limit` when both are given; `_cursor` comes from a `next` link.
+    parameters: [resourceType, limit('limit'), count('_count'), cursor('_cursor')],
+    limits: { limit: 'directory', _count: 'directory' },
     load: load.loadDirectoryListing,
     render: render.renderDirectory,
   }),

@@ -8,6 +8,7 @@ import type { ChartDataSource } from '../data-source.js';
 import type { DirectoryReferrers } from '../directory-lookup.js';
 import type { RouteParameters } from '../internal/query.js';
 import type { HttpError } from '../internal/responses.js';
+import type { RenderedBody } from '../output/streamed-body.js';
 import type { ApiKeyScope } from '../key-store.js';
 
 /** One of the eleven routes of the export interface, which is also its path below the base path. */
@@ -42,8 +43,11 @@ export const EXPORT_ROUTE_NAMES = [
 const EVERY_ROUTE_LISTED: ExportRouteName extends (typeof EXPORT_ROUTE_NAMES)[number] ? true : never = true;
 void EVERY_ROUTE_LISTED;
 
-/** How a query parameter is read: a chart id, a non-negative integer limit, or a directory resource type. */
-export type ParameterKind = 'id' | 'limit' | 'resourceType';
+/**
+ * How a query parameter is read: a chart id, a non-negative integer limit (defaulted when absent), a count (a
+ * limit left absent when not given: the directory's `_count`), a page cursor, or a directory resource type.
+ */
+export type ParameterKind = 'id' | 'limit' | 'count' | 'cursor' | 'resourceType';
 
 /** One query parameter of a route. */
 export interface ParameterDefinition {
@@ -70,6 +74,11 @@ export interface RecordReader {
    * is looked up once per record and then reused, without a promise.
    */
   directoryFor(record: object, other: unknown, records: DirectoryReferrers): Directory | undefined | Promise<Directory | undefined>;
+  /**
+   * The service base URL of this request for absolute links (`fhir.baseUrl` when set, else the request's origin
+   * and the base path, without a trailing slash), or `undefined` when the request gives no valid origin.
+   */
+  serviceBase(): string | undefined;
 }
 
 /** A FHIR builder's result as far as the output step needs it. */
@@ -117,16 +126,16 @@ export interface RouteDefinition {
    * called between the two with what was read (the pipeline tells the builder's failures from the data
    * source's by it, and may keep the data for {@link RouteDefinition.renderAgain}).
    */
-  serve(reader: RecordReader, writer: OutputWriter, rendering?: (data: unknown) => void): Promise<{ readonly body: string } | HttpError>;
+  serve(reader: RecordReader, writer: OutputWriter, rendering?: (data: unknown) => void): Promise<{ readonly body: RenderedBody } | HttpError>;
   /** Render the body again from data an earlier `serve` handed to its `rendering` (records that never change). */
-  renderAgain(data: unknown, writer: OutputWriter): string;
+  renderAgain(data: unknown, writer: OutputWriter): RenderedBody;
 }
 
 /** The record kinds a 404 names. */
 export type RecordKind = 'patient' | 'encounter' | 'note' | 'assessment';
 
-/** What a route's data step gives: the data its renderer needs, or the kind of the record that is missing. */
-export type Loaded<TData> = { readonly data: TData } | { readonly missing: RecordKind };
+/** What a route's data step gives: the data its renderer needs, the kind of the record that is missing, or a refusal (a 400). */
+export type Loaded<TData> = { readonly data: TData } | { readonly missing: RecordKind } | { readonly refused: HttpError };
 
 /** What a route declares in the table: its data step and its renderer, typed by the data they pass. */
 export interface RouteSpec<TData> {
@@ -137,6 +146,6 @@ export interface RouteSpec<TData> {
   readonly limits?: Readonly<Record<string, LimitName>>;
   /** Read from the data source what the answer needs, or which record is missing (a 404). */
   readonly load: (reader: RecordReader) => Promise<Loaded<TData>>;
-  /** Render the body from what `load` read. */
-  readonly render: (data: TData, writer: OutputWriter) => string;
+  /** Render the body from what `load` read: the whole text, or its chunks (a large Bundle; output/streamed-body.ts). */
+  readonly render: (data: TData, writer: OutputWriter) => RenderedBody;
 }

@@ -74,7 +74,8 @@ async function nodeCaller(listener: ReturnType<typeof toNodeListener>): Promise<
   return (path, init = {}) =>
     new Promise<TestResponse>((resolve, reject) => {
       const req = httpRequest(
-        { host: '127.0.0.1', port, path: normaliseTarget(path), method: init.method ?? 'GET', headers: { ...init.headers }, agent: false },
+        // `Host` without the port, as the fetch mode's URL has it, so the directory's absolute links agree across modes.
+        { host: '127.0.0.1', port, path: normaliseTarget(path), method: init.method ?? 'GET', headers: { host: '127.0.0.1', ...init.headers }, agent: false },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
