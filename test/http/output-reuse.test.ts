@@ -334,6 +334,25 @@ describe('request-target reuse (src/http/output-reuse.ts)', () => {
     expect(again.headers['vary']).toBe('Accept');
   });
 
+  it('should not keep a target whose data holds the base URL of the request (the links of the directory)', async () => {
+    // Arrange: the same query from two origins.
+    const core = createExportCore(await fixtureOptions());
+    const directory = (origin: string): IncomingCall => ({
+      method: 'GET',
+      pathname: '/publicFhirDirectory',
+      search: '?resourceType=Practitioner&_count=1',
+      header: () => undefined,
+      remoteAddress: undefined,
+      origin: () => origin,
+    });
+    // Act
+    const first = JSON.parse((await core.handle(directory('https://a.example'))).body as string) as { link: { url: string }[] };
+    const second = JSON.parse((await core.handle(directory('https://b.example'))).body as string) as { link: { url: string }[] };
+    // Assert: each answer links to its own origin.
+    expect(first.link.every((l) => l.url.startsWith('https://a.example/'))).toBe(true);
+    expect(second.link.every((l) => l.url.startsWith('https://b.example/'))).toBe(true);
+  });
+
   it('should keep only query strings up to its length limit, and drop the oldest past its count', () => {
     const reuse = createOutputReuse(true);
     const kept = { parameters: { ids: {}, limits: {}, resourceType: undefined }, data: {} };
