@@ -156,6 +156,9 @@ export {
   toFhirLocation,
   toFhirId,
   defaultBundleId,
+  FHIR_NDJSON_RESOURCE_TYPES,
+  streamFhirNdjson,
+  streamChartDocumentNdjson,
 } from './fhir/index.js';
 export type {
   FhirExportOptions,
@@ -164,6 +167,10 @@ export type {
   FhirDirectoryBundleOptions,
   QuestionnaireScore,
   BundleIdInput,
+  FhirNdjsonLine,
+  FhirNdjsonChart,
+  FhirNdjsonOptions,
+  FhirNdjsonResourceType,
 } from './fhir/index.js';
 
 // HL7 v2.5.1
