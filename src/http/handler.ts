@@ -92,6 +92,8 @@ export function createExportHandler(options: ExportHandlerOptions): ExportHandle
         },
         remoteAddress: undefined,
         signal,
+        origin: parsed.origin,
+        readBody: (maxBytes) => readRequestBody(request, maxBytes),
       });
     } catch {
       // handle() never rejects; a Request that is not a real one (a URL that does not parse) can land here.
@@ -117,8 +119,57 @@ function readSignal(request: unknown): AbortSignal | undefined {
   }
 }
 
+/** The body of a fetch `Request` as UTF-8 text, or `undefined` past `maxBytes` (read no further). */
+async function readRequestBody(request: Request, maxBytes: number): Promise<string | undefined> {
+  const body = request.body;
+  if (body === null || body === undefined) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** A streamed `Response` (a Bulk Data file): chunks encoded as the client pulls them; a failure errors the stream. */
+function toStreamResponse(prepared: PreparedResponse, head: boolean): Response {
+  const iterator = (prepared.stream as AsyncIterable<string>)[Symbol.asyncIterator]();
+  const body = head
+    ? null
+    : new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          try {
+            const next = await iterator.next();
+            if (next.done === true) controller.close();
+            else controller.enqueue(ENCODER.encode(next.value));
+          } catch (error) {
+            controller.error(error);
+          }
+        },
+        async cancel() {
+          await iterator.return?.();
+        },
+      });
+  return new Response(body, { status: prepared.status, headers: new Headers(prepared.headers) });
+}
+
 /** A `Response` of a prepared answer, with `Content-Length`; no body for HEAD. */
 function toResponse(prepared: PreparedResponse, head: boolean): Response {
+  if (prepared.stream !== undefined) return toStreamResponse(prepared, head);
   const bytes = ENCODER.encode(prepared.body);
   const headers = new Headers(prepared.headers);
   headers.set('content-length', String(bytes.byteLength));

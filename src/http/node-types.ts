@@ -23,6 +23,8 @@ export interface NodeRequestLike {
     | {
         /** The peer's IP address (a reverse proxy's, behind one). */
         readonly remoteAddress?: string | undefined;
+        /** True on a TLS connection (`tls.TLSSocket`): Bulk Data URLs built from `Host` then start with `https`. */
+        readonly encrypted?: boolean | undefined;
       }
     | null
     | undefined;
@@ -52,4 +54,8 @@ export interface NodeResponseLike {
   end(chunk?: Uint8Array | string): unknown;
   /** `close`: the response ended or the connection closed. */
   on(event: 'close', listener: () => void): unknown;
+  /** The write buffer has room again (a streamed Bulk Data file waits for it). */
+  on(event: 'drain', listener: () => void): unknown;
+  /** End the connection at once: a streamed body that fails after its first byte is cut, never finished malformed. */
+  destroy?(error?: Error): unknown;
 }

@@ -52,6 +52,10 @@ function writePrepared(res: ServerResponse, prepared: PreparedResponse, head: bo
     res.end();
     return;
   }
+  if (prepared.stream !== undefined) {
+    writeStream(res, prepared, head);
+    return;
+  }
   // One flat [name, value, …] list: node:http writes it as it is, without the per-header object walk.
   const list: string[] = [];
   const headers = prepared.headers;
@@ -60,6 +64,57 @@ function writePrepared(res: ServerResponse, prepared: PreparedResponse, head: bo
   res.writeHead(prepared.status, list);
   if (head) res.end();
   else res.end(prepared.body);
+}
+
+/**
+ * A streamed body (a Bulk Data file): headers without `Content-Length` (chunked), then each chunk as the
+ * client takes it (waiting for `drain`). A failure after the first byte cuts the connection, so the client
+ * sees an incomplete transfer rather than a body that looks whole.
+ */
+function writeStream(res: ServerResponse, prepared: PreparedResponse, head: boolean): void {
+  const list: string[] = [];
+  for (const name in prepared.headers) list.push(name, prepared.headers[name] as string);
+  res.writeHead(prepared.status, list);
+  const stream = prepared.stream as AsyncIterable<string>;
+  if (head) {
+    res.end();
+    return;
+  }
+  let wake: (() => void) | undefined;
+  const resume = (): void => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  res.on('drain', resume);
+  res.on('close', resume);
+  void (async () => {
+    try {
+      for await (const chunk of stream) {
+        if (res.destroyed) return;
+        if (res.write(chunk) === false) await new Promise<void>((r) => (wake = r));
+      }
+      res.end();
+    } catch {
+      res.destroy?.();
+    }
+  })();
+}
+
+/** The body of a Node request as UTF-8 text, or `undefined` past `maxBytes`. */
+function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk) => {
+      size += chunk.byteLength;
+      if (size > maxBytes) over = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(over ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
 }
 
 /** The last-resort answer: a documented 500 (problem+json with a new request id), when nothing else can answer. */
@@ -92,6 +147,8 @@ function fastListener(core: ExportCore): NodeListener {
       header: headerOf(req),
       remoteAddress: req.socket?.remoteAddress,
       signal: core.wantsSignal ? clientSignal(res) : undefined,
+      secure: req.socket?.encrypted === true,
+      readBody: (maxBytes) => readNodeBody(req, maxBytes),
     };
     core.handle(call).then(
       (prepared) => {

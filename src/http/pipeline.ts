@@ -32,6 +32,7 @@ import {
   type HttpError,
   type PreparedResponse,
 } from './internal/responses.js';
+import { createBulkRoutes } from './bulk/bulk-routes.js';
 import { createOutputReuse, type OutputReuse, type OutputReuseSwitches } from './output-reuse.js';
 import { createOperationalRoutes, type OperationalRoute } from './operational-routes.js';
 import { createOutputWriter } from './output-writer.js';
@@ -50,6 +51,12 @@ export interface IncomingCall {
   readonly remoteAddress: string | undefined;
   /** Fires when the client goes away before the answer is written, when the runtime tells. */
   readonly signal?: AbortSignal | undefined;
+  /** The request's origin (`https://host:port`) when the adapter knows it (the fetch handler). */
+  readonly origin?: string | undefined;
+  /** Whether the connection is TLS, when the adapter knows it (the Node listener), for an origin from `Host`. */
+  readonly secure?: boolean | undefined;
+  /** Read the request body as UTF-8 text: `undefined` when it is longer than `maxBytes` (Bulk kick-off by POST). */
+  readBody?(maxBytes: number): Promise<string | undefined>;
 }
 
 /** The shared core of both adapters. */
@@ -160,6 +167,19 @@ async function answerOperational(
   }
 }
 
+/** (Bulk Data routes, src/http/bulk/, are answered before the route table when the option `bulk` is set.) A failure thrown by a Bulk request (key store, rate limiter, job or output store): 503 or 500, as an OperationOutcome. */
+function bulkFailure(onError: HandlerSettings['onError'], error: unknown, requestId: string, headers: Record<string, string>, state: AccessState): PreparedResponse {
+  safeCall(onError, error, { requestId, route: undefined, source: state.stage });
+  const failure = classifyFailure(error);
+  let refusal: HttpError = ERRORS.internal;
+  if (failure.kind === 'unavailable') {
+    refusal = ERRORS.unavailable;
+    if (failure.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
+  }
+  headers['content-type'] = FHIR_CONTENT_TYPE;
+  return { status: refusal.status, headers, body: operationOutcome(refusal, requestId) };
+}
+
 /**
  * Build the adapter-independent pipeline. Internal: `createExportHandler` and `toNodeListener` wrap it.
  * @param options - the handler options, checked here
@@ -172,6 +192,7 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
   const output = createOutputReuse(frozenSource, reuse);
   const checkAccess = createAccessCheck(settings);
   const operational = createOperationalRoutes(settings);
+  const bulk = createBulkRoutes(options.bulk, options.dataSource, settings, checkAccess);
 
   /** Steps 2 to 8, from the method to the body. */
   async function runSteps(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): Promise<PreparedBody> {
@@ -225,6 +246,8 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
     const operationalRoute = operational.size === 0 ? undefined : operational.get(call.pathname);
     if (operationalRoute !== undefined) return answerOperational(call, operationalRoute, requestId, headers, onError);
     const state: AccessState = { partnerId: undefined, stage: 'unknown' };
+    const bulkAnswer = bulk === undefined ? undefined : await bulk.handle(call, requestId, headers, state).catch((error: unknown) => bulkFailure(onError, error, requestId, headers, state));
+    if (bulkAnswer !== undefined) return bulkAnswer;
     // Route (404)
     const route = matchRoute(call.pathname, settings.basePath);
     const result = route === undefined ? ERRORS.routeNotFound : await answer(call, route, requestId, headers, state);

@@ -12,6 +12,8 @@ export interface PreparedResponse {
   headers: Record<string, string>;
   /** The body; sent for GET, dropped (with the same headers) for HEAD. */
   body: string;
+  /** A body streamed in chunks instead of `body` (a Bulk Data file), sent without `Content-Length`. */
+  stream?: AsyncIterable<string> | undefined;
 }
 
 export const FHIR_CONTENT_TYPE = 'application/fhir+json; charset=utf-8';
@@ -30,7 +32,8 @@ export type ErrorCode =
   | 'not-acceptable'
   | 'not-found'
   | 'internal-error'
-  | 'unavailable';
+  | 'unavailable'
+  | 'not-supported';
 
 /** An error to render. */
 export interface HttpError {
@@ -47,8 +50,10 @@ const TITLES: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
+  413: 'Content Too Large',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
   503: 'Service Unavailable',
 };
 
@@ -65,6 +70,7 @@ const ISSUE_TYPES: Record<ErrorCode, string> = {
   'not-found': 'not-found',
   'internal-error': 'exception',
   unavailable: 'transient',
+  'not-supported': 'not-supported',
 };
 
 /** The code system of `OperationOutcome.issue.details.coding` for the adapter's error codes. */
