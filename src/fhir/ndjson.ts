@@ -65,8 +65,9 @@ export interface FhirNdjsonOptions {
   since?: string | undefined;
   /**
    * Give the event loop back (a macrotask: `setImmediate` where the runtime has it, else `setTimeout(0)`) after
-   * this many resources; default 1, after every resource; 0 never. Between two turns the writer maps and
-   * serialises at most this many resources.
+   * this many resources; 0 never. Default: between two resources, once the writer has worked for a millisecond
+   * since its last turn (a turn per resource costs more than a small resource's mapping), so no export holds the
+   * loop longer than a millisecond plus one resource's mapping.
    */
   yieldEvery?: number | undefined;
   /** Also every record of this directory that no chart referred to (a system-level export), after the charts. */
@@ -77,12 +78,13 @@ interface ResolvedNdjsonOptions {
   readonly directory: Directory | undefined;
   readonly types: ReadonlySet<string> | undefined;
   readonly since: number | undefined;
-  readonly yieldEvery: number;
+  /** Resources between turns; `undefined` for the default time slice. */
+  readonly yieldEvery: number | undefined;
   readonly wholeDirectory: Directory | undefined;
 }
 
 function resolveNdjsonOptions(options: FhirNdjsonOptions | undefined): ResolvedNdjsonOptions {
-  if (options === undefined) return { directory: undefined, types: undefined, since: undefined, yieldEvery: 1, wholeDirectory: undefined };
+  if (options === undefined) return { directory: undefined, types: undefined, since: undefined, yieldEvery: undefined, wholeDirectory: undefined };
   if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'must be an object');
   const { types, since, yieldEvery } = options;
   let typeSet: Set<string> | undefined;
@@ -106,7 +108,7 @@ function resolveNdjsonOptions(options: FhirNdjsonOptions | undefined): ResolvedN
     directory: options.directory === undefined ? undefined : validateDirectoryOption(options.directory),
     types: typeSet,
     since: since === undefined ? undefined : isoOrderKey(since),
-    yieldEvery: yieldEvery ?? 1,
+    yieldEvery,
     wholeDirectory: options.wholeDirectory === undefined ? undefined : validateDirectoryOption(options.wholeDirectory),
   };
 }
@@ -119,6 +121,9 @@ function giveBack(): Promise<void> {
     else setTimeout(resolve, 0);
   });
 }
+
+/** The writer's default time slice, in milliseconds (see {@link FhirNdjsonOptions.yieldEvery}). */
+const SLICE_MS = 1;
 
 /** The fast hash of a line, to tell whether two shared records with one id are the same. */
 function digest(text: string): string {
@@ -163,8 +168,8 @@ function isWrapped(item: PatientChart | FhirNdjsonChart): item is FhirNdjsonChar
  * the content of a Bulk Data error file.
  *
  * Memory: the writer holds one record's resources at a time, plus the ids it has written (to keep them
- * unique) and a 128-bit hash per shared record. It gives the event loop back between resources
- * (`yieldEvery`). Charts are read one at a time from `charts`, which may be an async generator over a
+ * unique) and a 128-bit hash per shared record. It gives the event loop back between resources, at least
+ * once per millisecond of work (or every `yieldEvery` resources). Charts are read one at a time from `charts`, which may be an async generator over a
  * database.
  *
  * @param charts - charts (or `{ chart, directory }`), sync or async iterable; each is checked unless it is a
@@ -192,41 +197,50 @@ export async function* streamFhirNdjson(
   // Ids written, per type: `Type/id` → the hash of the line for shared types, '' for the others.
   const written = new Map<string, string>();
   let sinceTurn = 0;
-  function* accept(resource: fhir.FhirResource): Generator<FhirNdjsonLine> {
+  let lastTurn = performance.now();
+  /** The line of a resource; a conflict line for a different resource under an id already written; or nothing. */
+  function accept(resource: fhir.FhirResource): FhirNdjsonLine | undefined {
     const type = resource.resourceType;
-    if (types !== undefined && !types.has(type)) return;
+    if (types !== undefined && !types.has(type)) return undefined;
     if (since !== undefined) {
       const updated = resource.meta?.lastUpdated;
-      if (updated !== undefined && isoOrderKey(updated) <= since) return;
+      if (updated !== undefined && isoOrderKey(updated) <= since) return undefined;
     }
     const id = resource.id as string;
     const key = `${type}/${id}`;
     const text = `${JSON.stringify(resource)}\n`;
     const shared = SHARED_TYPES.has(type);
     const seen = written.get(key);
-    if (seen !== undefined) {
-      if (!shared || seen !== digest(text)) yield conflictLine(type, id);
-      return;
-    }
+    if (seen !== undefined) return !shared || seen !== digest(text) ? conflictLine(type, id) : undefined;
     written.set(key, shared ? digest(text) : '');
-    yield { resourceType: type as FhirNdjsonResourceType, id, text };
+    return { resourceType: type as FhirNdjsonResourceType, id, text };
   }
-  async function* paced(resources: Iterable<fhir.FhirResource>): AsyncGenerator<FhirNdjsonLine> {
+  // Per chart, its resources (mapped lazily); then the whole directory's. The lines are given by the loop below,
+  // not by nested generators: every item a nested async generator passes on costs promise turns.
+  async function* batches(): AsyncGenerator<Iterable<fhir.FhirResource>> {
+    for await (const item of charts as AsyncIterable<PatientChart | FhirNdjsonChart>) {
+      const chart = validatePatientChart(isWrapped(item) ? item.chart : item);
+      const given = isWrapped(item) ? item.directory : undefined;
+      yield chartResources(chart, given === undefined ? resolved.directory : validateDirectoryOption(given));
+    }
+    if (resolved.wholeDirectory !== undefined) yield directoryResources(resolved.wholeDirectory);
+  }
+  for await (const resources of batches()) {
     for (const resource of resources) {
-      yield* accept(resource);
-      if (yieldEvery > 0 && ++sinceTurn >= yieldEvery) {
+      const line = accept(resource);
+      if (line !== undefined) yield line;
+      if (yieldEvery === undefined) {
+        // performance.now() is a web standard (browsers, Node, Deno, workers); it only paces, never shapes output.
+        if (performance.now() - lastTurn >= SLICE_MS) {
+          await giveBack();
+          lastTurn = performance.now();
+        }
+      } else if (yieldEvery > 0 && ++sinceTurn >= yieldEvery) {
         sinceTurn = 0;
         await giveBack();
       }
     }
   }
-  for await (const item of charts as AsyncIterable<PatientChart | FhirNdjsonChart>) {
-    const chart = validatePatientChart(isWrapped(item) ? item.chart : item);
-    const given = isWrapped(item) ? item.directory : undefined;
-    const directory = given === undefined ? resolved.directory : validateDirectoryOption(given);
-    yield* paced(chartResources(chart, directory));
-  }
-  if (resolved.wholeDirectory !== undefined) yield* paced(directoryResources(resolved.wholeDirectory));
 }
 
 /**

@@ -5,7 +5,7 @@
  * `lastUpdated` becomes `meta.lastUpdated` right after `id`.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   ChartValidationError,
   InvalidArgumentError,
@@ -217,6 +217,36 @@ describe('streamFhirNdjson', () => {
     const paced = await turns(1);
     expect(paced.lines).toBe(40);
     expect(paced.ticks).toBeGreaterThanOrEqual(39);
+    expect((await turns(0)).ticks).toBe(0);
+  });
+
+  it('should give the event loop back by default once a millisecond of work has passed, and not before', async () => {
+    const charts = Array.from({ length: 100 }, (_, i) => chart(`p${i}`, `e${i}`));
+    const turns = async (step: number): Promise<{ lines: number; ticks: number }> => {
+      // A clock that moves `step` ms per reading: the slice is what the writer reads, not what the machine does.
+      let clock = 0;
+      const spy = vi.spyOn(performance, 'now').mockImplementation(() => (clock += step));
+      let ticks = 0;
+      let done = false;
+      const tick = (): void => {
+        if (done) return;
+        ticks++;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      let lines = 0;
+      try {
+        for await (const line of streamFhirNdjson(charts)) lines += line.text.length > 0 ? 1 : 0;
+      } finally {
+        done = true;
+        spy.mockRestore();
+      }
+      return { lines, ticks };
+    };
+    const slow = await turns(0.6);
+    expect(slow.lines).toBe(200);
+    // Each resource is one reading (0.6 ms), so at least every second resource ends a slice.
+    expect(slow.ticks).toBeGreaterThanOrEqual(90);
     expect((await turns(0)).ticks).toBe(0);
   });
 });

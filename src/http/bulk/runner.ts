@@ -224,7 +224,6 @@ export async function runBulkJob(ctx: BulkRunnerContext, started: BulkJobRecord)
       types: job.types === null ? undefined : (job.types as FhirNdjsonResourceType[]),
       since: job.since ?? undefined,
       wholeDirectory,
-      yieldEvery: 1,
     });
     for await (const line of lines) {
       while (errors.length > 0) await writer.add(errors.shift() as FhirNdjsonLine);
