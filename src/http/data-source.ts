@@ -53,9 +53,11 @@ export interface KeysetPage {
  * @param a - an id
  * @param b - another id
  * @returns a negative number, zero or a positive number as `a` sorts before, with or after `b`
+ * @throws {InvalidArgumentError} when either is not a string
  * @example ['b', 'a'].sort(compareIds) // ['a', 'b']
  */
 export function compareIds(a: string, b: string): number {
+  if (typeof a !== 'string' || typeof b !== 'string') throw new InvalidArgumentError('compareIds', 'compares two strings');
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);

@@ -17,8 +17,11 @@ export interface BulkJobFailure {
 
 /** One output file of a job: its resource type, its name under the job, and its exact number of lines. */
 export interface BulkJobFile {
+  /** The resource type of its lines (`OperationOutcome` for an error file). */
   readonly type: string;
+  /** The file name under the job, e.g. `Patient-1.ndjson`. */
   readonly name: string;
+  /** Its exact number of lines. */
   readonly count: number;
 }
 
@@ -73,6 +76,34 @@ export interface BulkJobStore {
   delete(id: string): Promise<boolean>;
 }
 
+/**
+ * Check what a store method is given (a host may call the store itself): a clear error, never a TypeError.
+ * @throws {InvalidArgumentError}
+ */
+export function checkJobRecord(value: unknown): BulkJobRecord {
+  if (typeof value !== 'object' || value === null) throw new InvalidArgumentError('job', 'must be a job record');
+  const job = value as Record<string, unknown>;
+  for (const key of ['id', 'owner', 'state'] as const) if (typeof job[key] !== 'string') throw new InvalidArgumentError(`job.${key}`, 'must be a string');
+  for (const key of ['heartbeatAt', 'expiresAt'] as const) if (typeof job[key] !== 'number' || !Number.isFinite(job[key])) throw new InvalidArgumentError(`job.${key}`, 'must be a number');
+  return value as BulkJobRecord;
+}
+
+/** @throws {InvalidArgumentError} when `value` is not a string */
+export function checkString(name: string, value: unknown): string {
+  if (typeof value !== 'string') throw new InvalidArgumentError(name, 'must be a string');
+  return value;
+}
+
+/** The options of an in-memory store: `now` a function, `staleMs` a positive integer. */
+function checkStoreOptions(options: unknown): { now: () => number; staleMs: number } {
+  if (options === undefined) return { now: Date.now, staleMs: 60_000 };
+  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'must be an object');
+  const { now, staleMs } = options as { now?: unknown; staleMs?: unknown };
+  if (now !== undefined && typeof now !== 'function') throw new InvalidArgumentError('options.now', 'must be a function');
+  if (staleMs !== undefined && (typeof staleMs !== 'number' || !Number.isSafeInteger(staleMs) || staleMs < 1)) throw new InvalidArgumentError('options.staleMs', 'must be a positive integer');
+  return { now: (now as (() => number) | undefined) ?? Date.now, staleMs: staleMs ?? 60_000 };
+}
+
 /** A record is running and alive: counted against its owner's cap. */
 function countsAsRunning(job: BulkJobRecord, now: number, staleMs: number): boolean {
   return job.state === 'running' && now - job.heartbeatAt <= staleMs && job.expiresAt > now;
@@ -83,38 +114,41 @@ function countsAsRunning(job: BulkJobRecord, now: number, staleMs: number): bool
  * are dropped when the store is next used.
  * @param options - `now` (the clock, Unix epoch milliseconds; default `Date.now`) and `staleMs` (a running job
  *   without a heartbeat for that long no longer counts against the cap; default 60 000)
- * @returns the store
+ * @returns the store; its methods reject with {@link InvalidArgumentError} for arguments of the wrong type
+ * @throws {InvalidArgumentError} for options of the wrong type
  * @example createExportHandler({ dataSource, keyStore, bulk: { jobStore: createInMemoryBulkJobStore() } })
  */
-export function createInMemoryBulkJobStore(options: { now?: () => number; staleMs?: number } = {}): BulkJobStore {
-  const now = options.now ?? Date.now;
-  const staleMs = options.staleMs ?? 60_000;
+export function createInMemoryBulkJobStore(options?: { now?: () => number; staleMs?: number }): BulkJobStore {
+  const { now, staleMs } = checkStoreOptions(options);
   const jobs = new Map<string, BulkJobRecord>();
   const sweep = (): void => {
     const t = now();
     for (const [id, job] of jobs) if (job.expiresAt <= t) jobs.delete(id);
   };
   return {
-    create(job, maxRunning) {
+    async create(given, maxRunning) {
+      const job = checkJobRecord(given);
+      if (typeof maxRunning !== 'number' || !(maxRunning >= 0)) throw new InvalidArgumentError('maxRunning', 'must be a non-negative number');
       sweep();
       const t = now();
       let running = 0;
       for (const other of jobs.values()) if (other.owner === job.owner && countsAsRunning(other, t, staleMs)) running++;
-      if (running >= maxRunning) return Promise.resolve(false);
+      if (running >= maxRunning) return false;
       jobs.set(job.id, job);
-      return Promise.resolve(true);
+      return true;
     },
-    get(id) {
+    async get(id) {
       sweep();
-      return Promise.resolve(jobs.get(id));
+      return jobs.get(checkString('id', id));
     },
-    update(job) {
-      if (!jobs.has(job.id)) return Promise.resolve(false);
+    async update(given) {
+      const job = checkJobRecord(given);
+      if (!jobs.has(job.id)) return false;
       jobs.set(job.id, job);
-      return Promise.resolve(true);
+      return true;
     },
-    delete(id) {
-      return Promise.resolve(jobs.delete(id));
+    async delete(id) {
+      return jobs.delete(checkString('id', id));
     },
   };
 }
@@ -138,6 +172,15 @@ export interface RedisBulkJobStoreOptions {
   readonly now?: (() => number) | undefined;
   /** A running job without a heartbeat for this long no longer counts against its owner's cap; default 60 000. */
   readonly staleMs?: number | undefined;
+}
+
+/** The job as JSON text. @throws {InvalidArgumentError} for a record JSON cannot hold (a BigInt, a cycle) */
+function jobText(job: BulkJobRecord): string {
+  try {
+    return JSON.stringify(job);
+  } catch (error) {
+    throw new InvalidArgumentError('job', 'must be a JSON value', { cause: error });
+  }
 }
 
 function parseJob(reply: unknown): BulkJobRecord | undefined {
@@ -172,10 +215,11 @@ export function createRedisBulkJobStore(options: RedisBulkJobStoreOptions): Bulk
   const ttl = (job: BulkJobRecord): string => String(Math.max(1, job.expiresAt - now()));
 
   async function get(id: string): Promise<BulkJobRecord | undefined> {
-    return parseJob(await send(['GET', jobKey(id)]));
+    return parseJob(await send(['GET', jobKey(checkString('id', id))]));
   }
   return {
-    async create(job, maxRunning) {
+    async create(given, maxRunning) {
+      const job = checkJobRecord(given);
       const set = runningKey(job.owner);
       const members = await send(['SMEMBERS', set]);
       let running = 0;
@@ -187,20 +231,22 @@ export function createRedisBulkJobStore(options: RedisBulkJobStoreOptions): Bulk
         else await send(['SREM', set, id]);
       }
       if (running >= maxRunning) return false;
-      await send(['SET', jobKey(job.id), JSON.stringify(job), 'PX', ttl(job)]);
+      await send(['SET', jobKey(job.id), jobText(job), 'PX', ttl(job)]);
       await send(['SADD', set, job.id]);
       await send(['PEXPIRE', set, String(Math.max(1, job.expiresAt - t))]);
       return true;
     },
     get,
-    async update(job) {
+    async update(given) {
+      const job = checkJobRecord(given);
       // XX: only a job that still exists; a cancelled one stays gone.
-      const reply = await send(['SET', jobKey(job.id), JSON.stringify(job), 'PX', ttl(job), 'XX']);
+      const reply = await send(['SET', jobKey(job.id), jobText(job), 'PX', ttl(job), 'XX']);
       if (reply === null || reply === undefined) return false;
       if (job.state !== 'running') await send(['SREM', runningKey(job.owner), job.id]);
       return true;
     },
     async delete(id) {
+      checkString('id', id);
       const job = await get(id);
       const removed = await send(['DEL', jobKey(id)]);
       if (job !== undefined) await send(['SREM', runningKey(job.owner), id]);

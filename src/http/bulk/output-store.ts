@@ -6,7 +6,7 @@
 import { InvalidArgumentError } from '../../index.js';
 import { toRedisKey } from '../internal/redis-script.js';
 import type { RedisCommandClient } from '../redis-rate-limiter.js';
-import { redisSender } from './job-store.js';
+import { checkString, redisSender } from './job-store.js';
 
 /** Where a handler keeps the files of its Bulk export jobs. */
 export interface BulkOutputStore {
@@ -23,55 +23,68 @@ export interface BulkOutputStore {
   remove(jobId: string, names: readonly string[]): Promise<void>;
 }
 
+/** @throws {InvalidArgumentError} unless a finite number of milliseconds */
+function checkExpiry(value: unknown): void {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new InvalidArgumentError('expiresAt', 'must be Unix epoch milliseconds');
+}
+
+/** @throws {InvalidArgumentError} unless an array of strings */
+function checkNames(value: unknown): readonly string[] {
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new InvalidArgumentError('names', 'must be an array of file names');
+  return value as string[];
+}
+
 /**
  * Create the in-memory output store, the default: files live in this process's memory until their job expires
  * or is cancelled, so its memory grows with the exports it holds (one instance, modest exports). Give a shared
  * store (Redis, or your own over object storage or a shared directory) for several instances or large exports.
  * @param options - `now` (Unix epoch milliseconds; default `Date.now`), to drop expired files
- * @returns the store
+ * @returns the store; its methods reject with {@link InvalidArgumentError} for arguments of the wrong type
+ * @throws {InvalidArgumentError} for options of the wrong type
  * @example bulk: { outputStore: createInMemoryBulkOutputStore() }
  */
-export function createInMemoryBulkOutputStore(options: { now?: () => number } = {}): BulkOutputStore {
-  const now = options.now ?? Date.now;
+export function createInMemoryBulkOutputStore(options?: { now?: () => number }): BulkOutputStore {
+  if (options !== undefined && (typeof options !== 'object' || options === null)) throw new InvalidArgumentError('options', 'must be an object');
+  const given: unknown = options?.now;
+  if (given !== undefined && typeof given !== 'function') throw new InvalidArgumentError('options.now', 'must be a function');
+  const now = (given as (() => number) | undefined) ?? Date.now;
   const files = new Map<string, { chunks: string[]; expiresAt: number }>();
-  const keyOf = (jobId: string, name: string): string => `${jobId}/${name}`;
+  const keyOf = (jobId: string, name: string): string => `${checkString('jobId', jobId)}/${checkString('name', name)}`;
   const sweep = (): void => {
     const t = now();
     for (const [key, file] of files) if (file.expiresAt <= t) files.delete(key);
   };
   return {
-    append(jobId, name, text, expiresAt) {
+    async append(jobId, name, text, expiresAt) {
       const key = keyOf(jobId, name);
+      checkString('text', text);
+      checkExpiry(expiresAt);
       const file = files.get(key);
       if (file === undefined) files.set(key, { chunks: [text], expiresAt });
       else {
         file.chunks.push(text);
         file.expiresAt = expiresAt;
       }
-      return Promise.resolve();
     },
-    read(jobId, name) {
+    async read(jobId, name) {
       sweep();
       const file = files.get(keyOf(jobId, name));
-      if (file === undefined) return Promise.resolve(undefined);
+      if (file === undefined) return undefined;
       const chunks = file.chunks;
-      return Promise.resolve(
-        (async function* (): AsyncGenerator<string> {
-          for (const chunk of chunks) yield chunk;
-        })(),
-      );
+      return (async function* (): AsyncGenerator<string> {
+        for (const chunk of chunks) yield chunk;
+      })();
     },
-    expire(jobId, names, expiresAt) {
-      for (const name of names) {
+    async expire(jobId, names, expiresAt) {
+      checkExpiry(expiresAt);
+      for (const name of checkNames(names)) {
         const file = files.get(keyOf(jobId, name));
         if (file !== undefined) file.expiresAt = expiresAt;
       }
-      return Promise.resolve();
     },
-    remove(jobId, names) {
-      for (const name of names) files.delete(keyOf(jobId, name));
+    async remove(jobId, names) {
+      for (const name of checkNames(names)) files.delete(keyOf(jobId, name));
       sweep();
-      return Promise.resolve();
     },
   };
 }
@@ -99,12 +112,13 @@ export function createRedisBulkOutputStore(options: RedisBulkOutputStoreOptions)
   const send = redisSender(options.client);
   const prefix = options.prefix ?? 'chart-export:bulk:';
   if (typeof prefix !== 'string') throw new InvalidArgumentError('options.prefix', 'must be a string');
-  const keyOf = (jobId: string, name: string): string => toRedisKey(`${prefix}out:`, `${jobId}/${name}`);
+  const keyOf = (jobId: string, name: string): string => toRedisKey(`${prefix}out:`, `${checkString('jobId', jobId)}/${checkString('name', name)}`);
   const asText = (item: unknown): string => (typeof item === 'string' ? item : item instanceof Uint8Array ? new TextDecoder().decode(item) : '');
   return {
     async append(jobId, name, text, expiresAt) {
       const key = keyOf(jobId, name);
-      await send(['RPUSH', key, text]);
+      checkExpiry(expiresAt);
+      await send(['RPUSH', key, checkString('text', text)]);
       await send(['PEXPIREAT', key, String(expiresAt)]);
     },
     async read(jobId, name) {
@@ -120,10 +134,11 @@ export function createRedisBulkOutputStore(options: RedisBulkOutputStoreOptions)
       })();
     },
     async expire(jobId, names, expiresAt) {
-      for (const name of names) await send(['PEXPIREAT', keyOf(jobId, name), String(expiresAt)]);
+      checkExpiry(expiresAt);
+      for (const name of checkNames(names)) await send(['PEXPIREAT', keyOf(jobId, name), String(expiresAt)]);
     },
     async remove(jobId, names) {
-      if (names.length === 0) return;
+      if (checkNames(names).length === 0) return;
       await send(['DEL', ...names.map((n) => keyOf(jobId, n))]);
     },
   };
