@@ -96,7 +96,7 @@ describe('streamChartDocumentNdjson', () => {
         const doc = stamped(plain, stamps);
         checkLines(await collect(streamChartDocumentNdjson(doc, { yieldEvery: 0 })), expectedOf(doc));
       }),
-      { numRuns: runs(60) },
+      { numRuns: runs(40) },
     );
   });
 

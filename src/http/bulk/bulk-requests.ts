@@ -62,7 +62,7 @@ const POLLED_TOO_SOON: HttpError = { status: 429, code: 'rate-limited', detail: 
 const STALE_JOB: HttpError = { status: 500, code: 'internal-error', detail: 'The instance running the export stopped; start a new export.' };
 const BEARER_MISMATCH: HttpError = ERRORS.keyInvalid;
 
-/** A stream of one file's chunks, ended early (without a malformed tail) when the store fails mid-way. */
+/** One file's chunks as the output store reads them; a store failure mid-way errors the stream, and the adapters then cut the connection. */
 async function* fileChunks(chunks: AsyncIterable<string>): AsyncGenerator<string> {
   yield* chunks;
 }
