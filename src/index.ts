@@ -157,6 +157,9 @@ export {
   toFhirLocation,
   toFhirId,
   defaultBundleId,
+  FHIR_NDJSON_RESOURCE_TYPES,
+  streamFhirNdjson,
+  streamChartDocumentNdjson,
 } from './fhir/index.js';
 export type {
   FhirExportOptions,
@@ -168,6 +171,10 @@ export type {
   FhirPatientBundleStreamOptions,
   QuestionnaireScore,
   BundleIdInput,
+  FhirNdjsonLine,
+  FhirNdjsonChart,
+  FhirNdjsonOptions,
+  FhirNdjsonResourceType,
 } from './fhir/index.js';
 
 // HL7 v2.5.1

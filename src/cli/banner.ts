@@ -190,6 +190,28 @@ export function buildCurlSamples(origin: string, basePath: string, ids: SampleId
 }
 
 /**
+ * The Bulk Data example of the banner: three shell lines that kick off a patient-level export, poll its status
+ * URL until the manifest is there (202 while running, `Retry-After: 2`), and fetch the first file of it. None
+ * starts with `curl `, so they are not taken for one of the per-route samples.
+ *
+ * @param origin - `http://host:port` as a client reaches it
+ * @param basePath - the routes' prefix (`''` for none)
+ * @param key - a key with `fhir:export`
+ * @returns the lines, for `sh`
+ * @throws never
+ * @example buildBulkSample('http://127.0.0.1:8080', '', { literal: 'k' })[0].startsWith('status=$(curl') // true
+ */
+export function buildBulkSample(origin: string, basePath: string, key: SampleKey): string[] {
+  const auth = keyArgument(key);
+  const kickOff = shellQuote(`${origin}${basePath}/Patient/$export`);
+  return [
+    `status=$(curl -sS -o /dev/null -D - -H ${auth} -H 'Accept: application/fhir+json' -H 'Prefer: respond-async' ${kickOff} | tr -d '\\r' | sed -n 's/^[Cc]ontent-[Ll]ocation: //p'); echo "$status"`,
+    `m=$(mktemp); while [ "$(curl -sS -o "$m" -w '%{http_code}' -H ${auth} "$status")" = 202 ]; do sleep 2; done; cat "$m"; echo`,
+    `file=$(sed -E 's/.*"output":\\[\\{"type":"[^"]*","url":"([^"]*)".*/\\1/' "$m"); curl -sS -H ${auth} "$file" | head -n 2`,
+  ];
+}
+
+/**
  * The origin clients use for a listening address: a wildcard address becomes loopback, IPv6 gets brackets.
  * @param host - the address listened on
  * @param port - the port taken

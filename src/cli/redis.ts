@@ -4,7 +4,14 @@
  * (the `ioredis` package is an optional peer dependency of chart-export), and the Redis limiter over it.
  * The URL's password is never printed: the banner shows it masked, and Redis' own messages carry none.
  */
-import { createRedisRateLimiter, type RedisCallClient, type RedisRateLimiter } from '../http/index.js';
+import {
+  createRedisBulkJobStore,
+  createRedisBulkOutputStore,
+  createRedisRateLimiter,
+  type BulkExportOptions,
+  type RedisCallClient,
+  type RedisRateLimiter,
+} from '../http/index.js';
 import { CliError } from './load.js';
 import type { RequestLog } from './request-log.js';
 
@@ -40,6 +47,8 @@ interface IoRedisModule {
 export interface SharedLimits {
   /** The limiter for the handler. */
   readonly rateLimiter: RedisRateLimiter;
+  /** Bulk Data jobs and files on the same Redis, so every instance polls, fetches and cancels every job. */
+  readonly bulk: BulkExportOptions;
   /** The URL with its password masked, for the banner. */
   readonly displayUrl: string;
   /** Close the connection (at shutdown). */
@@ -154,6 +163,10 @@ export async function connectSharedLimits(url: string, prefix: string | undefine
   const options: Parameters<typeof createRedisRateLimiter>[0] = { client, ...(prefix === undefined ? {} : { prefix }) };
   return {
     rateLimiter: createRedisRateLimiter(options),
+    bulk: {
+      jobStore: createRedisBulkJobStore({ client, prefix: `${prefix ?? 'chart-export:'}bulk:` }),
+      outputStore: createRedisBulkOutputStore({ client, prefix: `${prefix ?? 'chart-export:'}bulk:` }),
+    },
     displayUrl,
     close() {
       closing = true;

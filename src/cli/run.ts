@@ -14,11 +14,12 @@ import {
   createInMemoryDataSource,
   isDataSourceUnavailable,
   toNodeListener,
+  type BulkExportOptions,
   type ExportHandlerOptions,
   type KeyStore,
   type RateLimiter,
 } from '../http/index.js';
-import { buildCurlSamples, clientOrigin, pickSampleIds, type SampleKeys } from './banner.js';
+import { buildBulkSample, buildCurlSamples, clientOrigin, pickSampleIds, type SampleKeys } from './banner.js';
 import { DEMO_KEYS } from './demo.js';
 import { CliError, loadData, loadKeys, type CliIo, type LoadedData, type LoadedKeys } from './load.js';
 import { HELP_TEXT, UsageError, parseCliOptions, type CliOptions, type ServerLimits } from './command-line.js';
@@ -34,6 +35,8 @@ interface HandlerParts {
   readonly document: ChartDocument;
   readonly keyStore: KeyStore;
   readonly rateLimiter: RateLimiter | undefined;
+  /** Bulk Data stores shared on Redis (`--redis-url`); else the handler's in-memory ones. */
+  readonly bulk: BulkExportOptions | undefined;
   readonly log: RequestLog;
 }
 
@@ -55,6 +58,8 @@ function handlerOptions(options: CliOptions, parts: HandlerParts): ExportHandler
     // Liveness, readiness (503 while Redis is unreachable) and the API description are always served.
     healthRoutes: true,
     openApi: true,
+    // Bulk Data export ($export, status, files, /metadata): jobs and files in memory, or on Redis with --redis-url.
+    bulk: parts.bulk ?? true,
     onError: (error, context) => {
       // A Redis outage is logged once when it starts and once when it ends (redis.ts), not once per request.
       if (rateLimiter !== undefined && context.source === 'rate_limiter' && isDataSourceUnavailable(error)) return;
@@ -166,6 +171,9 @@ function printBanner(io: CliIo, options: CliOptions, data: LoadedData, keys: Loa
       io.out(`  # ${s.route}: ${s.description}`);
       io.out(`  ${s.command}`);
     }
+    io.out('');
+    io.out('Bulk Data export (FHIR Bulk Data Access IG; docs/bulk-export.md): kick off, poll the status until the manifest, fetch a file:');
+    for (const line of buildBulkSample(origin, options.basePath, sampleKeys.fhir)) io.out(`  ${line}`);
     const failures = samples.filter((x) => x.expectedStatus !== 200);
     if (failures.length > 0) {
       io.out('');
@@ -215,7 +223,7 @@ export async function startService(options: CliOptions, io: CliIo): Promise<Runn
   const shared = options.redisUrl === undefined ? undefined : await connectSharedLimits(options.redisUrl, options.redisPrefix, log);
   let listener;
   try {
-    listener = toNodeListener(createExportHandler(handlerOptions(options, { document: data.document, keyStore, rateLimiter: shared?.rateLimiter, log })));
+    listener = toNodeListener(createExportHandler(handlerOptions(options, { document: data.document, keyStore, rateLimiter: shared?.rateLimiter, bulk: shared?.bulk, log })));
   } catch (error) {
     shared?.close();
     throw new CliError([`chart-export: ${error instanceof Error ? error.message : 'cannot create the handler'}`], 2);

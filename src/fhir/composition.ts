@@ -8,6 +8,7 @@ import { mapChartId } from './ids.js';
 import { hasText } from '../internal/text.js';
 import { textNarrative } from './internal/xhtml.js';
 import { assertValidChartParts } from './internal/validate.js';
+import { withLastUpdated } from './internal/meta.js';
 
 /** Shown in a section narrative when the note text has no visible characters (a narrative must have content). */
 export const BLANK_NOTE_PLACEHOLDER = '(blank note)';
@@ -41,7 +42,7 @@ export function mapComposition(note: ClinicalNote, ctx: MapContext): fhir.Compos
   // The narrative is derived from the DocumentReference that carries the exact text.
   section.entry = [ctx.localRef('DocumentReference', id)];
   out.section = [section];
-  return out;
+  return withLastUpdated(out, note.lastUpdated);
 }
 
 /**

@@ -8,6 +8,7 @@ import { utf8Base64 } from './internal/base64.js';
 import { mapChartId } from './ids.js';
 import { hasText } from '../internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
+import { withLastUpdated } from './internal/meta.js';
 
 /** The attachment content type of note text (note text is plain text in UTF-8; FHIR R4 Attachment.contentType is a MIME type with its charset). */
 export const NOTE_CONTENT_TYPE = 'text/plain; charset=utf-8';
@@ -41,7 +42,7 @@ export function mapDocumentReference(note: ClinicalNote, ctx: MapContext): fhir.
   attachment.creation = note.authored;
   out.content = [{ attachment }];
   if (note.encounterId !== undefined) out.context = { encounter: [ctx.encounterRef(note.encounterId)] };
-  return out;
+  return withLastUpdated(out, note.lastUpdated);
 }
 
 /**

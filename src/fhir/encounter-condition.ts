@@ -6,6 +6,7 @@ import { SYSTEM, toConcept } from './internal/codings.js';
 import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
 import { assertValidChartParts } from './internal/validate.js';
+import { withLastUpdated } from './internal/meta.js';
 
 /** Encounter-diagnosis Condition mapping with a given context. */
 export function mapEncounterCondition(encounter: Encounter, index: number, diagnosis: Diagnosis, ctx: MapContext): fhir.Condition {
@@ -20,7 +21,7 @@ export function mapEncounterCondition(encounter: Encounter, index: number, diagn
   };
   if (diagnosis.onset !== undefined) out.onsetDateTime = diagnosis.onset;
   if (diagnosis.recordedDate !== undefined) out.recordedDate = diagnosis.recordedDate;
-  return out;
+  return withLastUpdated(out, encounter.lastUpdated);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
 import { hasText } from '../internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
+import { withLastUpdated } from './internal/meta.js';
 
 /** Encounter mapping with a given context. */
 export function mapEncounter(encounter: Encounter, ctx: MapContext): fhir.Encounter {
@@ -41,7 +42,7 @@ export function mapEncounter(encounter: Encounter, ctx: MapContext): fhir.Encoun
     });
   }
   if (encounter.locationId !== undefined) out.location = [{ location: ctx.locationRef(encounter.locationId) }];
-  return out;
+  return withLastUpdated(out, encounter.lastUpdated);
 }
 
 /**

@@ -7,6 +7,7 @@ import { standaloneContext } from './internal/context.js';
 import { mapChartId } from './ids.js';
 import { hasText } from '../internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
+import { withLastUpdated } from './internal/meta.js';
 
 /** Clinical statuses under which FHIR allows an abatement (invariant con-4). */
 const ABATED = new Set(['inactive', 'remission', 'resolved']);
@@ -33,7 +34,7 @@ export function mapHistoryCondition(entry: MedicalHistoryEntry, ctx: MapContext)
   if (entry.abatement !== undefined && withStatus && ABATED.has(entry.clinicalStatus)) out.abatementDateTime = entry.abatement;
   if (entry.recordedDate !== undefined) out.recordedDate = entry.recordedDate;
   if (entry.note !== undefined && hasText(entry.note)) out.note = [{ text: entry.note }];
-  return out;
+  return withLastUpdated(out, entry.lastUpdated);
 }
 
 /**

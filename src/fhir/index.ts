@@ -11,6 +11,10 @@ export { buildFhirAssessmentExport } from './assessment-export.js';
 export { buildFhirDirectoryBundle } from './directory-bundle.js';
 export type { FhirExportOptions, PatientBundleLimits, FhirPatientBundleOptions, FhirDirectoryBundleOptions, FhirDirectoryLink } from './export-options.js';
 
+// NDJSON writers (Bulk Data files)
+export { FHIR_NDJSON_RESOURCE_TYPES, streamFhirNdjson, streamChartDocumentNdjson } from './ndjson.js';
+export type { FhirNdjsonLine, FhirNdjsonChart, FhirNdjsonOptions, FhirNdjsonResourceType } from './ndjson.js';
+
 // Mappers (one per resource)
 export { toFhirPatient } from './patient-resource.js';
 export { toFhirCoverage } from './coverage.js';

@@ -5,6 +5,7 @@ import { toAddresses, toContactPoints, toHumanNames, toIdentifiers } from './int
 import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
 import { assertValidChartParts } from './internal/validate.js';
+import { withLastUpdated } from './internal/meta.js';
 
 /** Patient mapping with a given context (ids). */
 export function mapPatient(patient: Patient, ctx: MapContext): fhir.Patient {
@@ -33,7 +34,7 @@ export function mapPatient(patient: Patient, ctx: MapContext): fhir.Patient {
   if (patient.language !== undefined && patient.language !== '') {
     out.communication = [{ language: { coding: [{ system: SYSTEM.bcp47, code: patient.language }] }, preferred: true }];
   }
-  return out;
+  return withLastUpdated(out, patient.lastUpdated);
 }
 
 /**

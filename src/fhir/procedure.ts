@@ -7,6 +7,7 @@ import type { MapContext } from './internal/context.js';
 import { standaloneContext } from './internal/context.js';
 import { toPeriod } from './internal/datatypes.js';
 import { assertValidChartParts } from './internal/validate.js';
+import { withLastUpdated } from './internal/meta.js';
 
 /** Procedure mapping with a given context. */
 export function mapProcedure(encounter: Encounter, index: number, procedure: Procedure, ctx: MapContext): fhir.Procedure {
@@ -25,7 +26,7 @@ export function mapProcedure(encounter: Encounter, index: number, procedure: Pro
     if (period !== undefined) out.performedPeriod = period;
   }
   if (procedure.performerId !== undefined) out.performer = [{ actor: ctx.practitionerRef(procedure.performerId) }];
-  return out;
+  return withLastUpdated(out, encounter.lastUpdated);
 }
 
 /**

@@ -8,6 +8,7 @@ import { mapChartId } from './ids.js';
 import { hasText } from '../internal/text.js';
 import { assertValidChartParts } from './internal/validate.js';
 import { optionCoding, scoreLinkIds } from './questionnaire.js';
+import { withLastUpdated } from './internal/meta.js';
 
 /** The FHIR answer of a chart answer value; `undefined` for a blank string (no answer). */
 function answerOf(value: AnswerValue, itemType: AssessmentItemType | undefined): fhir.QuestionnaireResponseItemAnswer | undefined {
@@ -68,7 +69,7 @@ export function mapQuestionnaireResponse(assessment: Assessment, ctx: MapContext
     }
   }
   if (items.length > 0) out.item = items;
-  return out;
+  return withLastUpdated(out, assessment.lastUpdated);
 }
 
 /**

@@ -26,6 +26,8 @@ const WWW_AUTHENTICATE = 'ApiKey header="x-api-key"';
 /** What the access steps learn about a request: the partner of a valid key, for the observer. */
 export interface AccessState {
   partnerId: string | undefined;
+  /** The `keyId` of a valid key (the owner of a Bulk export job). */
+  keyId?: string | undefined;
   /** The part of the host's services the request is using, for `onError`'s `source`. */
   stage: ExportErrorSource;
 }
@@ -95,6 +97,7 @@ export function createAccessCheck(settings: Pick<HandlerSettings, 'keyStore' | '
       return ERRORS.keyInvalid;
     }
     state.partnerId = record.partnerId;
+    state.keyId = record.keyId;
     // Every request with a valid key counts, so a 403 or 400 carries the rate-limit headers too.
     const decide = (decision: RateLimitDecision): HttpError | undefined => {
       if (!(record.scopes as readonly string[]).includes(scope)) return scopeMissing(scope);

@@ -9,6 +9,7 @@ import type { KeyStore } from './key-store.js';
 import type { ExportErrorSource, ExportMetrics } from './metrics.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { ExportRouteName, LimitName } from './routes/route-types.js';
+import type { BulkExportOptions } from './bulk/bulk-routes.js';
 
 /** The default of {@link ExportHandlerOptions.dataSourceTimeoutMs}: 10 seconds. */
 export const DEFAULT_DATA_SOURCE_TIMEOUT_MS = 10_000;
@@ -172,6 +173,14 @@ export interface ExportHandlerOptions {
    * `basePath` and `limits`), built once when the handler is created. Default false: the path is no route.
    */
   readonly openApi?: boolean | undefined;
+  /**
+   * Serve FHIR Bulk Data export (IG STU2): `GET|POST {base}/$export` and `{base}/Patient/$export`, the status
+   * and file URLs they give, and `GET {base}/metadata` (a CapabilityStatement). `true` for the defaults (jobs and
+   * files in this process's memory), or {@link BulkExportOptions} (shared stores for several instances, file
+   * size, retention, per-key cap). Needs a data source with `listPatients`; without it a kick-off answers 501.
+   * Default none: those paths are no route. See docs/bulk-export.md.
+   */
+  readonly bulk?: BulkExportOptions | boolean | undefined;
   /**
    * How long the data reads of one request may take together, in milliseconds: when they have not settled by
    * then, the request is answered 503 (`unavailable`, `Retry-After: 5`) in the route's error format, the

@@ -95,6 +95,7 @@ export function createExportHandler(options: ExportHandlerOptions): ExportHandle
         remoteAddress: undefined,
         signal,
         origin: () => parsed.origin,
+        readBody: (maxBytes) => readRequestBody(request, maxBytes),
       });
     } catch {
       // handle() never rejects; a Request that is not a real one (a URL that does not parse) can land here.
@@ -122,6 +123,32 @@ function readSignal(request: unknown): AbortSignal | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The body of a fetch `Request` as UTF-8 text, or `undefined` past `maxBytes` (read no further). */
+async function readRequestBody(request: Request, maxBytes: number): Promise<string | undefined> {
+  const body = request.body;
+  if (body === null || body === undefined) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
 }
 
 /** A `Response` of a prepared answer, with `Content-Length`; no body for HEAD. */

@@ -65,6 +65,13 @@ export type {
   RedisSendCommandClient,
 } from './redis-rate-limiter.js';
 
+// Bulk Data export (FHIR Bulk Data Access IG STU2)
+export { createInMemoryBulkJobStore, createRedisBulkJobStore } from './bulk/job-store.js';
+export type { BulkJobStore, BulkJobRecord, BulkJobFile, BulkJobFailure, RedisBulkJobStoreOptions } from './bulk/job-store.js';
+export { createInMemoryBulkOutputStore, createRedisBulkOutputStore } from './bulk/output-store.js';
+export type { BulkOutputStore, RedisBulkOutputStoreOptions } from './bulk/output-store.js';
+export type { BulkExportOptions } from './bulk/bulk-routes.js';
+
 // OpenAPI description
 export { createOpenApiDocument } from './openapi.js';
 export type { OpenApiDocument, OpenApiDocumentOptions, OpenApiValue } from './openapi.js';

@@ -83,6 +83,22 @@ function writePrepared(res: ServerResponse, prepared: PreparedResponse, head: bo
   else res.end(prepared.body);
 }
 
+/** The body of a Node request as UTF-8 text, or `undefined` past `maxBytes`. */
+function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk) => {
+      size += chunk.byteLength;
+      if (size > maxBytes) over = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(over ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
 /** The last-resort answer: a documented 500 (problem+json with a new request id), when nothing else can answer. */
 function writeFailure(res: ServerResponse): void {
   if (res.destroyed || res.writableEnded) return;
@@ -114,6 +130,7 @@ function fastListener(core: ExportCore): NodeListener {
       remoteAddress: req.socket?.remoteAddress,
       signal: core.wantsSignal ? clientSignal(res) : undefined,
       origin: () => requestOrigin(req),
+      readBody: (maxBytes) => readNodeBody(req, maxBytes),
     };
     const write = (prepared: PreparedResponse): void => {
       try {

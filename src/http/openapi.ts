@@ -27,6 +27,7 @@ import { buildSchemas } from './internal/openapi-schemas.js';
 import { MESSAGE_TYPES, ROUTE_TEXT } from './internal/openapi-text.js';
 import { EXPORT_ROUTES } from './routes/route-table.js';
 import type { RouteDefinition } from './routes/route-types.js';
+import { BULK_TAG, buildBulkPaths, buildBulkSchemas } from './internal/openapi-bulk.js';
 
 export type { OpenApiValue } from './internal/openapi-common.js';
 
@@ -65,6 +66,11 @@ export interface OpenApiDocumentOptions {
   readonly limits?: ExportLimits | undefined;
   /** Describe the operational routes (`/healthz`, `/readyz`, `/metrics`, `/openapi.json`). Default true. */
   readonly operationalRoutes?: boolean | undefined;
+  /**
+   * Describe the Bulk Data routes (`/metadata`, `/$export`, `/Patient/$export`, `/bulkstatus/{jobId}`,
+   * `/bulkfiles/{jobId}/{file}`), served when the handler's option `bulk` is set. Default true.
+   */
+  readonly bulkRoutes?: boolean | undefined;
   /** `info.version`: the version of the service (default: this package's version). */
   readonly version?: string | undefined;
 }
@@ -192,7 +198,7 @@ function routeOperation(route: RouteDefinition, head: boolean, shared: Json): Js
 export function createOpenApiDocument(options: OpenApiDocumentOptions = {}): OpenApiDocument {
   if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'must be an object');
   // Each option read once.
-  const { basePath: givenBasePath, serverUrl = '/', limits, operationalRoutes, version = OPENAPI_DEFAULT_VERSION } = options;
+  const { basePath: givenBasePath, serverUrl = '/', limits, operationalRoutes, bulkRoutes, version = OPENAPI_DEFAULT_VERSION } = options;
   const basePath = checkBasePath(givenBasePath);
   if (typeof serverUrl !== 'string' || serverUrl === '') throw new InvalidArgumentError('serverUrl', 'must be a non-empty string');
   if (typeof version !== 'string' || version === '') throw new InvalidArgumentError('version', 'must be a non-empty string');
@@ -206,6 +212,11 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}): Ope
     Object.assign(paths, buildOperationalPaths(basePath));
     Object.assign(schemas, buildOperationalSchemas());
     tags.push(OPERATIONS_TAG);
+  }
+  if (bulkRoutes !== false) {
+    Object.assign(paths, buildBulkPaths(basePath));
+    Object.assign(schemas, buildBulkSchemas());
+    tags.push(BULK_TAG);
   }
   return {
     openapi: '3.1.1',

@@ -32,6 +32,7 @@ import {
   type HttpError,
   type PreparedResponse,
 } from './internal/responses.js';
+import { createBulkRoutes } from './bulk/bulk-routes.js';
 import { createOutputReuse, type KeptTarget, type OutputReuse, type OutputReuseSwitches } from './output-reuse.js';
 import { createOperationalRoutes, type OperationalRoute } from './operational-routes.js';
 import { createIsoClock, createOutputWriter } from './output-writer.js';
@@ -56,6 +57,8 @@ export interface IncomingCall {
    * the request gives none that is valid. Read only by the routes that make links.
    */
   readonly origin?: (() => string | undefined) | undefined;
+  /** Read the request body as UTF-8 text: `undefined` when it is longer than `maxBytes` (Bulk kick-off by POST). */
+  readBody?(maxBytes: number): Promise<string | undefined>;
 }
 
 /** The shared core of both adapters. */
@@ -267,6 +270,37 @@ function failureAnswer(
   return ERRORS.unavailable;
 }
 
+/** The answer, told to the host's observer when there is one (never with patient data or keys). */
+function observed(
+  observer: HandlerSettings['observer'],
+  call: IncomingCall,
+  route: RouteDefinition | undefined,
+  requestId: string,
+  prepared: PreparedResponse,
+  started: number,
+  state: AccessState,
+): PreparedResponse {
+  if (observer === undefined) return prepared;
+  safeCall(observer, { requestId, route: route?.name, method: call.method, status: prepared.status, durationMs: performance.now() - started, partnerId: state.partnerId });
+  return prepared;
+}
+
+/**
+ * A failure thrown by a Bulk Data request (src/http/bulk/: key store, rate limiter, job or output store): 503 or
+ * 500, as an OperationOutcome, reported to `onError`.
+ */
+function bulkFailure(onError: HandlerSettings['onError'], error: unknown, requestId: string, headers: Record<string, string>, state: AccessState): PreparedResponse {
+  safeCall(onError, error, { requestId, route: undefined, source: state.stage });
+  const failure = classifyFailure(error);
+  let refusal: HttpError = ERRORS.internal;
+  if (failure.kind === 'unavailable') {
+    refusal = ERRORS.unavailable;
+    if (failure.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
+  }
+  headers['content-type'] = FHIR_CONTENT_TYPE;
+  return { status: refusal.status, headers, body: operationOutcome(refusal, requestId) };
+}
+
 /**
  * Build the adapter-independent pipeline. Internal: `createExportHandler` and `toNodeListener` wrap it.
  * @param options - the handler options, checked here
@@ -280,6 +314,7 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
   const checkAccess = createAccessCheck(settings);
   const operational = createOperationalRoutes(settings);
   const parts: CoreParts = { settings, output, isoNow: createIsoClock(settings.now) };
+  const bulk = createBulkRoutes(options.bulk, options.dataSource, settings, checkAccess);
 
   /**
    * Steps 2 to 8, from the method to the body: at once where every step answers at once (the in-memory key
@@ -324,21 +359,12 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
       const operationalRoute = operational.size === 0 ? undefined : operational.get(call.pathname);
       if (operationalRoute !== undefined) return answerOperational(call, operationalRoute, requestId, headers, onError);
       const state: AccessState = { partnerId: undefined, stage: 'unknown' };
+      // Bulk Data routes (src/http/bulk/), when the option is set: answered before the route table.
+      const bulkAnswer = bulk?.handle(call, requestId, headers, state);
+      if (bulkAnswer !== undefined) return bulkAnswer.catch((error: unknown) => bulkFailure(onError, error, requestId, headers, state));
       // Route (404)
       const route = matchRoute(call.pathname, settings.basePath);
-      const finish = (result: PreparedBody): PreparedResponse => {
-        const prepared = render(route, result, requestId, headers);
-        if (observer === undefined) return prepared;
-        safeCall(observer, {
-          requestId,
-          route: route?.name,
-          method: call.method,
-          status: prepared.status,
-          durationMs: performance.now() - started,
-          partnerId: state.partnerId,
-        });
-        return prepared;
-      };
+      const finish = (result: PreparedBody): PreparedResponse => observed(observer, call, route, requestId, render(route, result, requestId, headers), started, state);
       const result = route === undefined ? ERRORS.routeNotFound : answer(call, route, requestId, headers, state);
       return result instanceof Promise ? result.then(finish) : finish(result);
     } catch (error) {

@@ -164,6 +164,13 @@ export interface Assessment {
   /** Chart id, unique in the patient's chart. @example 'asmt-0001' */
   id: string;
   /**
+   * When the record last changed in the host's store (optional): an ISO 8601 instant with seconds and an offset.
+   * Becomes `meta.lastUpdated` of the QuestionnaireResponse, and decides whether a Bulk `$export` with `_since` includes it
+   * (a record without it is always included). Absent: no `meta` at all, the output of earlier versions.
+   * @example '2026-03-01T15:00:00Z'
+   */
+  lastUpdated?: IsoDateTime | undefined;
+  /**
    * The instrument answered.
    * @example { id: 'phq-9', title: 'PHQ-9 quick depression assessment panel', code: { system: 'loinc', code: '44249-1' }, url: 'http://loinc.org/q/44249-1' }
    */

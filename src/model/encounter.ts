@@ -123,6 +123,13 @@ export interface Procedure {
 export interface Encounter {
   /** Chart id, unique in the patient's chart. @example 'enc-0001' */
   id: string;
+  /**
+   * When the record last changed in the host's store (optional): an ISO 8601 instant with seconds and an offset.
+   * Becomes `meta.lastUpdated` of the Encounter (and of its diagnosis Conditions and Procedures), and decides whether a Bulk `$export` with `_since` includes it
+   * (a record without it is always included). Absent: no `meta` at all, the output of earlier versions.
+   * @example '2026-03-01T15:00:00Z'
+   */
+  lastUpdated?: IsoDateTime | undefined;
   /** Encounter status: a code of {@link ENCOUNTER_STATUSES}. @example 'finished' */
   status: EncounterStatus;
   /** Encounter class: a code of {@link ENCOUNTER_CLASSES}. @example 'AMB' */

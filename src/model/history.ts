@@ -19,6 +19,13 @@ export interface MedicalHistoryEntry {
   /** Chart id, unique in the patient's chart. @example 'hx-0001' */
   id: string;
   /**
+   * When the record last changed in the host's store (optional): an ISO 8601 instant with seconds and an offset.
+   * Becomes `meta.lastUpdated` of the Condition, and decides whether a Bulk `$export` with `_since` includes it
+   * (a record without it is always included). Absent: no `meta` at all, the output of earlier versions.
+   * @example '2026-03-01T15:00:00Z'
+   */
+  lastUpdated?: IsoDateTime | undefined;
+  /**
    * The condition code; system `icd-10-cm` or `snomed-ct` only.
    * @example { system: 'icd-10-cm', code: 'F41.1', display: 'Generalized anxiety disorder' }
    */

@@ -36,6 +36,13 @@ export type Confidentiality = (typeof CONFIDENTIALITY_CODES)[number];
 export interface ClinicalNote {
   /** Chart id, unique in the patient's chart. @example 'note-0001' */
   id: string;
+  /**
+   * When the record last changed in the host's store (optional): an ISO 8601 instant with seconds and an offset.
+   * Becomes `meta.lastUpdated` of the Composition and DocumentReference, and decides whether a Bulk `$export` with `_since` includes it
+   * (a record without it is always included). Absent: no `meta` at all, the output of earlier versions.
+   * @example '2026-03-01T15:00:00Z'
+   */
+  lastUpdated?: IsoDateTime | undefined;
   /** The note type: a code of {@link NOTE_TYPES}. @example 'progress-note' */
   type: NoteType;
   /** Title as shown to readers. @example 'Progress note' */

@@ -91,6 +91,13 @@ export interface Patient {
   /** Chart id of the patient, unique in the chart. Becomes the FHIR Patient id (mapped into the FHIR id alphabet if needed). @example 'pat-0001' */
   id: string;
   /**
+   * When the record last changed in the host's store (optional): an ISO 8601 instant with seconds and an offset.
+   * Becomes `meta.lastUpdated` of the Patient, and decides whether a Bulk `$export` with `_since` includes it
+   * (a record without it is always included). Absent: no `meta` at all, the output of earlier versions.
+   * @example '2026-03-01T15:00:00Z'
+   */
+  lastUpdated?: IsoDateTime | undefined;
+  /**
    * Business identifiers; the first with type `MR` (or else the first) is the primary one (HL7 PID-3, first
    * repetition). At least one. @example [{ system: 'urn:oid:2.16.840.1.113883.19.5', value: 'MRN-104200', type: 'MR' }]
    */

@@ -2,6 +2,7 @@
  * The chart check's rules of an assessment: its instrument (item definitions), its answers against those
  * definitions, its score; and of instruments shared by several assessments.
  */
+import { checkLastUpdated } from './last-updated-rules.js';
 import { at, type Checker, type Obj, type Path, uriProblem } from './checker.js';
 import { ASSESSMENT_ITEM_TYPES, ASSESSMENT_STATUSES } from '../model/assessment.js';
 import { HL7_NTE3_MAX, HL7_OBX5_MAX, HL7_SET_ID_LIMITS, hl7EscapedLength, INT32_MAX, INT32_MIN } from '../model/limits.js';
@@ -196,6 +197,7 @@ function checkAnswers(c: Checker, answers: unknown, path: Path, itemRules: Map<s
 export function checkAssessment(c: Checker, value: unknown, path: Path): void {
   if (!c.object(value, path, true)) return;
   c.id(value['id'], at(path, 'id'));
+  checkLastUpdated(c, value, path);
   const instrument = value['instrument'];
   const itemRules = checkInstrument(c, instrument, at(path, 'instrument'));
   // A plain test, not c.object: the instrument was reported above when it is not an object.

@@ -1,4 +1,5 @@
 /** The chart check's rules of an encounter, its diagnoses and its procedures. */
+import { checkLastUpdated } from './last-updated-rules.js';
 import { at, type Checker, type Obj, type Path } from './checker.js';
 import { HL7_SET_ID_LIMITS } from '../model/limits.js';
 import { DIAGNOSIS_USES, ENCOUNTER_CLASSES, ENCOUNTER_STATUSES, PARTICIPANT_ROLES, PROCEDURE_STATUSES } from '../model/encounter.js';
@@ -7,6 +8,7 @@ import { DIAGNOSIS_USES, ENCOUNTER_CLASSES, ENCOUNTER_STATUSES, PARTICIPANT_ROLE
 export function checkEncounter(c: Checker, value: unknown, path: Path): void {
   if (!c.object(value, path, true)) return;
   c.id(value['id'], at(path, 'id'));
+  checkLastUpdated(c, value, path);
   c.enumValue(value['status'], ENCOUNTER_STATUSES, at(path, 'status'), true);
   c.enumValue(value['class'], ENCOUNTER_CLASSES, at(path, 'class'), true);
   c.coding(value['type'], at(path, 'type'), false);

@@ -1,4 +1,5 @@
 /** The chart check's rules of a clinical note. */
+import { checkLastUpdated } from './last-updated-rules.js';
 import { at, type Checker, type Path } from './checker.js';
 import { NOTE_UTF8_MAX, utf8Length } from '../model/limits.js';
 import { CONFIDENTIALITY_CODES, NOTE_STATUSES, NOTE_TYPES } from '../model/note.js';
@@ -7,6 +8,7 @@ import { CONFIDENTIALITY_CODES, NOTE_STATUSES, NOTE_TYPES } from '../model/note.
 export function checkNote(c: Checker, value: unknown, path: Path): void {
   if (!c.object(value, path, true)) return;
   c.id(value['id'], at(path, 'id'));
+  checkLastUpdated(c, value, path);
   c.enumValue(value['type'], NOTE_TYPES, at(path, 'type'), true);
   c.text(value['title'], at(path, 'title'), true);
   c.enumValue(value['status'], NOTE_STATUSES, at(path, 'status'), true);

@@ -1,4 +1,5 @@
 /** The chart check's rules of the patient record (the coverages have their own, `coverage-rules.ts`). */
+import { checkLastUpdated } from './last-updated-rules.js';
 import { at, type Checker, type Path } from './checker.js';
 import { checkCoverage, checkPayers } from './coverage-rules.js';
 import { HL7_SET_ID_LIMITS, LANGUAGE_MAX } from '../model/limits.js';
@@ -10,6 +11,7 @@ const LANGUAGE_RE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 export function checkPatient(c: Checker, value: unknown, path: Path): void {
   if (!c.object(value, path, true)) return;
   c.id(value['id'], at(path, 'id'));
+  checkLastUpdated(c, value, path);
   c.each(value['identifiers'], at(path, 'identifiers'), true, (v, p) => c.identifier(v, p, true), 1);
   c.each(value['names'], at(path, 'names'), true, (v, p) => c.humanName(v, p), 1);
   c.date(value['birthDate'], at(path, 'birthDate'), false, true);

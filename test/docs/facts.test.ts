@@ -83,9 +83,24 @@ function deref(o: Json): Json {
 describe('docs/endpoints.md', () => {
   const rows = markedTable('docs/endpoints.md', 'routes');
 
+  it('should list every Bulk Data route of the OpenAPI description, with its methods, query parameters and scope', () => {
+    for (const row of markedTable('docs/endpoints.md', 'bulk-routes')) {
+      const [path = '', methods = '', parameters = '', scope = ''] = row;
+      const item = (openApi.paths[codes(path)[0] ?? ''] ?? {}) as Record<string, Json>;
+      const served = Object.keys(item).filter((m) => !m.startsWith('x-'));
+      expect(codes(methods).map((m) => m.toLowerCase()), path).toEqual(served);
+      const first = item[served[0] ?? ''];
+      const names = ((first?.['parameters'] as Json[] | undefined) ?? []).map((p) => deref(p)).filter((p) => p['in'] === 'query').map((p) => p['name']);
+      expect(codes(parameters), path).toEqual(names);
+      const security = (first?.['security'] as Record<string, string[]>[] | undefined) ?? [];
+      expect(scope === 'none (no key)' || scope === '' ? [] : codes(scope), path).toEqual(security.flatMap((s) => Object.values(s).flat()));
+    }
+  });
+
   it('should list every route the handler serves, once, with its parameters, scope and response type', () => {
+    const bulk = markedTable('docs/endpoints.md', 'bulk-routes').map((r) => codes(r[0] ?? '')[0]);
     const documented = rows.map((r) => codes(r[0] ?? '')[0]);
-    expect(documented).toEqual(Object.keys(openApi.paths));
+    expect([...documented, ...bulk]).toEqual(Object.keys(openApi.paths));
     for (const row of rows) {
       const [path = '', parameters = '', scope = '', response = ''] = row;
       const operation = openApi.paths[codes(path)[0] ?? '']?.get as Json;

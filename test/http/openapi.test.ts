@@ -47,7 +47,7 @@ describe('createOpenApiDocument', () => {
   });
 
   it('should describe the eleven routes with GET, HEAD and the 405 of other methods, their parameters and scopes', () => {
-    const document = createOpenApiDocument({ operationalRoutes: false });
+    const document = createOpenApiDocument({ operationalRoutes: false, bulkRoutes: false });
     expect(Object.keys(document.paths)).toEqual(EXPORT_ROUTES.map((r) => r.path));
     for (const route of EXPORT_ROUTES) {
       const item = obj(document.paths[route.path]);
@@ -119,6 +119,12 @@ describe('createOpenApiDocument', () => {
       '/api/v1/readyz',
       '/api/v1/metrics',
       '/api/v1/openapi.json',
+      '/api/v1/metadata',
+      '/api/v1/$export',
+      '/api/v1/Patient/$export',
+      '/api/v1/Group/{groupId}/$export',
+      '/api/v1/bulkstatus/{jobId}',
+      '/api/v1/bulkfiles/{jobId}/{file}',
     ]);
     expect(document.servers).toEqual([{ url: 'https://export.example.org' }]);
     for (const path of ['/api/v1/healthz', '/api/v1/readyz', '/api/v1/metrics', '/api/v1/openapi.json']) {

@@ -621,7 +621,15 @@ const CALLS: Record<string, CallSpec> = {
     check: isFrozenObject,
   },
   'http.createInMemoryDataSource': { arity: 1, valid: fc.constant([FIXTURE_DOCUMENT]), check: isObject },
-  'http.compareIds': { arity: 2, valid: fc.tuple(fc.string(), fc.string()), check: (r) => expect(Number.isInteger(r)).toBe(true) },
+  'http.compareIds': { arity: 2, valid: fc.tuple(fc.string(), fc.string()).map((t): unknown[] => t), check: (r) => expect(typeof r).toBe('number') },
+
+  // --- NDJSON writers and Bulk Data stores (lazy generators: garbage fails at the first next(), see streamFhirNdjson)
+  'core.streamFhirNdjson': { arity: 2, valid: fc.constant([[], { yieldEvery: 0 }]), check: isObject },
+  'core.streamChartDocumentNdjson': { arity: 2, valid: fc.constant([FIXTURE_DOCUMENT, { types: ['Patient'] }]), check: isObject },
+  'http.createInMemoryBulkJobStore': { arity: 1, valid: fc.constant([{ now: () => 0, staleMs: 1000 }]), check: isObject },
+  'http.createInMemoryBulkOutputStore': { arity: 1, valid: fc.constant([{ now: () => 0 }]), check: isObject },
+  'http.createRedisBulkJobStore': { arity: 1, valid: fc.constant([{ client: fakeRedisClient() }]), check: isObject },
+  'http.createRedisBulkOutputStore': { arity: 1, valid: fc.constant([{ client: fakeRedisClient() }]), check: isObject },
 
   // --- Keys
   'http.createInMemoryKeyStore': {
@@ -762,6 +770,29 @@ interface MethodSpec {
 }
 
 const dataSource = (): Record<string, unknown> => SHARED_SOURCE as unknown as Record<string, unknown>;
+
+/** A running job record, as the Bulk routes store it. */
+const BULK_JOB = { id: 'j1', owner: 'k1', state: 'running', request: 'http://x/$export', types: null, since: null, level: 'patient', transactionTime: NOW, patients: 0, files: [], heartbeatAt: 0, expiresAt: 9e12 };
+
+/** The method calls of a Bulk job store or output store. */
+function bulkStoreCalls(factory: string, make: () => object, kind: 'jobs' | 'outputs'): Record<string, MethodSpec> {
+  const target = (): Record<string, unknown> => make() as Record<string, unknown>;
+  const any = (r: unknown): void => void r;
+  if (kind === 'jobs') {
+    return {
+      [`${factory}().create`]: { target, arity: 2, async: true, valid: fc.constant([BULK_JOB, 2]), check: isBoolean },
+      [`${factory}().get`]: { target, arity: 1, async: true, valid: fc.constant(['j1']), check: isOptionalRecord },
+      [`${factory}().update`]: { target, arity: 1, async: true, valid: fc.constant([BULK_JOB]), check: isBoolean },
+      [`${factory}().delete`]: { target, arity: 1, async: true, valid: fc.constant(['j1']), check: isBoolean },
+    };
+  }
+  return {
+    [`${factory}().append`]: { target, arity: 4, async: true, valid: fc.constant(['j1', 'Patient-1.ndjson', '{}\n', 9e12]), check: any },
+    [`${factory}().read`]: { target, arity: 2, async: true, valid: fc.constant(['j1', 'Patient-1.ndjson']), check: any },
+    [`${factory}().expire`]: { target, arity: 3, async: true, valid: fc.constant(['j1', ['Patient-1.ndjson'], 9e12]), check: any },
+    [`${factory}().remove`]: { target, arity: 2, async: true, valid: fc.constant(['j1', ['Patient-1.ndjson']]), check: any },
+  };
+}
 const isOptionalRecord = (r: unknown) => expect(r === undefined || (typeof r === 'object' && r !== null)).toBe(true);
 const isRecordList = (r: unknown) => expect(Array.isArray(r)).toBe(true);
 const patientAnd = (id: string): fc.Arbitrary<unknown[]> => fc.constant([PATIENT_ID, id]);
@@ -803,9 +834,13 @@ const METHOD_CALLS: Record<string, MethodSpec> = {
   'createInMemoryDataSource().listPractitioners': { target: dataSource, arity: 1, async: true, valid: fc.constant([5]), check: isRecordList },
   'createInMemoryDataSource().listLocations': { target: dataSource, arity: 1, async: true, valid: fc.constant([5]), check: isRecordList },
   'createInMemoryDataSource().listPatients': { target: dataSource, arity: 1, async: true, valid: fc.constant([{ limit: 2 }]), check: isRecordList },
-  'createInMemoryDataSource().listOrganizationsPage': { target: dataSource, arity: 1, async: true, valid: fc.constant([{ after: 'org-001', limit: 2 }]), check: isRecordList },
+  'createInMemoryDataSource().listOrganizationsPage': { target: dataSource, arity: 1, async: true, valid: fc.constant([{ after: 'a', limit: 2 }]), check: isRecordList },
   'createInMemoryDataSource().listPractitionersPage': { target: dataSource, arity: 1, async: true, valid: fc.constant([{ limit: 2 }]), check: isRecordList },
-  'createInMemoryDataSource().listLocationsPage': { target: dataSource, arity: 1, async: true, valid: fc.constant([{ after: 'loc', limit: 5 }]), check: isRecordList },
+  'createInMemoryDataSource().listLocationsPage': { target: dataSource, arity: 1, async: true, valid: fc.constant([{ limit: 2 }]), check: isRecordList },
+  ...bulkStoreCalls('createInMemoryBulkJobStore', () => http.createInMemoryBulkJobStore(), 'jobs'),
+  ...bulkStoreCalls('createRedisBulkJobStore', () => http.createRedisBulkJobStore({ client: fakeRedisClient() }), 'jobs'),
+  ...bulkStoreCalls('createInMemoryBulkOutputStore', () => http.createInMemoryBulkOutputStore(), 'outputs'),
+  ...bulkStoreCalls('createRedisBulkOutputStore', () => http.createRedisBulkOutputStore({ client: fakeRedisClient() }), 'outputs'),
   'createInMemoryKeyStore().lookup': { target: () => SHARED_KEYS as unknown as Record<string, unknown>, arity: 1, async: true, valid: fc.string().map((s) => [s]), check: isOptionalRecord },
   'createInMemoryKeyStore().add': {
     target: () => http.createInMemoryKeyStore() as unknown as Record<string, unknown>,
@@ -892,6 +927,10 @@ describe('methods of returned objects', () => {
       ...methods('createFixedWindowRateLimiter', http.createFixedWindowRateLimiter()),
       ...methods('createRedisRateLimiter', http.createRedisRateLimiter({ client: fakeRedisClient() })),
       ...methods('createExportMetrics', SHARED_METRICS),
+      ...methods('createInMemoryBulkJobStore', http.createInMemoryBulkJobStore()),
+      ...methods('createRedisBulkJobStore', http.createRedisBulkJobStore({ client: fakeRedisClient() })),
+      ...methods('createInMemoryBulkOutputStore', http.createInMemoryBulkOutputStore()),
+      ...methods('createRedisBulkOutputStore', http.createRedisBulkOutputStore({ client: fakeRedisClient() })),
       'createExportHandler()',
     ].sort();
     expect(Object.keys(METHOD_CALLS).sort()).toEqual(listed);

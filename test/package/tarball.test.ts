@@ -13,8 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIBRARY_ENTRIES } from '../../tsup.shared.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** The most the packed tarball may weigh, in bytes (npm's "package size", 1 kB = 1000 bytes). */
-const MAX_PACKED_BYTES = 310_000;
+/**
+ * The most the packed tarball may weigh, in bytes (npm's "package size", 1 kB = 1000 bytes). 300 kB until Bulk Data
+ * export (issue 19: NDJSON writers, the $export routes and their stores, about 21 kB packed) came in.
+ */
+const MAX_PACKED_BYTES = 340_000;
 
 interface PackInfo {
   readonly filename: string;

@@ -118,7 +118,7 @@ function problemSchema(codes: string[]): Json {
 
 /** The body schemas of the export routes (components.schemas). */
 export function buildSchemas(): Json {
-  const codes = [...new Set(Object.values(ERROR_CODES).flat()), 'route-not-found'];
+  const codes = [...new Set(Object.values(ERROR_CODES).flat()), 'route-not-found', 'not-supported'];
   return {
     FhirBundle: bundleSchema(),
     OperationOutcome: operationOutcomeSchema(codes),

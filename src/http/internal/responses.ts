@@ -31,7 +31,8 @@ export type ErrorCode =
   | 'not-acceptable'
   | 'not-found'
   | 'internal-error'
-  | 'unavailable';
+  | 'unavailable'
+  | 'not-supported';
 
 /** An error to render. */
 export interface HttpError {
@@ -48,8 +49,10 @@ const TITLES: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
+  413: 'Content Too Large',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
   503: 'Service Unavailable',
 };
 
@@ -66,6 +69,7 @@ const ISSUE_TYPES: Record<ErrorCode, string> = {
   'not-found': 'not-found',
   'internal-error': 'exception',
   unavailable: 'transient',
+  'not-supported': 'not-supported',
 };
 
 /** The code system of `OperationOutcome.issue.details.coding` for the adapter's error codes. */

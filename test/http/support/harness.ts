@@ -31,6 +31,8 @@ export interface TestResponse {
 export interface CallInit {
   readonly method?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** A request body (POST). */
+  readonly body?: string;
 }
 
 /** Sends one request. `path` is a request target (`/exportFhirPatient?patientId=…`), normalised like a URL. */
@@ -54,6 +56,7 @@ function fetchCaller(handler: ExportHandler): Caller {
     const request = new Request(`http://127.0.0.1${normaliseTarget(path)}`, {
       method: init.method ?? 'GET',
       headers: init.headers ?? {},
+      ...(init.body === undefined ? {} : { body: init.body }),
     });
     const response = await handler(request);
     const headers: Record<string, string> = {};
@@ -91,7 +94,7 @@ async function nodeCaller(listener: ReturnType<typeof toNodeListener>): Promise<
         },
       );
       req.on('error', reject);
-      req.end();
+      req.end(init.body);
     });
 }
 

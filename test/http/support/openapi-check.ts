@@ -94,21 +94,29 @@ const normaliseMediaType = (type: string): string => type.trim().toLowerCase().r
 
 /** The responses object that applies to a method on a path, and a label naming it. */
 function responsesFor(document: OpenApiDocument, method: string, pathname: string): { responses: Json; label: string } | string {
-  const item = document.paths[pathname];
+  let item = document.paths[pathname];
+  // A templated path (`/bulkstatus/{jobId}`): each `{name}` stands for one segment.
+  item ??= Object.entries(document.paths).find(([path]) => path.includes('{') && templateMatches(path, pathname))?.[1];
   if (item === undefined) {
     const unmatched = document['x-unmatched-path'];
     if (!isObject(unmatched) || !isObject(unmatched['responses'])) return 'the description has no path and no x-unmatched-path';
     return { responses: unmatched['responses'], label: `x-unmatched-path (${pathname} is no path of the description)` };
   }
   const operation = item[method.toLowerCase()];
-  if ((method === 'GET' || method === 'HEAD') && isObject(operation) && isObject(operation['responses'])) {
+  if (isObject(operation) && isObject(operation['responses'])) {
     return { responses: operation['responses'], label: `${method} ${pathname}` };
   }
   const others = item['x-other-methods'];
-  if (method !== 'GET' && method !== 'HEAD' && isObject(others) && isObject(others['responses'])) {
+  if ((operation === undefined || (method !== 'GET' && method !== 'HEAD')) && isObject(others) && isObject(others['responses'])) {
     return { responses: others['responses'], label: `x-other-methods of ${pathname}` };
   }
   return `${method} ${pathname} is not described`;
+}
+
+/** Whether `pathname` is an instance of the templated `path` (each `{name}` one non-empty segment). */
+function templateMatches(path: string, pathname: string): boolean {
+  const pattern = path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+');
+  return new RegExp(`^${pattern}$`).test(pathname);
 }
 
 /**

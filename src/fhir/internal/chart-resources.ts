@@ -1,0 +1,82 @@
+/**
+ * The resources of a whole chart, one at a time, in the entry order of `buildFhirPatientBundle` without limits,
+ * made by the same mappers with the same Bundle context: each resource is the very object that Bundle holds.
+ * Generators, so a caller holds one record's resources at a time, never the chart's.
+ */
+import type * as fhir from 'fhir/r4.js';
+import type { PatientChart } from '../../model/chart.js';
+import type { Directory } from '../../model/directory.js';
+import { mapComposition } from '../composition.js';
+import { mapDocumentReference } from '../document-reference.js';
+import { mapHistoryCondition } from '../history-condition.js';
+import { buildIdPlan } from '../ids.js';
+import { createBundleContext, indexDirectory, newestFirst } from './bundle.js';
+import { instrumentScores, pushAssessmentGroup, pushEncounterGroup, pushPatientGroup } from './groups.js';
+
+/**
+ * Every resource of a (checked) chart, as `buildFhirPatientBundle(chart, { directory })` gives them, in its order.
+ * @param chart - a chart that passed the chart check
+ * @param directory - a directory that passed the directory check, or undefined
+ * @throws {MappingError} as the Bundle builder does (two records of one type with one FHIR id)
+ */
+export function* chartResources(chart: PatientChart, directory: Directory | undefined): Generator<fhir.FhirResource> {
+  const all = Number.POSITIVE_INFINITY;
+  const encounters = newestFirst(chart.encounters, all, (e) => [e.period?.start]);
+  const included = new Set<string>();
+  for (const e of encounters) included.add(e.id);
+  const ctx = createBundleContext(chart, buildIdPlan(chart, directory), indexDirectory(directory), included);
+  const group: fhir.FhirResource[] = [];
+  pushPatientGroup(group, chart, ctx);
+  yield* drain(group);
+  for (const e of encounters) {
+    pushEncounterGroup(group, e, ctx, true);
+    yield* drain(group);
+  }
+  for (const n of newestFirst(chart.notes, all, (x) => [x.authored])) {
+    yield mapComposition(n, ctx);
+    yield mapDocumentReference(n, ctx);
+  }
+  const assessments = newestFirst(chart.assessments, all, (a) => [a.authored]);
+  if (assessments.length > 0) {
+    const scores = instrumentScores(chart);
+    const questionnaires = new Set<string>();
+    for (const a of assessments) {
+      pushAssessmentGroup(group, a, ctx, scores, questionnaires);
+      yield* drain(group);
+    }
+  }
+  for (const h of newestFirst(chart.medicalHistory, all, (x) => [x.recordedDate, x.onset])) yield mapHistoryCondition(h, ctx);
+  for (const r of ctx.drainDirectory()) yield r as fhir.FhirResource;
+}
+
+/** The resources of `group`, emptying it as they go. */
+function* drain(group: fhir.FhirResource[]): Generator<fhir.FhirResource> {
+  for (let i = 0; i < group.length; i++) yield group[i] as fhir.FhirResource;
+  group.length = 0;
+}
+
+/** A chart no directory record refers to: the id plan of a directory alone. */
+const DIRECTORY_ONLY: PatientChart = Object.freeze({ patient: Object.freeze({ id: 'directory', identifiers: [], names: [] }) }) as unknown as PatientChart;
+
+/**
+ * Every record of a (checked) directory, mapped as a patient Bundle maps the directory records it refers to
+ * (literal references to the directory's own records): practitioners, then locations (each followed by the
+ * organizations it brings in first), then the remaining organizations.
+ * @param directory - a directory that passed the directory check
+ * @throws {MappingError} when two records of one kind map to one FHIR id
+ */
+export function* directoryResources(directory: Directory): Generator<fhir.FhirResource> {
+  const ctx = createBundleContext(DIRECTORY_ONLY, buildIdPlan(DIRECTORY_ONLY, directory), indexDirectory(directory), new Set());
+  for (const p of directory.practitioners ?? []) {
+    ctx.practitionerRef(p.id);
+    for (const r of ctx.drainDirectory()) yield r as fhir.FhirResource;
+  }
+  for (const l of directory.locations ?? []) {
+    ctx.locationRef(l.id);
+    for (const r of ctx.drainDirectory()) yield r as fhir.FhirResource;
+  }
+  for (const o of directory.organizations ?? []) {
+    ctx.organizationRef(o.id);
+    for (const r of ctx.drainDirectory()) yield r as fhir.FhirResource;
+  }
+}

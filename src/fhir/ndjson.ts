@@ -1,0 +1,273 @@
+/**
+ * NDJSON writers: the FHIR resources of patient charts, one JSON resource per line, for FHIR Bulk Data files
+ * (`Patient.ndjson`, `Encounter.ndjson`…) or any importer. Framework-free: an `AsyncIterable` of lines, no I/O.
+ */
+import type * as fhir from 'fhir/r4.js';
+import { InvalidArgumentError } from '../errors.js';
+import { createContentHash } from '../internal/fast-hash.js';
+import { isoOrderKey, parseIsoDateTime } from '../internal/iso.js';
+import type { ChartDocument, PatientChart } from '../model/chart.js';
+import type { Directory } from '../model/directory.js';
+import { validateChartDocument, validateDirectoryOption, validatePatientChart } from '../validation/chart-check.js';
+import { chartResources, directoryResources } from './internal/chart-resources.js';
+
+/** The resource types the NDJSON writers can emit, in the order a Bulk manifest lists them; `OperationOutcome` lines are the writers' errors. */
+export const FHIR_NDJSON_RESOURCE_TYPES = Object.freeze([
+  'Patient',
+  'Coverage',
+  'Organization',
+  'Encounter',
+  'Condition',
+  'Procedure',
+  'Composition',
+  'DocumentReference',
+  'QuestionnaireResponse',
+  'Questionnaire',
+  'Practitioner',
+  'Location',
+] as const);
+
+/** A resource type of {@link FHIR_NDJSON_RESOURCE_TYPES}. */
+export type FhirNdjsonResourceType = (typeof FHIR_NDJSON_RESOURCE_TYPES)[number];
+
+/** Types shared by several patients' charts: the same id from two charts is the same record, written once. */
+const SHARED_TYPES: ReadonlySet<string> = new Set(['Organization', 'Practitioner', 'Location', 'Questionnaire']);
+
+/** One line of an NDJSON export. */
+export interface FhirNdjsonLine {
+  /** The resource type: the file the line belongs to (`OperationOutcome` for an error of the export). */
+  readonly resourceType: FhirNdjsonResourceType | 'OperationOutcome';
+  /** The resource's id (an `OperationOutcome` line: the `Type/id` it is about). */
+  readonly id: string;
+  /** The resource's JSON, exactly `JSON.stringify(resource)`, followed by one `\n`. */
+  readonly text: string;
+}
+
+/** A chart with the directory its records refer to (each chart of a stream may carry its own). */
+export interface FhirNdjsonChart {
+  /** The patient's chart (checked by the writer, except a checked frozen one). */
+  readonly chart: PatientChart;
+  /** The directory records the chart refers to; absent: `options.directory`. */
+  readonly directory?: Directory | undefined;
+}
+
+/** Options of {@link streamFhirNdjson} and {@link streamChartDocumentNdjson}. */
+export interface FhirNdjsonOptions {
+  /** The directory the charts refer to (for charts given without their own); references into it become entries. */
+  directory?: Directory | undefined;
+  /** Only resources of these types (and `OperationOutcome` error lines); default every type. */
+  types?: readonly FhirNdjsonResourceType[] | undefined;
+  /**
+   * An ISO 8601 instant with seconds and offset: only resources whose `meta.lastUpdated` is later, and every
+   * resource without `meta.lastUpdated` (a record without `lastUpdated`, a directory record, a Coverage, a
+   * Questionnaire), as the Bulk Data IG allows for `_since`.
+   */
+  since?: string | undefined;
+  /**
+   * Give the event loop back (a macrotask: `setImmediate` where the runtime has it, else `setTimeout(0)`) after
+   * this many resources; 0 never. Default: between two resources, once the writer has worked for a millisecond
+   * since its last turn (a turn per resource costs more than a small resource's mapping), so no export holds the
+   * loop longer than a millisecond plus one resource's mapping.
+   */
+  yieldEvery?: number | undefined;
+  /** Also every record of this directory that no chart referred to (a system-level export), after the charts. */
+  wholeDirectory?: Directory | undefined;
+}
+
+interface ResolvedNdjsonOptions {
+  readonly directory: Directory | undefined;
+  readonly types: ReadonlySet<string> | undefined;
+  readonly since: number | undefined;
+  /** Resources between turns; `undefined` for the default time slice. */
+  readonly yieldEvery: number | undefined;
+  readonly wholeDirectory: Directory | undefined;
+}
+
+function resolveNdjsonOptions(options: FhirNdjsonOptions | undefined): ResolvedNdjsonOptions {
+  if (options === undefined) return { directory: undefined, types: undefined, since: undefined, yieldEvery: undefined, wholeDirectory: undefined };
+  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'must be an object');
+  const { types, since, yieldEvery } = options;
+  let typeSet: Set<string> | undefined;
+  if (types !== undefined) {
+    if (!Array.isArray(types)) throw new InvalidArgumentError('types', 'must be an array of resource types');
+    typeSet = new Set<string>();
+    for (const t of types as unknown[]) {
+      if (typeof t !== 'string' || !(FHIR_NDJSON_RESOURCE_TYPES as readonly string[]).includes(t)) {
+        throw new InvalidArgumentError('types', `must hold only ${FHIR_NDJSON_RESOURCE_TYPES.join(', ')}`);
+      }
+      typeSet.add(t);
+    }
+  }
+  if (since !== undefined && (typeof since !== 'string' || parseIsoDateTime(since)?.precision !== 'second')) {
+    throw new InvalidArgumentError('since', 'must be an ISO 8601 instant with seconds and an offset');
+  }
+  if (yieldEvery !== undefined && (typeof yieldEvery !== 'number' || !Number.isSafeInteger(yieldEvery) || yieldEvery < 0)) {
+    throw new InvalidArgumentError('yieldEvery', 'must be a non-negative integer');
+  }
+  return {
+    directory: options.directory === undefined ? undefined : validateDirectoryOption(options.directory),
+    types: typeSet,
+    since: since === undefined ? undefined : isoOrderKey(since),
+    yieldEvery,
+    wholeDirectory: options.wholeDirectory === undefined ? undefined : validateDirectoryOption(options.wholeDirectory),
+  };
+}
+
+/** A macrotask turn: the event loop runs I/O and timers before the writer goes on. */
+function giveBack(): Promise<void> {
+  const immediate = (globalThis as { setImmediate?: (fn: () => void) => unknown }).setImmediate;
+  return new Promise((resolve) => {
+    if (typeof immediate === 'function') immediate(resolve);
+    else setTimeout(resolve, 0);
+  });
+}
+
+/** The writer's default time slice, in milliseconds (see {@link FhirNdjsonOptions.yieldEvery}). */
+const SLICE_MS = 1;
+
+/** The fast hash of a line, to tell whether two shared records with one id are the same. */
+function digest(text: string): string {
+  const hash = createContentHash();
+  hash.update(text);
+  return hash.digestHex();
+}
+
+/** The error line for a resource left out because another chart gave a different resource of that type and id. */
+function conflictLine(resourceType: string, id: string): FhirNdjsonLine {
+  const outcome: fhir.OperationOutcome = {
+    resourceType: 'OperationOutcome',
+    issue: [
+      {
+        severity: 'error',
+        code: 'duplicate',
+        details: { text: `Another chart gave a different ${resourceType} with this id; the first one was exported and this one was left out.` },
+        expression: [`${resourceType}/${id}`],
+      },
+    ],
+  };
+  return { resourceType: 'OperationOutcome', id: `${resourceType}/${id}`, text: `${JSON.stringify(outcome)}\n` };
+}
+
+function isWrapped(item: PatientChart | FhirNdjsonChart): item is FhirNdjsonChart {
+  return typeof item === 'object' && item !== null && 'chart' in item;
+}
+
+/**
+ * Write the FHIR R4 resources of patient charts as NDJSON lines: one `JSON.stringify(resource)` and `\n` per
+ * line, each tagged with its resource type so a caller writes each type to its own file (`Patient.ndjson`…).
+ * Each resource is byte-for-byte the resource `buildFhirPatientBundle(chart, { directory })` holds (same id,
+ * content and key order): the chart's Patient, Coverages and payer Organizations, every Encounter with its
+ * Conditions and Procedures, every note (Composition + DocumentReference), every assessment
+ * (QuestionnaireResponse + Questionnaire), every medical-history Condition, and the directory records they
+ * refer to.
+ *
+ * No two lines of one type have the same id. A directory record, payer Organization or Questionnaire that
+ * several charts share is written once (the first time); when another chart gives a *different* resource of
+ * a type under an id already written (chart ids are unique within a chart, not across charts), that
+ * resource is left out and an `OperationOutcome` line (code `duplicate`, `expression` `Type/id`) says so,
+ * the content of a Bulk Data error file.
+ *
+ * Memory: the writer holds one record's resources at a time, plus the ids it has written (to keep them
+ * unique) and a 128-bit hash per shared record. It gives the event loop back between resources, at least
+ * once per millisecond of work (or every `yieldEvery` resources). Charts are read one at a time from `charts`, which may be an async generator over a
+ * database.
+ *
+ * @param charts - charts (or `{ chart, directory }`), sync or async iterable; each is checked unless it is a
+ *   checked frozen copy
+ * @param options - {@link FhirNdjsonOptions}
+ * @returns the lines, lazily: nothing is read or mapped before the first `next()`
+ * @throws {InvalidArgumentError} (from the first `next()`) for a malformed option
+ * @throws {ChartValidationError} for a chart or directory that fails the chart check (the lines before it were given)
+ * @throws {MappingError} as the Bundle builders do (two records of one type in one chart with one FHIR id)
+ * @example
+ * for await (const line of streamFhirNdjson(doc.patients, { directory: doc.directory })) {
+ *   files[line.resourceType].write(line.text); // e.g. a write stream per type
+ * }
+ * @see https://hl7.org/fhir/uv/bulkdata/STU2/export.html#bulk-data-output-file-request
+ */
+export async function* streamFhirNdjson(
+  charts: Iterable<PatientChart | FhirNdjsonChart> | AsyncIterable<PatientChart | FhirNdjsonChart>,
+  options?: FhirNdjsonOptions,
+): AsyncGenerator<FhirNdjsonLine, void, undefined> {
+  const resolved = resolveNdjsonOptions(options);
+  if (charts === null || typeof charts !== 'object' || (!(Symbol.asyncIterator in charts) && !(Symbol.iterator in charts))) {
+    throw new InvalidArgumentError('charts', 'must be an iterable or async iterable of charts');
+  }
+  const { types, since, yieldEvery } = resolved;
+  // Ids written, per type: `Type/id` → the hash of the line for shared types, '' for the others.
+  const written = new Map<string, string>();
+  let sinceTurn = 0;
+  let lastTurn = performance.now();
+  /** The line of a resource; a conflict line for a different resource under an id already written; or nothing. */
+  function accept(resource: fhir.FhirResource): FhirNdjsonLine | undefined {
+    const type = resource.resourceType;
+    if (types !== undefined && !types.has(type)) return undefined;
+    if (since !== undefined) {
+      const updated = resource.meta?.lastUpdated;
+      if (updated !== undefined && isoOrderKey(updated) <= since) return undefined;
+    }
+    const id = resource.id as string;
+    const key = `${type}/${id}`;
+    const text = `${JSON.stringify(resource)}\n`;
+    const shared = SHARED_TYPES.has(type);
+    const seen = written.get(key);
+    if (seen !== undefined) return !shared || seen !== digest(text) ? conflictLine(type, id) : undefined;
+    written.set(key, shared ? digest(text) : '');
+    return { resourceType: type as FhirNdjsonResourceType, id, text };
+  }
+  // Per chart, its resources (mapped lazily); then the whole directory's. The lines are given by the loop below,
+  // not by nested generators: every item a nested async generator passes on costs promise turns.
+  async function* batches(): AsyncGenerator<Iterable<fhir.FhirResource>> {
+    for await (const item of charts as AsyncIterable<PatientChart | FhirNdjsonChart>) {
+      const chart = validatePatientChart(isWrapped(item) ? item.chart : item);
+      const given = isWrapped(item) ? item.directory : undefined;
+      yield chartResources(chart, given === undefined ? resolved.directory : validateDirectoryOption(given));
+    }
+    if (resolved.wholeDirectory !== undefined) yield directoryResources(resolved.wholeDirectory);
+  }
+  for await (const resources of batches()) {
+    for (const resource of resources) {
+      const line = accept(resource);
+      if (line !== undefined) yield line;
+      if (yieldEvery === undefined) {
+        // performance.now() is a web standard (browsers, Node, Deno, workers); it only paces, never shapes output.
+        if (performance.now() - lastTurn >= SLICE_MS) {
+          await giveBack();
+          lastTurn = performance.now();
+        }
+      } else if (yieldEvery > 0 && ++sinceTurn >= yieldEvery) {
+        sinceTurn = 0;
+        await giveBack();
+      }
+    }
+  }
+}
+
+/**
+ * Write a whole chart document as NDJSON lines ({@link streamFhirNdjson} over its charts, with its directory):
+ * every patient's resources, then (option `wholeDirectory`, as a system-level export does) the directory
+ * records no chart referred to.
+ *
+ * @param document - a chart document (checked, unless it is a checked frozen one from `freezeChartDocument`)
+ * @param options - {@link FhirNdjsonOptions} without `directory` (the document's is used); `wholeDirectory: true`
+ *   adds the document's unreferenced directory records
+ * @returns the lines, lazily
+ * @throws {ChartValidationError} when the document fails the chart check (at once)
+ * @throws {InvalidArgumentError} (from the first `next()`) for a malformed option
+ * @example
+ * let patients = '';
+ * for await (const line of streamChartDocumentNdjson(doc, { types: ['Patient'] })) patients += line.text;
+ */
+export function streamChartDocumentNdjson(
+  document: ChartDocument,
+  options?: Omit<FhirNdjsonOptions, 'directory' | 'wholeDirectory'> & { wholeDirectory?: boolean | undefined },
+): AsyncGenerator<FhirNdjsonLine, void, undefined> {
+  const doc = validateChartDocument(document);
+  const { wholeDirectory, ...rest } = options ?? {};
+  const directory = doc.directory;
+  return streamFhirNdjson(doc.patients, {
+    ...rest,
+    directory,
+    wholeDirectory: wholeDirectory === true ? directory : undefined,
+  });
+}
