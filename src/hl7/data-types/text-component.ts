@@ -4,11 +4,13 @@
  */
 import { hasText } from '../../internal/text.js';
 import { truncateEscaped } from '../internal/fit.js';
+import { KEPT_PREFIX_ONLY, keptPrefix } from '../internal/speed-ups.js';
 import { esc } from '../internal/standard-escape.js';
 
 /**
  * Escape free text and shorten it to a component's maximum length (never splitting an escape sequence or a
- * surrogate pair); blank text (white space only) gives an empty component.
+ * surrogate pair); blank text (white space only) gives an empty component. Only the part of the text that
+ * can be kept is escaped ({@link keptPrefix}).
  * @param value - chart text
  * @param max - the component's maximum length after escaping
  * @returns the escaped, possibly shortened text
@@ -16,7 +18,7 @@ import { esc } from '../internal/standard-escape.js';
  */
 export function textComponent(value: string, max: number): string {
   // Blank text carries nothing and FHIR leaves it out: an empty component, not spaces.
-  return hasText(value) ? truncateEscaped(esc(value), max) : '';
+  return hasText(value) ? truncateEscaped(esc(keptPrefix(value, max)), max) : '';
 }
 
 /**
@@ -46,19 +48,24 @@ export function firstNonEmpty(values: readonly string[] | undefined): number {
 }
 
 /**
- * The values with text from index `from` on, joined by `sep`.
+ * The values with text from index `from` on, joined by `sep`, for a component of `max` characters: only what
+ * {@link textComponent} can keep of the joined text is joined ({@link keptPrefix}), so the result, given to
+ * `textComponent(…, max)`, gives what the whole joined text gives.
  * @param values - name or address parts
  * @param from - the first index to take
  * @param sep - the separator
- * @returns the joined values ('' when there are none)
- * @example joinNonEmpty(['Mary', 'Anne', 'Lou'], 1, ' ') // 'Anne Lou'
+ * @param max - the component's maximum length after escaping
+ * @returns the joined values, or their start ('' when there are none)
+ * @example joinNonEmpty(['Mary', 'Anne', 'Lou'], 1, ' ', 30) // 'Anne Lou'
  */
-export function joinNonEmpty(values: readonly string[] | undefined, from: number, sep: string): string {
+export function joinNonEmpty(values: readonly string[] | undefined, from: number, sep: string, max: number): string {
   if (values === undefined) return '';
   let out = '';
   for (let i = from; i < values.length; i++) {
     const v = values[i] as string;
-    if (hasText(v)) out = out === '' ? v : out + sep + v;
+    if (hasText(v)) out = out === '' ? keptPrefix(v, max) : out + sep + keptPrefix(v, max);
+    // The text kept so far already runs past what the component can hold: the rest cannot be kept.
+    if (KEPT_PREFIX_ONLY && out.length > max + 1) return keptPrefix(out, max);
   }
   return out;
 }

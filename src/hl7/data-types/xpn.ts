@@ -27,9 +27,9 @@ export function nameParts(name: HumanName): { family: string; given: string; mid
   return {
     family: textComponent(family, COMPONENT_MAX.surname),
     given: textComponent(given, COMPONENT_MAX.givenName),
-    middle: textComponent(joinNonEmpty(name.given, first + 1, ' '), COMPONENT_MAX.givenName),
-    suffix: textComponent(joinNonEmpty(name.suffix, 0, ' '), COMPONENT_MAX.suffixOrPrefix),
-    prefix: textComponent(joinNonEmpty(name.prefix, 0, ' '), COMPONENT_MAX.suffixOrPrefix),
+    middle: textComponent(joinNonEmpty(name.given, first + 1, ' ', COMPONENT_MAX.givenName), COMPONENT_MAX.givenName),
+    suffix: textComponent(joinNonEmpty(name.suffix, 0, ' ', COMPONENT_MAX.suffixOrPrefix), COMPONENT_MAX.suffixOrPrefix),
+    prefix: textComponent(joinNonEmpty(name.prefix, 0, ' ', COMPONENT_MAX.suffixOrPrefix), COMPONENT_MAX.suffixOrPrefix),
     type: name.use === undefined ? '' : HL7_NAME_TYPE[name.use],
   };
 }
