@@ -9,6 +9,9 @@ import fc from 'fast-check';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Directory, PatientChart } from '../../src/index.js';
 import { hl7CxLength, hl7EscapedLength, utf8Length } from '../../src/model/limits.js';
+import { joinedTextComponent, joinNonEmpty, textComponent } from '../../src/hl7/data-types/text-component.js';
+import { truncateEscaped } from '../../src/hl7/internal/fit.js';
+import { escapeStandard } from '../../src/hl7/internal/standard-escape.js';
 import { runs } from '../support/runs.js';
 import { CHART, DIRECTORY } from './fixtures.js';
 
@@ -135,6 +138,28 @@ describe('HL7 builders: work proportional to the message, not to the record', ()
         expect(tenTimes.chars).toBe(short.chars);
       }),
       { numRuns: runs(25) },
+    );
+  });
+});
+
+describe('the kept prefix gives what the whole text gives', () => {
+  const unit = fc.constantFrom('a', ' ', '|', '^', '&', '~', '\\', '\t', '\r', '\n', 'é', '\u0085', '😀', '\uD800', '\uDC00');
+  it('regression (seed -1484019991): joined text whose kept start is blank still gives that start', () => {
+    expect(joinedTextComponent([' \ta'], 0, ' ', 1)).toBe(' ');
+    expect(joinedTextComponent(['x', '  \tb'], 0, ' ', 3)).toBe('x  ');
+  });
+
+  // Seed -1484019991 found that the kept start of joined text can be blank (' \\t' of ' \\ta'): it must not be read as blank text.
+  it('property: textComponent and joinedTextComponent equal escaping the whole (joined) text, then cutting it', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit, maxLength: 120 }), { maxLength: 5 }), fc.integer({ min: 0, max: 60 }), fc.nat(3), (values, max, from) => {
+        const whole = values.slice(from).filter((v) => /\S/.test(v)).join(' ');
+        const plain = /\S/.test(whole) ? truncateEscaped(escapeStandard(whole, false), max) : '';
+        expect(joinedTextComponent(values, from, ' ', max)).toBe(plain);
+        expect(textComponent(joinNonEmpty(values, from, ' '), max)).toBe(plain);
+        for (const v of values) expect(textComponent(v, max)).toBe(/\S/.test(v) ? truncateEscaped(escapeStandard(v, false), max) : '');
+      }),
+      { numRuns: runs(500) },
     );
   });
 });

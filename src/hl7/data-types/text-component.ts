@@ -48,24 +48,43 @@ export function firstNonEmpty(values: readonly string[] | undefined): number {
 }
 
 /**
- * The values with text from index `from` on, joined by `sep`, for a component of `max` characters: only what
- * {@link textComponent} can keep of the joined text is joined ({@link keptPrefix}), so the result, given to
- * `textComponent(…, max)`, gives what the whole joined text gives.
+ * The values with text from index `from` on, joined by `sep`.
  * @param values - name or address parts
  * @param from - the first index to take
  * @param sep - the separator
- * @param max - the component's maximum length after escaping
- * @returns the joined values, or their start ('' when there are none)
- * @example joinNonEmpty(['Mary', 'Anne', 'Lou'], 1, ' ', 30) // 'Anne Lou'
+ * @returns the joined values ('' when there are none)
+ * @example joinNonEmpty(['Mary', 'Anne', 'Lou'], 1, ' ') // 'Anne Lou'
  */
-export function joinNonEmpty(values: readonly string[] | undefined, from: number, sep: string, max: number): string {
+export function joinNonEmpty(values: readonly string[] | undefined, from: number, sep: string): string {
   if (values === undefined) return '';
   let out = '';
   for (let i = from; i < values.length; i++) {
     const v = values[i] as string;
-    if (hasText(v)) out = out === '' ? keptPrefix(v, max) : out + sep + keptPrefix(v, max);
-    // The text kept so far already runs past what the component can hold: the rest cannot be kept.
-    if (KEPT_PREFIX_ONLY && out.length > max + 1) return keptPrefix(out, max);
+    if (hasText(v)) out = out === '' ? v : out + sep + v;
   }
   return out;
+}
+
+/**
+ * The values with text from index `from` on, joined by `sep`, as a component of `max` characters: the same as
+ * `textComponent(joinNonEmpty(values, from, sep), max)`, but only what the component can keep of the joined
+ * text is joined and escaped ({@link keptPrefix}).
+ * @param values - name or address parts
+ * @param from - the first index to take
+ * @param sep - the separator
+ * @param max - the component's maximum length after escaping
+ * @returns the escaped, possibly shortened component ('' when no value has text)
+ * @example joinedTextComponent(['Mary', 'Anne', 'Lou'], 1, ' ', 30) // 'Anne Lou'
+ */
+export function joinedTextComponent(values: readonly string[] | undefined, from: number, sep: string, max: number): string {
+  if (values === undefined) return '';
+  let out = '';
+  for (let i = from; i < values.length; i++) {
+    const v = values[i] as string;
+    // Only values with text are joined, so joined text always has text (though its kept start may be blank).
+    if (hasText(v)) out = out === '' ? keptPrefix(v, max) : out + sep + keptPrefix(v, max);
+    // The text kept so far already runs past what the component can hold: the rest cannot be kept.
+    if (KEPT_PREFIX_ONLY && out.length > max + 1) break;
+  }
+  return out === '' ? '' : truncateEscaped(esc(keptPrefix(out, max)), max);
 }

@@ -9,7 +9,7 @@ import { fitCompositeOrThrow, truncateEscaped } from '../internal/fit.js';
 import { keptPrefix } from '../internal/speed-ups.js';
 import { esc } from '../internal/standard-escape.js';
 import { hl7AddressType } from '../tables.js';
-import { firstNonEmpty, joinNonEmpty, textComponent } from './text-component.js';
+import { firstNonEmpty, joinedTextComponent, textComponent } from './text-component.js';
 
 /** The index of XAD-7, the address type (a code, not text), in the parts of an XAD. */
 const XAD_TYPE = 6;
@@ -42,7 +42,7 @@ export function xadFromAddress(address: Address, path: IssuePath, target: string
   const other = [postalFits ? '' : postalCode, countryFits ? '' : country].filter((v) => v !== '').join(', ');
   const parts = [
     textComponent(address.lines?.[first] ?? '', COMPONENT_MAX.street),
-    textComponent(joinNonEmpty(address.lines, first + 1, ', ', COMPONENT_MAX.street), COMPONENT_MAX.street),
+    joinedTextComponent(address.lines, first + 1, ', ', COMPONENT_MAX.street),
     textComponent(part(address.city), COMPONENT_MAX.place),
     textComponent(part(address.state), COMPONENT_MAX.place),
     postalFits ? postalCode : '',
