@@ -123,6 +123,12 @@ for (let r = 0; r < ROUNDS; r++) {
 const perExport = [...holds].map(([name, list]) => ({ name, ms: median(list), wall: median(walls.get(name)) })).sort((a, b) => b.ms - a.ms);
 console.log(`\nLongest HL7 exports (median of ${ROUNDS} rounds; ${all.length} exports timed)`);
 console.table(perExport.slice(0, 10).map((e) => ({ export: e.name, 'loop hold, CPU (ms)': e.ms.toFixed(2), 'wall-clock (ms)': e.wall.toFixed(2) })));
+const perChart = ['bench chart', 'max patient', "issue's patient"].map((chart) => {
+  const e = perExport.find((x) => x.name.startsWith(`${chart}:`));
+  return { chart, 'longest export': e.name.slice(chart.length + 2), 'loop hold, CPU (ms)': e.ms.toFixed(2), 'wall-clock (ms)': e.wall.toFixed(2) };
+});
+console.log('\nLongest export of each chart');
+console.table(perChart);
 const rows = Object.entries(partTimes).map(([k, t]) => {
   const floor = median(t.floor);
   const check = median(t.check);
