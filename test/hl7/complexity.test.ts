@@ -111,7 +111,7 @@ describe('HL7 builders: work proportional to the message, not to the record', ()
     escaped.chars = 0;
   });
 
-  it.each(BUILDS)('%s: text 10 times longer gives the same message for the same characters escaped', (_, build) => {
+  it.each(BUILDS)('%s: should give the same message for text 10 times longer, escaping the same characters', (_, build) => {
     const short = measured(build, lengthened(2_000));
     const tenTimes = measured(build, lengthened(20_000));
     expect(tenTimes.message).toBe(short.message);
@@ -120,7 +120,7 @@ describe('HL7 builders: work proportional to the message, not to the record', ()
     expect(short.chars).toBeLessThan(short.message.length * 2);
   });
 
-  it('the escaping is handed only what a component can keep (a 1 MiB name costs what a 2 000-character one does)', () => {
+  it('should hand the escaping only what a component can keep (a 1 MiB name costs what a 2 000-character one does)', () => {
     const [, build] = BUILDS[1] as [string, Build];
     const huge = measured(build, lengthened(1_048_576));
     const small = measured(build, lengthened(2_000));
@@ -128,7 +128,7 @@ describe('HL7 builders: work proportional to the message, not to the record', ()
     expect(huge.chars).toBe(small.chars);
   });
 
-  it('property: any text start, lengthened tenfold, gives the same ADT^A31 for the same characters escaped', () => {
+  it('should give the same ADT^A31 for any text start lengthened tenfold, escaping the same characters (property)', () => {
     const [, build] = BUILDS[0] as [string, Build];
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom('a', ' ', '|', '^', '&', '~', '\\', '\t', 'é', '😀', '中', 'X', '0'), maxLength: 400 }), (start) => {
@@ -144,13 +144,13 @@ describe('HL7 builders: work proportional to the message, not to the record', ()
 
 describe('the kept prefix gives what the whole text gives', () => {
   const unit = fc.constantFrom('a', ' ', '|', '^', '&', '~', '\\', '\t', '\r', '\n', 'é', '\u0085', '😀', '\uD800', '\uDC00');
-  it('regression (seed -1484019991): joined text whose kept start is blank still gives that start', () => {
+  it('should keep the start of joined text even when that start is blank (regression, seed -1484019991)', () => {
     expect(joinedTextComponent([' \ta'], 0, ' ', 1)).toBe(' ');
     expect(joinedTextComponent(['x', '  \tb'], 0, ' ', 3)).toBe('x  ');
   });
 
   // Seed -1484019991 found that the kept start of joined text can be blank (' \\t' of ' \\ta'): it must not be read as blank text.
-  it('property: textComponent and joinedTextComponent equal escaping the whole (joined) text, then cutting it', () => {
+  it('should equal escaping the whole (joined) text, then cutting it (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.string({ unit, maxLength: 120 }), { maxLength: 5 }), fc.integer({ min: 0, max: 60 }), fc.nat(3), (values, max, from) => {
         const whole = values.slice(from).filter((v) => /\S/.test(v)).join(' ');
@@ -180,7 +180,7 @@ function countingText(length: number, code: number): { text: string; reads: () =
 }
 
 describe('chart check: a limit rule reads no further than its limit', () => {
-  it('the length once escaped stops counting past the limit (lines: a line break is one character)', () => {
+  it('should stop counting the length once escaped past the limit (lines: a line break is one character)', () => {
     for (const [code, lines] of [
       [0x7c, false],
       [0x7c, true],
@@ -196,14 +196,14 @@ describe('chart check: a limit rule reads no further than its limit', () => {
     }
   });
 
-  it('without lines, a text longer than the limit is settled by its length alone', () => {
+  it('should settle a text longer than the limit by its length alone, without lines', () => {
     const t = countingText(1_048_576, 0x61);
     expect(hl7EscapedLength(t.text, false, 250)).toBeGreaterThan(250);
     expect(hl7CxLength(t.text, 'urn:oid:1.2.3', 'MR', 250)).toBeGreaterThan(250);
     expect(t.reads()).toBe(0);
   });
 
-  it('UTF-8 bytes stop counting past the limit', () => {
+  it('should stop counting UTF-8 bytes past the limit', () => {
     const small = countingText(1_000, 0x4e2d); // 中: 3 bytes
     const large = countingText(10_000, 0x4e2d);
     expect(utf8Length(small.text, 300)).toBeGreaterThan(300);
@@ -212,7 +212,7 @@ describe('chart check: a limit rule reads no further than its limit', () => {
     expect(large.reads()).toBeLessThanOrEqual(101);
   });
 
-  it('property: with a limit, the count is exact up to the limit and past it whenever the text is', () => {
+  it('should count exactly up to the limit and past it whenever the text is (property)', () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom('a', '|', '\r', '\n', '\t', 'é', '\u0085', '😀'), maxLength: 300 }), fc.boolean(), fc.nat(400), (text, lines, stop) => {
         const exact = hl7EscapedLength(text, lines);

@@ -33,7 +33,7 @@ async function withoutIsWellFormed(): Promise<(text: string) => boolean> {
 }
 
 describe('hasForbiddenText', () => {
-  it('examples: lone surrogates at either end and inside, pairs, control characters', () => {
+  it('should find lone surrogates at either end and inside, and forbidden control characters, not pairs', () => {
     for (const [value, expected] of [
       ['', false],
       ['a\tb\r\nc', false],
@@ -50,7 +50,7 @@ describe('hasForbiddenText', () => {
     }
   });
 
-  it('property: the same answer as the plain expressions, with and without isWellFormed', async () => {
+  it('should answer as the plain expressions, with and without isWellFormed (property)', async () => {
     const fallback = await withoutIsWellFormed();
     expect(fallback).not.toBe(hasForbiddenText); // a module evaluated anew, without the built-in
     fc.assert(
@@ -62,7 +62,7 @@ describe('hasForbiddenText', () => {
     );
   });
 
-  it('the check refuses a lone surrogate after a megabyte of non-BMP text, with its path', () => {
+  it('should make the check refuse a lone surrogate after 600 000 characters of non-BMP text, with its path', () => {
     const family = `${'😀'.repeat(300_000)}\uD800`;
     const issues = checkPatientChart({ patient: { id: 'p1', identifiers: [{ system: 'urn:oid:1.2.3', value: 'M1' }], names: [{ family }] } });
     expect(issues.map((i) => [i.path.join('.'), i.code])).toContainEqual(['patient.names.0.family', 'control-character']);
