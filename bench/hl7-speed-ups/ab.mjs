@@ -1,5 +1,6 @@
 /**
- * A/B measurement of each speed-up of the HL7 layer (src/hl7/internal/speed-ups.ts).
+ * A/B measurement of each speed-up of the HL7 layer (src/hl7/internal/speed-ups.ts) and of the chart check
+ * (src/validation/speed-ups.ts: entries with `seam: 'check'`).
  *
  * The library is bundled from src/ once as it is ("on") and once per speed-up with that speed-up's export
  * replaced by its plain equivalent from ./plain.ts ("off"). Each pair is timed on the loads the speed-up

@@ -1,5 +1,6 @@
 /**
- * The plain equivalents of the speed-ups in src/hl7/internal/speed-ups.ts: the same results, without the
+ * The plain equivalents of the speed-ups in src/hl7/internal/speed-ups.ts (and, at the end, of the chart check's
+ * in src/validation/speed-ups.ts): the same results, without the
  * cache, table or fast path. (The plain equivalents of the speed-ups removed for want of a shown gain are now
  * the library's own code: one regular-expression scan for long text too, MSH-18 from a scan of the finished
  * message, `new Array(n).fill('')`, `sep.repeat(n)`, a map for every id look-up.) `bench/hl7-speed-ups/ab.mjs` builds the library once per speed-up with that
