@@ -125,7 +125,7 @@ export function hl7EscapedLength(text: string, lines: boolean, stopAbove = Numbe
  * @param value - the identifier value
  * @param system - the identifier system (an absolute URI)
  * @param type - the identifier type code, if any
- * @param stopAbove - where counting the value's escaped length may stop (see {@link hl7EscapedLength}; default: never)
+ * @param stopAbove - where counting the value's escaped length may stop (see `hl7EscapedLength`; default: never)
  * @returns the CX length after escaping (with `stopAbove`: some number above it when the value's escaped length is)
  */
 export function hl7CxLength(value: string, system: string, type: string | undefined, stopAbove = Number.POSITIVE_INFINITY): number {
