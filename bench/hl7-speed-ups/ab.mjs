@@ -1,5 +1,6 @@
 /**
- * A/B measurement of each speed-up of the HL7 layer (src/hl7/internal/speed-ups.ts).
+ * A/B measurement of each speed-up of the HL7 layer (src/hl7/internal/speed-ups.ts) and of the chart check
+ * (src/validation/speed-ups.ts: entries with `seam: 'check'`).
  *
  * The library is bundled from src/ once as it is ("on") and once per speed-up with that speed-up's export
  * replaced by its plain equivalent from ./plain.ts ("off"). Each pair is timed on the loads the speed-up
@@ -14,7 +15,10 @@
  *   ADT^A08 per encounter, MDM^T02 per note, ORU^R01 per assessment), control ids generated;
  * - `2 KB note`: bench/hl7.bench.mjs's MDM^T02 (a 2 KB note with characters to escape and non-ASCII text);
  * - `check`: `checkHl7Message` of every demo message;
- * - `parse + escape`: `parseHl7Message` of every demo message, then `escapeHl7` of every value read.
+ * - `parse + escape`: `parseHl7Message` of every demo message, then `escapeHl7` of every value read;
+ * - `long-text patient`: ADT^A31 and ADR^A19 of bench/support/max-chart.mjs's patient with names, addresses and
+ *   display texts at the longest the chart check accepts (about 1 MiB each; issue 18);
+ * - `refused long contact`: `checkPatientChart` of the demo's first patient with a contact value of 1 MiB (refused).
  *
  * Every variant's output is compared with the "on" build's first (generated control ids: only their shape), so a
  * plain equivalent that is not equivalent fails the run.
@@ -30,6 +34,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SEAM = join(ROOT, 'src/hl7/internal/speed-ups.ts');
+/** The chart check's seam (src/validation/speed-ups.ts): its speed-ups are replaced from the same plain.ts. */
+const CHECK_SEAM = join(ROOT, 'src/validation/speed-ups.ts');
 const PLAIN = fileURLToPath(new URL('./plain.ts', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 120);
 const PATIENTS_PER_ROUND = 4;
@@ -38,7 +44,7 @@ const PATIENTS_PER_ROUND = 4;
 const SPEED_UPS = [
   // A/A control: a second bundle with nothing replaced. Its ratio is what two builds of the same code differ
   // by; a speed-up's gain counts only beyond it.
-  { name: 'none (A/A control)', exports: [], loads: ['demo messages', '2 KB note', 'check', 'parse + escape'] },
+  { name: 'none (A/A control)', exports: [], loads: ['demo messages', '2 KB note', 'check', 'parse + escape', 'long-text patient', 'refused long contact'] },
   { name: 'XCN per message', exports: ['cachedXcn'], loads: ['demo messages'] },
   { name: 'random-byte pool (control ids)', exports: ['randomByte'], loads: ['demo messages'] },
   { name: 'recent date-times', exports: ['cachedDateTime'], loads: ['demo messages', '2 KB note'] },
@@ -46,6 +52,10 @@ const SPEED_UPS = [
   { name: 'parsed v2.5.1 definitions', exports: ['cachedDefinition'], loads: ['check'] },
   { name: 'standard-delimiter fast path', exports: ['STANDARD_DELIMITERS_FAST_PATH'], loads: ['parse + escape'] },
   { name: 'compiled delimiter sets', exports: ['cachedDelimiterSet'], loads: ['parse + escape'] },
+  // Issue 18: work proportional to what is written.
+  { name: 'kept prefix only (long text)', exports: ['KEPT_PREFIX_ONLY', 'keptPrefix'], loads: ['long-text patient', 'demo messages'] },
+  { name: 'forbidden text: isWellFormed', seam: 'check', exports: ['hasForbiddenText'], loads: ['long-text patient', 'demo messages', '2 KB note'] },
+  { name: 'limit rules stop at the limit', seam: 'check', exports: ['countUpTo'], loads: ['refused long contact', 'demo messages'] },
 ];
 
 const only = process.env.BENCH_ONLY?.split(',');
@@ -53,8 +63,9 @@ const measured = only === undefined ? SPEED_UPS : SPEED_UPS.filter((s) => only.i
 
 const out = mkdtempSync(join(tmpdir(), 'hl7-speed-ups-'));
 
-/** Bundle src/index.ts; with `off` (a list), through a variant seam whose `off` exports come from plain.ts. */
-async function bundle(label, off) {
+/** Bundle src/index.ts; with `off` (a list), through a variant of `seam` whose `off` exports come from plain.ts. */
+async function bundle(label, off, seam = 'hl7') {
+  const variantOf = seam === 'check' ? CHECK_SEAM : SEAM;
   const file = join(out, `${label.replace(/[^a-z0-9]+/gi, '-')}.mjs`);
   await build({
     entryPoints: [join(ROOT, 'src/index.ts')],
@@ -68,9 +79,12 @@ async function bundle(label, off) {
       {
         name: 'speed-up-variant',
         setup(b) {
-          b.onResolve({ filter: /speed-ups\.js$/ }, () => (off === undefined ? { path: SEAM } : { path: 'variant', namespace: 'variant' }));
+          b.onResolve({ filter: /speed-ups\.js$/ }, (args) => {
+            const file = join(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
+            return off === undefined || file !== variantOf ? { path: file } : { path: 'variant', namespace: 'variant' };
+          });
           b.onLoad({ filter: /.*/, namespace: 'variant' }, () => ({
-            contents: `export * from ${JSON.stringify(SEAM)};\n${off.length === 0 ? '' : `export { ${off.join(', ')} } from ${JSON.stringify(PLAIN)};`}\n`,
+            contents: `export * from ${JSON.stringify(variantOf)};\n${off.length === 0 ? '' : `export { ${off.join(', ')} } from ${JSON.stringify(PLAIN)};`}\n`,
             loader: 'ts',
             resolveDir: ROOT,
           }));
@@ -151,6 +165,18 @@ function noteChart(size = 2048) {
 
 const NOTE = noteChart();
 
+/** The long-text patient and the refused chart, made once (with the "on" build's check). */
+let LONG;
+async function longTextInputs(lib) {
+  if (LONG !== undefined) return LONG;
+  const { maxPatient } = await import('../support/max-chart.mjs');
+  const patient = maxPatient(lib, (path) => path.includes('names') || path.includes('addresses') || path[path.length - 1] === 'display');
+  const refused = structuredClone(DEMO.patients[0]);
+  refused.patient.telecoms = [{ system: 'phone', value: `+1 ${'5'.repeat(1_048_570)}` }];
+  LONG = { patient, refused };
+  return LONG;
+}
+
 /**
  * The loads for one build of the library: name → run(round). Round `r` works on 4 demo patients (on and off
  * of one round on the same ones), so one timing takes some 20 ms of CPU, and the rounds cover the whole
@@ -179,6 +205,15 @@ function loads(lib) {
       return k;
     },
     check: (r) => each(r, (p) => p.fixed.reduce((k, m) => k + lib.checkHl7Message(m).length, 0)),
+    'long-text patient': () => {
+      const { chart, directory } = LONG.patient;
+      return lib.buildAdtA31(chart, { now: NOW, directory }).length + lib.buildAdrA19(chart, { now: NOW, directory }).length;
+    },
+    'refused long contact': () => {
+      let k = 0;
+      for (let i = 0; i < 20; i++) k += lib.checkPatientChart(LONG.refused).length;
+      return k;
+    },
     'parse + escape': (r) =>
       each(r, (p) => {
         let k = 0;
@@ -198,6 +233,9 @@ function outputs(lib) {
     fixed.map((m) => lib.checkHl7Message(m)),
     fixed.map((m) => lib.parseHl7Message(m)),
     demoMessages(lib, false).map((m) => /^MSH(?:\|[^|\r]*){9}\|([0-9A-Z]{20})\|/.test(m)),
+    lib.buildAdtA31(LONG.patient.chart, { now: NOW, controlId: 'ADT1', directory: LONG.patient.directory }),
+    lib.buildAdrA19(LONG.patient.chart, { now: NOW, controlId: 'ADR1', directory: LONG.patient.directory }),
+    lib.checkPatientChart(LONG.refused),
   ]);
 }
 
@@ -252,13 +290,14 @@ function compare(on, off) {
 }
 
 const base = await bundle('on', undefined);
+await longTextInputs(base);
 const baseOutputs = outputs(base);
 const baseLoads = loads(base);
 const rows = [];
 /** The A/A control's median ratio per load. */
 const control = {};
 for (const s of measured) {
-  const variant = await bundle(`off-${s.name}`, s.exports);
+  const variant = await bundle(`off-${s.name}`, s.exports, s.seam);
   if (outputs(variant) !== baseOutputs) {
     console.error(`"${s.name}" off gives other output than on: its plain equivalent is not equivalent`);
     process.exitCode = 1;

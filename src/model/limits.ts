@@ -92,23 +92,30 @@ export const NOTE_UTF8_MAX = 786_432;
  * The length of `text` once escaped for HL7 v2.5.1 with the standard delimiters: `|^&~\` take three characters,
  * CR and LF `\X0D\` / `\X0A\` (with `lines`, LF and CR LF are the one-character repetition separator instead),
  * any other control character (C0, DEL, C1) the hex of its UTF-8 bytes (`\X09\`, `\XC285\`).
+ * With `stopAbove`, counting stops as soon as the count is past it (a limit rule needs no more): the result is
+ * then some number above `stopAbove`, at most the escaped length.
  * @param text - the text
  * @param lines - whether line breaks become repetitions (multi-line text, TX)
- * @returns the escaped length
+ * @param stopAbove - where counting may stop (default: never)
+ * @returns the escaped length, or a number above `stopAbove` when the escaped length is
  * @example hl7EscapedLength('a|b', false) // 5
  */
-export function hl7EscapedLength(text: string, lines: boolean): number {
-  let n = text.length;
+export function hl7EscapedLength(text: string, lines: boolean, stopAbove = Number.POSITIVE_INFINITY): number {
+  // Without line breaks as repetitions, escaping never shortens: the length alone may settle it.
+  if (!lines && text.length > stopAbove) return text.length;
+  let n = 0; // the escaped length of text[0, i)
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c > 0x9f) continue;
-    if (c === 0x7c || c === 0x5e || c === 0x26 || c === 0x7e || c === 0x5c) n += 2;
-    else if (lines && c === 0x0a) continue;
+    if (c > 0x9f) n += 1;
+    else if (c === 0x7c || c === 0x5e || c === 0x26 || c === 0x7e || c === 0x5c) n += 3;
+    else if (lines && c === 0x0a) n += 1;
     else if (lines && c === 0x0d && text.charCodeAt(i + 1) === 0x0a) {
-      n -= 1;
+      n += 1;
       i += 1;
-    } else if (c < 0x20 || c === 0x7f) n += 4;
-    else if (c >= 0x80) n += 6;
+    } else if (c < 0x20 || c === 0x7f) n += 5;
+    else if (c >= 0x80) n += 7;
+    else n += 1;
+    if (n > stopAbove) return n;
   }
   return n;
 }
@@ -118,13 +125,14 @@ export function hl7EscapedLength(text: string, lines: boolean): number {
  * @param value - the identifier value
  * @param system - the identifier system (an absolute URI)
  * @param type - the identifier type code, if any
- * @returns the CX length after escaping
+ * @param stopAbove - where counting the value's escaped length may stop (see `hl7EscapedLength`; default: never)
+ * @returns the CX length after escaping (with `stopAbove`: some number above it when the value's escaped length is)
  */
-export function hl7CxLength(value: string, system: string, type: string | undefined): number {
+export function hl7CxLength(value: string, system: string, type: string | undefined, stopAbove = Number.POSITIVE_INFINITY): number {
   const universalId = hl7UniversalIdLength(system);
   const typeLength = type === undefined || type === '' ? 0 : 1 + type.length;
   const hdType = system.startsWith('urn:uuid:') ? 'UUID' : 'ISO'; // ISO and URI have the same length
-  return hl7EscapedLength(value, false) + '^^^&'.length + universalId + 1 + hdType.length + typeLength;
+  return hl7EscapedLength(value, false, stopAbove) + '^^^&'.length + universalId + 1 + hdType.length + typeLength;
 }
 
 /**
@@ -146,8 +154,17 @@ export function hl7UniversalIdLength(system: string): number {
   return hl7EscapedLength(bare, false);
 }
 
-/** The number of UTF-8 bytes of `text` (lone surrogates, refused by the check, count as U+FFFD). */
-export function utf8Length(text: string): number {
+/**
+ * The number of UTF-8 bytes of `text` (lone surrogates, refused by the check, count as U+FFFD). With `stopAbove`,
+ * counting stops as soon as the count is past it: the result is then some number above `stopAbove`.
+ * @param text - the text
+ * @param stopAbove - where counting may stop (default: never)
+ * @returns the UTF-8 length, or a number above `stopAbove` when the UTF-8 length is
+ * @example utf8Length('é') // 2
+ */
+export function utf8Length(text: string, stopAbove = Number.POSITIVE_INFINITY): number {
+  // A character takes at least one byte: the length alone may settle it.
+  if (text.length > stopAbove) return text.length;
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -157,6 +174,7 @@ export function utf8Length(text: string): number {
       n += 4;
       i += 1;
     } else n += 3;
+    if (n > stopAbove) return n;
   }
   return n;
 }

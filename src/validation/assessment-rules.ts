@@ -6,6 +6,7 @@ import { checkLastUpdated } from './last-updated-rules.js';
 import { at, type Checker, type Obj, type Path, uriProblem } from './checker.js';
 import { ASSESSMENT_ITEM_TYPES, ASSESSMENT_STATUSES } from '../model/assessment.js';
 import { HL7_NTE3_MAX, HL7_OBX5_MAX, HL7_SET_ID_LIMITS, hl7EscapedLength, INT32_MAX, INT32_MIN } from '../model/limits.js';
+import { countUpTo } from './speed-ups.js';
 
 /** Which answer value types fit which item type. */
 const ANSWER_FITS: Record<string, readonly string[]> = {
@@ -101,7 +102,7 @@ function checkInstrument(c: Checker, instrument: unknown, ip: Path): Map<string,
  * characters once escaped, `field` naming where.
  */
 function checkHl7Text(c: Checker, value: unknown, path: Path, required: boolean, max: number, field: string): void {
-  if (c.text(value, path, required) && value.length > max / 7 && hl7EscapedLength(value, true) > max) {
+  if (c.text(value, path, required) && value.length > max / 7 && hl7EscapedLength(value, true, countUpTo(max)) > max) {
     c.add(path, 'range', `must be at most ${max} characters once escaped for HL7 (${field}; the same limit in every message)`);
   }
 }

@@ -6,6 +6,7 @@
 import { type ChartIssue, type ChartIssueCode, type IssuePath } from '../errors.js';
 import { isoKind } from '../internal/iso.js';
 import { isBefore, uriProblem } from './formats.js';
+import { countUpTo, hasForbiddenText } from './speed-ups.js';
 
 export { isBefore, uriProblem };
 import { mapChartId } from '../fhir/ids.js';
@@ -45,11 +46,6 @@ function toArray(path: Path): IssuePath {
 /** A record of the input, read by key. */
 export type Obj = Record<string, unknown>;
 
-/** Control characters FHIR strings forbid (all C0 but tab, LF, CR) and lone surrogates. */
-// eslint-disable-next-line no-control-regex -- the check finds the control characters FHIR strings forbid
-const FORBIDDEN_TEXT_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-// eslint-disable-next-line no-control-regex -- the check finds the control characters FHIR strings forbid
-const MAYBE_FORBIDDEN_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF]/;
 /** White space at either end of a code, or two in a row. */
 const CODE_SPACE_RE = /^\s|\s$|\s\s/;
 /** Control characters ids and codes must not hold: C0 (tab, CR, LF included), DEL and C1. */
@@ -112,8 +108,7 @@ export class Checker {
       this.add(path, 'range', `must be at most ${max} characters (UTF-16 code units; FHIR's string limit)`);
       return false;
     }
-    // Fast path: most text has neither control characters nor surrogates at all.
-    if (MAYBE_FORBIDDEN_RE.test(value) && FORBIDDEN_TEXT_RE.test(value)) {
+    if (hasForbiddenText(value)) {
       this.add(path, 'control-character', 'contains a control character (other than tab, CR, LF) or a lone surrogate');
       return false;
     }
@@ -275,7 +270,7 @@ export class Checker {
     this.enumValue(type, IDENTIFIER_TYPES, at(path, 'type'), false);
     if (!valueOk || !systemFits || !typeOk) return;
     const typeCode = type as string | undefined;
-    if (hl7CxLength(idValue, system as string, typeCode) > HL7_COMPOSITE_MAX) {
+    if (hl7CxLength(idValue, system as string, typeCode, countUpTo(HL7_COMPOSITE_MAX)) > HL7_COMPOSITE_MAX) {
       this.add(at(path, 'value'), 'range', `must fit, with its system and type, the ${HL7_COMPOSITE_MAX} characters of HL7 CX once escaped (identifiers are never shortened)`);
     } else if (asXcn && hl7XcnIdentifierLength(idValue, system as string, typeCode) > HL7_COMPOSITE_MAX) {
       this.add(at(path, 'value'), 'range', `must fit, with its system and type, the ${HL7_COMPOSITE_MAX} characters of HL7 XCN (QRD-8) once escaped (identifiers are never shortened)`);
@@ -320,7 +315,7 @@ export class Checker {
     if (!this.object(value, path, true)) return;
     this.enumValue(value['system'], TELECOM_SYSTEMS, at(path, 'system'), true);
     const contact = value['value'];
-    if (this.nonBlank(contact, at(path, 'value')) && hl7EscapedLength(contact, false) > HL7_CONTACT_MAX) {
+    if (this.nonBlank(contact, at(path, 'value')) && hl7EscapedLength(contact, false, countUpTo(HL7_CONTACT_MAX)) > HL7_CONTACT_MAX) {
       this.add(at(path, 'value'), 'range', `must be at most ${HL7_CONTACT_MAX} characters once escaped for HL7 (XTN-1 / XTN-4; contact values are never shortened)`);
     }
     this.enumValue(value['use'], TELECOM_USES, at(path, 'use'), false);

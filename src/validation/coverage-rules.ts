@@ -1,6 +1,7 @@
 /** The chart check's rules of a coverage, and of payers shared by several coverages. */
 import { at, type Checker, type Obj, type Path } from './checker.js';
 import { HL7_MEMBER_ID_MAX, hl7EscapedLength } from '../model/limits.js';
+import { countUpTo } from './speed-ups.js';
 import { COVERAGE_STATUSES, SUBSCRIBER_RELATIONSHIPS } from '../model/patient.js';
 
 /** Two optional payer identifiers are the same: system, value and type. */
@@ -54,7 +55,7 @@ export function checkCoverage(c: Checker, value: unknown, path: Path): void {
     if (payer['identifier'] !== undefined) c.identifier(payer['identifier'], at(at(path, 'payer'), 'identifier'));
   }
   const memberId = value['memberId'];
-  if (c.text(memberId, at(path, 'memberId'), false) && hl7EscapedLength(memberId, false) > HL7_MEMBER_ID_MAX) {
+  if (c.text(memberId, at(path, 'memberId'), false) && hl7EscapedLength(memberId, false, countUpTo(HL7_MEMBER_ID_MAX)) > HL7_MEMBER_ID_MAX) {
     c.add(at(path, 'memberId'), 'range', `must be at most ${HL7_MEMBER_ID_MAX} characters once escaped for HL7 (IN1-49; identifiers are never shortened)`);
   }
   for (const key of ['plan', 'group']) {

@@ -4,11 +4,13 @@
  */
 import { hasText } from '../../internal/text.js';
 import { truncateEscaped } from '../internal/fit.js';
+import { KEPT_PREFIX_ONLY, keptPrefix } from '../internal/speed-ups.js';
 import { esc } from '../internal/standard-escape.js';
 
 /**
  * Escape free text and shorten it to a component's maximum length (never splitting an escape sequence or a
- * surrogate pair); blank text (white space only) gives an empty component.
+ * surrogate pair); blank text (white space only) gives an empty component. Only the part of the text that
+ * can be kept is escaped ({@link keptPrefix}).
  * @param value - chart text
  * @param max - the component's maximum length after escaping
  * @returns the escaped, possibly shortened text
@@ -16,7 +18,7 @@ import { esc } from '../internal/standard-escape.js';
  */
 export function textComponent(value: string, max: number): string {
   // Blank text carries nothing and FHIR leaves it out: an empty component, not spaces.
-  return hasText(value) ? truncateEscaped(esc(value), max) : '';
+  return hasText(value) ? truncateEscaped(esc(keptPrefix(value, max)), max) : '';
 }
 
 /**
@@ -61,4 +63,28 @@ export function joinNonEmpty(values: readonly string[] | undefined, from: number
     if (hasText(v)) out = out === '' ? v : out + sep + v;
   }
   return out;
+}
+
+/**
+ * The values with text from index `from` on, joined by `sep`, as a component of `max` characters: the same as
+ * `textComponent(joinNonEmpty(values, from, sep), max)`, but only what the component can keep of the joined
+ * text is joined and escaped ({@link keptPrefix}).
+ * @param values - name or address parts
+ * @param from - the first index to take
+ * @param sep - the separator
+ * @param max - the component's maximum length after escaping
+ * @returns the escaped, possibly shortened component ('' when no value has text)
+ * @example joinedTextComponent(['Mary', 'Anne', 'Lou'], 1, ' ', 30) // 'Anne Lou'
+ */
+export function joinedTextComponent(values: readonly string[] | undefined, from: number, sep: string, max: number): string {
+  if (values === undefined) return '';
+  let out = '';
+  for (let i = from; i < values.length; i++) {
+    const v = values[i] as string;
+    // Only values with text are joined, so joined text always has text (though its kept start may be blank).
+    if (hasText(v)) out = out === '' ? keptPrefix(v, max) : out + sep + keptPrefix(v, max);
+    // The text kept so far already runs past what the component can hold: the rest cannot be kept.
+    if (KEPT_PREFIX_ONLY && out.length > max + 1) break;
+  }
+  return out === '' ? '' : truncateEscaped(esc(keptPrefix(out, max)), max);
 }

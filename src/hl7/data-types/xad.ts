@@ -6,9 +6,10 @@ import { hasText } from '../../internal/text.js';
 import type { Address } from '../../model/common.js';
 import { COMPONENT_MAX, COMPOSITE_MAX } from '../internal/component-lengths.js';
 import { fitCompositeOrThrow, truncateEscaped } from '../internal/fit.js';
+import { keptPrefix } from '../internal/speed-ups.js';
 import { esc } from '../internal/standard-escape.js';
 import { hl7AddressType } from '../tables.js';
-import { firstNonEmpty, joinNonEmpty, textComponent } from './text-component.js';
+import { firstNonEmpty, joinedTextComponent, textComponent } from './text-component.js';
 
 /** The index of XAD-7, the address type (a code, not text), in the parts of an XAD. */
 const XAD_TYPE = 6;
@@ -33,14 +34,15 @@ export function xadFromAddress(address: Address, path: IssuePath, target: string
   // other geographic designation (ST 50, free text), so it still reaches the receiver. Blank parts are left
   // out, as FHIR leaves them out.
   const part = (value: string | undefined): string => (hasText(value) ? value : '');
-  const postalCode = esc(part(address.postalCode));
-  const country = esc(part(address.country));
+  // Only what XAD-8 can keep is escaped: a value longer than that fits neither XAD-5 nor XAD-6.
+  const postalCode = esc(keptPrefix(part(address.postalCode), COMPONENT_MAX.place));
+  const country = esc(keptPrefix(part(address.country), COMPONENT_MAX.place));
   const postalFits = postalCode.length <= COMPONENT_MAX.postalCode;
   const countryFits = country.length <= COMPONENT_MAX.country;
   const other = [postalFits ? '' : postalCode, countryFits ? '' : country].filter((v) => v !== '').join(', ');
   const parts = [
     textComponent(address.lines?.[first] ?? '', COMPONENT_MAX.street),
-    textComponent(joinNonEmpty(address.lines, first + 1, ', '), COMPONENT_MAX.street),
+    joinedTextComponent(address.lines, first + 1, ', ', COMPONENT_MAX.street),
     textComponent(part(address.city), COMPONENT_MAX.place),
     textComponent(part(address.state), COMPONENT_MAX.place),
     postalFits ? postalCode : '',

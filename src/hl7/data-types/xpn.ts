@@ -7,7 +7,7 @@ import type { HumanName } from '../../model/common.js';
 import { COMPONENT_MAX, COMPOSITE_MAX } from '../internal/component-lengths.js';
 import { fitCompositeOrThrow } from '../internal/fit.js';
 import { HL7_NAME_TYPE } from '../tables.js';
-import { firstNonEmpty, joinNonEmpty, textComponent } from './text-component.js';
+import { firstNonEmpty, joinedTextComponent, textComponent } from './text-component.js';
 
 /**
  * The name parts of an XPN or XCN: family (FN-1), first given name, further given names joined by a space,
@@ -27,9 +27,9 @@ export function nameParts(name: HumanName): { family: string; given: string; mid
   return {
     family: textComponent(family, COMPONENT_MAX.surname),
     given: textComponent(given, COMPONENT_MAX.givenName),
-    middle: textComponent(joinNonEmpty(name.given, first + 1, ' '), COMPONENT_MAX.givenName),
-    suffix: textComponent(joinNonEmpty(name.suffix, 0, ' '), COMPONENT_MAX.suffixOrPrefix),
-    prefix: textComponent(joinNonEmpty(name.prefix, 0, ' '), COMPONENT_MAX.suffixOrPrefix),
+    middle: joinedTextComponent(name.given, first + 1, ' ', COMPONENT_MAX.givenName),
+    suffix: joinedTextComponent(name.suffix, 0, ' ', COMPONENT_MAX.suffixOrPrefix),
+    prefix: joinedTextComponent(name.prefix, 0, ' ', COMPONENT_MAX.suffixOrPrefix),
     type: name.use === undefined ? '' : HL7_NAME_TYPE[name.use],
   };
 }

@@ -85,6 +85,27 @@ export function cachedInstant(iso: string, format: () => string): string {
 }
 
 /**
+ * Free text shortened to a component's length is read only as far as the component can hold: of a value longer
+ * than `max + 1` characters, only its first `max + 1` are escaped (and, for lists of names or address lines,
+ * joined), since escaping never shortens a character and cutting to `max` reads no further (a name of 1 MiB
+ * costs what a name of 51 characters costs). Plain equivalent: `false` (the whole value is escaped, then cut).
+ */
+export const KEPT_PREFIX_ONLY = true;
+
+/**
+ * The part of free text that shortening it to `max` characters after escaping can keep: its first `max + 1`
+ * characters when it is longer (one more than can be kept, so the cut still sees that the text goes on), else
+ * the text. With {@link KEPT_PREFIX_ONLY} off, the text.
+ * @param text - chart text
+ * @param max - the most characters to keep after escaping
+ * @returns a prefix of `text` whose escaped form, cut to `max`, is the escaped text cut to `max`
+ * @example keptPrefix('x'.repeat(1000), 50).length // 51
+ */
+export function keptPrefix(text: string, max: number): string {
+  return KEPT_PREFIX_ONLY && text.length > max + 1 ? text.slice(0, max + 1) : text;
+}
+
+/**
  * `escapeHl7` with the standard delimiters (the default) uses the builders' escaping, which needs no compiled
  * delimiter set. Plain equivalent: `false` (every delimiter set goes through its compiled form).
  */

@@ -11,6 +11,7 @@ import { HD1_MAX, ID_NUMBER_MAX } from '../internal/component-lengths.js';
 import { emptyFields, repeat, segment } from '../internal/segment-text.js';
 import { setIdField } from '../internal/set-id.js';
 import { esc } from '../internal/standard-escape.js';
+import { keptPrefix } from '../internal/speed-ups.js';
 import type { MessageContext } from '../internal/message-context.js';
 
 /** PV1-3 maximum length (PL, 80). */
@@ -64,7 +65,7 @@ function location(ctx: MessageContext, locationId: string): string {
   if (loc === undefined) return `${'^'.repeat(9)}${id}`;
   const org = loc.organizationId === undefined ? undefined : ctx.dir.organizations.get(loc.organizationId);
   const orgId = org === undefined ? '' : esc(org.id);
-  const parts = ['', '', '', orgId.length <= HD1_MAX ? orgId : '', '', '', '', '', esc(loc.name), id];
+  const parts = ['', '', '', orgId.length <= HD1_MAX ? orgId : '', '', '', '', '', esc(keptPrefix(loc.name, PL_MAX)), id];
   // Only the name is free text; the ids take at most 20 + 40 characters, so the name always fits once shortened.
   return fitComposite(parts, [8], PL_MAX) ?? '';
 }

@@ -1,0 +1,149 @@
+/**
+ * How long one HL7 export holds the event loop (issue 18): an export is synchronous, so while it runs nothing
+ * else in the process does (a small request sent meanwhile waits as long).
+ *
+ * Charts:
+ * - the bench chart (bench/bench-chart.mjs: 1000 encounters, 1000 notes of 2 KB, 200 assessments, 200 history
+ *   entries), and
+ * - the max patient (bench/support/max-chart.mjs): one record of each kind, every text field at the longest the
+ *   chart check accepts (about 1 MiB: names, addresses, display texts, reasons, titles, the directory's names;
+ *   less where a field has its own limit), with hostile text (delimiters, escape look-alikes, line breaks,
+ *   non-BMP characters); and
+ * - the issue's patient: the same with only names, addresses and display texts long (the rest as in the base
+ *   record), which has a small HL7 output.
+ *
+ * Figures (medians over interleaved rounds). An export holds the loop for its wall-clock time; on a machine
+ * shared with other work that time includes waiting for a core, so each call is timed in CPU time (user +
+ * system), the hold it would have on a core of its own; the wall-clock figure is printed beside it.
+ * - the longest single HL7 export (ADT^A31, ADR^A19, ADT^A08, MDM^T02, ORU^R01; of the bench chart every 100th
+ *   encounter, note and assessment), target ≤ 50 ms;
+ * - `buildAdrA19` of the issue's patient and of the max patient, target < 20 ms (also of the chart checked once
+ *   and frozen, `freezePatientChart` / `freezeDirectory`, which a host exporting many times uses: no check per
+ *   export), and its parts: the chart check
+ *   alone (`validatePatientChart` + `validateDirectory`) and the floor of any check, one regular-expression scan of
+ *   every text value for the control characters FHIR forbids (a check must read every value once, as FHIR
+ *   sends them whole). The check is a multiple of that floor; the build without the check is what remains.
+ *
+ * Each headline figure is printed as `SUMMARY\t<figure>\t<value>\t<target>`.
+ *
+ * Run: `npx tsup && node --expose-gc bench/loop-hold.bench.mjs`. `BENCH_DIST=/path/to/dist` runs it against
+ * another build (for a before/after in one sitting); `BENCH_ROUNDS` (default 7) sets the rounds.
+ */
+import { pathToFileURL } from 'node:url';
+import { chart as benchChart, directory as benchDirectory } from './bench-chart.mjs';
+import { maxPatient } from './support/max-chart.mjs';
+
+const DIST = process.env.BENCH_DIST ?? new URL('../dist', import.meta.url).pathname;
+const lib = await import(pathToFileURL(`${DIST}/index.js`).href);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const NOW = '2026-03-01T10:30:00-05:00';
+const TARGET_HOLD_MS = 50;
+const TARGET_ADR_MS = 20;
+
+const median = (list) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)];
+
+const t0 = performance.now();
+const max = maxPatient(lib);
+const issue = maxPatient(lib, (path) => path.includes('names') || path.includes('addresses') || path[path.length - 1] === 'display');
+console.log(`max patient: ${max.fields} text fields at their maximum; the issue's patient: ${issue.fields} (names, addresses, display texts); made in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+/** Every HL7 export of a chart, named: each a function that builds the message. */
+function exports(name, chart, directory, every) {
+  const options = { now: NOW, directory };
+  const list = [
+    [`${name}: ADT^A31`, () => lib.buildAdtA31(chart, options)],
+    [`${name}: ADR^A19`, () => lib.buildAdrA19(chart, options)],
+  ];
+  const pick = (records) => (records ?? []).filter((_, i) => i % every === 0);
+  for (const e of pick(chart.encounters)) list.push([`${name}: ADT^A08 ${e.id}`, () => lib.buildAdtA08(chart, e.id, options)]);
+  for (const n of pick(chart.notes)) list.push([`${name}: MDM^T02 ${n.id}`, () => lib.buildMdmT02(chart, n.id, options)]);
+  for (const a of pick(chart.assessments)) list.push([`${name}: ORU^R01 ${a.id}`, () => lib.buildOruR01(chart, a.id, options)]);
+  return list;
+}
+
+const all = [...exports('bench chart', benchChart, benchDirectory, 100), ...exports('max patient', max.chart, max.directory, 1), ...exports("issue's patient", issue.chart, issue.directory, 1)];
+
+/** Every text value of a chart and directory (the floor of the check reads each once). */
+function texts(value, out = []) {
+  if (typeof value === 'string') out.push(value);
+  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) texts(v, out);
+  return out;
+}
+// eslint-disable-next-line no-control-regex -- the floor scans for the control characters FHIR strings forbid
+const CONTROL_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
+const floorOf = (chart, directory) => {
+  const values = [...texts(chart), ...texts(directory)];
+  return () => {
+    let found = 0;
+    for (const v of values) if (CONTROL_RE.test(v)) found++;
+    return found;
+  };
+};
+const checkOf = (chart, directory) => () => {
+  lib.validatePatientChart(chart);
+  lib.validateDirectory(directory);
+  return 0;
+};
+const adrOf = (chart, directory) => () => lib.buildAdrA19(chart, { now: NOW, directory }).length;
+/** The same, of the chart and directory checked once and frozen (`freezePatientChart`): no check per export. */
+const frozenAdrOf = (chart, directory) => adrOf(lib.freezePatientChart(chart), lib.freezeDirectory(directory));
+const parts = {
+  issue: { adr: adrOf(issue.chart, issue.directory), check: checkOf(issue.chart, issue.directory), floor: floorOf(issue.chart, issue.directory), frozen: frozenAdrOf(issue.chart, issue.directory) },
+  max: { adr: adrOf(max.chart, max.directory), check: checkOf(max.chart, max.directory), floor: floorOf(max.chart, max.directory), frozen: frozenAdrOf(max.chart, max.directory) },
+};
+
+// Warm up every export and part (the JIT compiles them), then time them in rounds, each round in a new order.
+for (let i = 0; i < 2; i++) {
+  for (const [, fn] of all) fn();
+  for (const p of Object.values(parts)) for (const fn of Object.values(p)) fn();
+}
+const holds = new Map(all.map(([name]) => [name, []]));
+const partTimes = Object.fromEntries(Object.entries(parts).map(([k, p]) => [k, Object.fromEntries(Object.keys(p).map((q) => [q, []]))]));
+/** CPU milliseconds of one call (and its wall-clock milliseconds in `walls`). */
+const walls = new Map();
+const time = (fn, name) => {
+  const t = performance.now();
+  const c0 = process.cpuUsage();
+  fn();
+  const c = process.cpuUsage(c0);
+  if (name !== undefined) walls.get(name).push(performance.now() - t);
+  return (c.user + c.system) / 1000;
+};
+for (const [name] of all) walls.set(name, []);
+for (let r = 0; r < ROUNDS; r++) {
+  globalThis.gc?.();
+  const order = r % 2 === 0 ? all : [...all].reverse();
+  for (const [name, fn] of order) holds.get(name).push(time(fn, name));
+  for (const [k, p] of Object.entries(parts)) {
+    const names = r % 2 === 0 ? Object.keys(p) : Object.keys(p).reverse();
+    for (const q of names) partTimes[k][q].push(time(p[q]));
+  }
+}
+
+const perExport = [...holds].map(([name, list]) => ({ name, ms: median(list), wall: median(walls.get(name)) })).sort((a, b) => b.ms - a.ms);
+console.log(`\nLongest HL7 exports (median of ${ROUNDS} rounds; ${all.length} exports timed)`);
+console.table(perExport.slice(0, 10).map((e) => ({ export: e.name, 'loop hold, CPU (ms)': e.ms.toFixed(2), 'wall-clock (ms)': e.wall.toFixed(2) })));
+const perChart = ['bench chart', 'max patient', "issue's patient"].map((chart) => {
+  const e = perExport.find((x) => x.name.startsWith(`${chart}:`));
+  return { chart, 'longest export': e.name.slice(chart.length + 2), 'loop hold, CPU (ms)': e.ms.toFixed(2), 'wall-clock (ms)': e.wall.toFixed(2) };
+});
+console.log('\nLongest export of each chart');
+console.table(perChart);
+const rows = Object.entries(partTimes).map(([k, t]) => {
+  const floor = median(t.floor);
+  const check = median(t.check);
+  const adr = median(t.adr);
+  return { patient: k === 'max' ? 'max patient' : "issue's patient", 'buildAdrA19 (ms)': adr.toFixed(2), 'check alone (ms)': check.toFixed(2), 'floor: one scan of every value (ms)': floor.toFixed(2), 'check / floor': (median(t.check.map((c, i) => c / t.floor[i]))).toFixed(2), 'build without check (ms)': median(t.adr.map((a, i) => a - t.check[i])).toFixed(2), 'buildAdrA19 of the frozen chart (ms)': median(t.frozen).toFixed(2) };
+});
+console.log('\nbuildAdrA19 of the long-text patients, and its parts (CPU ms, medians)');
+console.table(rows);
+
+const longest = perExport[0];
+const fmt = (ms) => `${ms.toFixed(1)} ms`;
+const checkRatio = (k) => median(partTimes[k].check.map((c, i) => c / partTimes[k].floor[i])).toFixed(2);
+console.log(`SUMMARY\tlongest single HL7 export, event-loop hold, CPU (${longest.name})\t${fmt(longest.ms)}\t≤ ${TARGET_HOLD_MS} ms`);
+console.log(`SUMMARY\tbuildAdrA19 of the issue's patient (names, addresses, display texts ~1 MiB), CPU\t${fmt(median(partTimes.issue.adr))}\t< ${TARGET_ADR_MS} ms`);
+console.log(`SUMMARY\tbuildAdrA19 of the max patient (every text field at its maximum), CPU\t${fmt(median(partTimes.max.adr))}\t< ${TARGET_ADR_MS} ms`);
+console.log(`SUMMARY\tbuildAdrA19 of the issue's patient checked once and frozen (freezePatientChart), CPU\t${fmt(median(partTimes.issue.frozen))}\t< ${TARGET_ADR_MS} ms`);
+console.log(`SUMMARY\tchart check of the issue's patient vs one scan of every value (its floor)\t${checkRatio('issue')}×\t—`);
+if (longest.ms > TARGET_HOLD_MS) console.warn(`WARNING: ${longest.name} holds the event loop ${fmt(longest.ms)}, above ${TARGET_HOLD_MS} ms`);

@@ -1,0 +1,70 @@
+/**
+ * The chart check's speed-ups (src/validation/speed-ups.ts) give what their plain equivalents give: the text
+ * scan (with `isWellFormed`, and without it, as on a runtime that lacks it) finds exactly the control characters
+ * and lone surrogates the plain expressions find.
+ */
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import { checkPatientChart } from '../../src/index.js';
+import { hasForbiddenText } from '../../src/validation/speed-ups.js';
+import { runs } from '../support/runs.js';
+
+// eslint-disable-next-line no-control-regex -- the plain check's expressions
+const MAYBE_FORBIDDEN_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF]/;
+// eslint-disable-next-line no-control-regex -- the plain check's expressions
+const FORBIDDEN_TEXT_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const plain = (text: string): boolean => MAYBE_FORBIDDEN_RE.test(text) && FORBIDDEN_TEXT_RE.test(text);
+
+/** Text made of the characters that matter: controls allowed and not, both surrogate halves, pairs, plain text. */
+const text = fc.string({ unit: fc.constantFrom('a', ' ', '\t', '\n', '\r', '\u0000', '\u0008', '\u000B', '\u001F', '\u007F', '\u0085', '\uD800', '\uDBFF', '\uDC00', '\uDFFF', '😀', 'é', '中'), maxLength: 40 });
+
+/** The module loaded again on a runtime without `String.prototype.isWellFormed`. */
+async function withoutIsWellFormed(): Promise<(text: string) => boolean> {
+  const saved = Object.getOwnPropertyDescriptor(String.prototype, 'isWellFormed');
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- removing a built-in for the test
+  delete (String.prototype as any).isWellFormed;
+  try {
+    vi.resetModules();
+    const module = await import('../../src/validation/speed-ups.js');
+    return module.hasForbiddenText;
+  } finally {
+    if (saved !== undefined) Object.defineProperty(String.prototype, 'isWellFormed', saved);
+  }
+}
+
+describe('hasForbiddenText', () => {
+  it('should find lone surrogates at either end and inside, and forbidden control characters, not pairs', () => {
+    for (const [value, expected] of [
+      ['', false],
+      ['a\tb\r\nc', false],
+      ['😀', false],
+      ['a\uD800', true],
+      ['\uDC00a', true],
+      ['\uDC00\uD800', true],
+      ['😀\uD83D', true],
+      ['a\u0000', true],
+      ['\u007F\u0085', false],
+    ] as const) {
+      expect(hasForbiddenText(value), JSON.stringify(value)).toBe(expected);
+      expect(plain(value)).toBe(expected);
+    }
+  });
+
+  it('should answer as the plain expressions, with and without isWellFormed (property)', async () => {
+    const fallback = await withoutIsWellFormed();
+    expect(fallback).not.toBe(hasForbiddenText); // a module evaluated anew, without the built-in
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(hasForbiddenText(t)).toBe(plain(t));
+        expect(fallback(t)).toBe(plain(t));
+      }),
+      { numRuns: runs(2000) },
+    );
+  });
+
+  it('should make the check refuse a lone surrogate after 600 000 characters of non-BMP text, with its path', () => {
+    const family = `${'😀'.repeat(300_000)}\uD800`;
+    const issues = checkPatientChart({ patient: { id: 'p1', identifiers: [{ system: 'urn:oid:1.2.3', value: 'M1' }], names: [{ family }] } });
+    expect(issues.map((i) => [i.path.join('.'), i.code])).toContainEqual(['patient.names.0.family', 'control-character']);
+  });
+});
