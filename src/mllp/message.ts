@@ -1,0 +1,91 @@
+/**
+ * The outgoing message as the client sends it: its bytes (UTF-8, or the character set MSH-18 names), its
+ * MSH-10 control id, and the text decoder the ACK is read with. Only the MSH segment is parsed; the message
+ * itself is sent as given, byte for byte.
+ */
+import { Buffer } from 'node:buffer';
+import { getHl7Value, parseHl7Message } from '../index.js';
+import { MllpError } from './errors.js';
+
+/** A message ready to frame. */
+export interface OutgoingMessage {
+  /** The message bytes, exactly as they go on the wire (inside the frame). */
+  readonly bytes: Uint8Array;
+  /** MSH-10, unescaped: the ACK's MSA-2 must equal it. */
+  readonly controlId: string;
+  /** How the ACK's bytes are decoded: the message's own character set. */
+  readonly charset: 'utf8' | 'latin1';
+}
+
+/** A UTF-16 code unit outside 7-bit ASCII (surrogates included). */
+const NON_ASCII_RE = /[\u0080-\uFFFF]/;
+/** A UTF-16 code unit outside ISO 8859-1. */
+const NON_LATIN1_RE = /[\u0100-\uFFFF]/;
+/** A lone surrogate: UTF-8 has no encoding for it (the encoder would send U+FFFD, altering the message). */
+const LONE_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** MSH-18 values (HL7 table 0211) the client encodes text in; any other needs the message as bytes. */
+const CHARSETS: Readonly<Record<string, 'utf8' | 'latin1' | 'ascii'>> = {
+  '': 'utf8',
+  'UNICODE UTF-8': 'utf8',
+  ASCII: 'ascii',
+  '8859/1': 'latin1',
+};
+
+/** The MSH segment's text: up to the first CR or LF. */
+function mshText(text: string): string {
+  let end = text.length;
+  const cr = text.indexOf('\r');
+  const lf = text.indexOf('\n');
+  if (cr !== -1) end = cr;
+  if (lf !== -1 && lf < end) end = lf;
+  return text.slice(0, end);
+}
+
+function readHeader(text: string): { controlId: string; charset: string } {
+  if (!text.startsWith('MSH')) throw new MllpError('invalid-message', 'The message does not begin with an MSH segment');
+  let msh;
+  try {
+    msh = parseHl7Message(mshText(text)).segments[0];
+  } catch (error) {
+    throw new MllpError('invalid-message', 'The MSH segment cannot be read', { cause: error });
+  }
+  const controlId = msh === undefined ? '' : getHl7Value(msh, 10);
+  if (controlId === '') throw new MllpError('invalid-message', 'The message has no MSH-10 control id: its ACK could not be matched to it');
+  return { controlId, charset: msh === undefined ? '' : getHl7Value(msh, 18).toUpperCase() };
+}
+
+/**
+ * Read an outgoing message: check it, find MSH-10 and MSH-18, and encode it.
+ *
+ * @param message - HL7 v2 text (encoded as MSH-18 says: UTF-8 when empty or `UNICODE UTF-8`, `ASCII`,
+ *   `8859/1`), or bytes already encoded (sent unaltered; MSH is read as ASCII)
+ * @returns the bytes, control id and ACK charset
+ * @throws {MllpError} `invalid-message` when the message does not start with MSH, has no MSH-10, names a
+ *   character set its text does not fit (or one not listed, given as text), or holds a lone surrogate
+ * @example prepareOutgoing('MSH|^~\\&|A|B|C|D|20260301||ADT^A31^ADT_A05|C1|P|2.5.1\r').controlId // 'C1'
+ */
+export function prepareOutgoing(message: string | Uint8Array): OutgoingMessage {
+  if (typeof message !== 'string') {
+    if (!(message instanceof Uint8Array)) throw new MllpError('invalid-message', 'The message must be a string or a Uint8Array');
+    const head = Buffer.from(message.buffer, message.byteOffset, Math.min(message.length, 4096)).toString('latin1');
+    const { controlId, charset } = readHeader(head);
+    return { bytes: message, controlId, charset: CHARSETS[charset] === 'latin1' ? 'latin1' : 'utf8' };
+  }
+  const { controlId, charset } = readHeader(message);
+  const encoding = CHARSETS[charset];
+  if (encoding === undefined) {
+    throw new MllpError('invalid-message', `MSH-18 character set ${JSON.stringify(charset.slice(0, 40))} is not one the client encodes text in (UTF-8, ASCII, 8859/1): pass the message as bytes`, { controlId });
+  }
+  if (encoding === 'ascii' && NON_ASCII_RE.test(message)) {
+    throw new MllpError('invalid-message', 'MSH-18 says ASCII but the message holds other characters', { controlId });
+  }
+  if (encoding === 'latin1' && NON_LATIN1_RE.test(message)) {
+    throw new MllpError('invalid-message', 'MSH-18 says 8859/1 but the message holds characters outside ISO 8859-1', { controlId });
+  }
+  if (encoding === 'utf8' && LONE_SURROGATE_RE.test(message)) {
+    throw new MllpError('invalid-message', 'The message holds a lone surrogate, which has no UTF-8 encoding', { controlId });
+  }
+  const bytes = Buffer.from(message, encoding === 'latin1' ? 'latin1' : 'utf8');
+  return { bytes, controlId, charset: encoding === 'latin1' ? 'latin1' : 'utf8' };
+}
