@@ -156,7 +156,9 @@ function backoff(state: ClientState): number {
 
 /** The open connection, or a new one after the back-off; throws `connection` after the last attempt. */
 async function ensureConnection(state: ClientState, entry: Entry): Promise<Connection | undefined> {
-  if (state.conn !== undefined && !state.conn.closed && !state.conn.socket.destroyed) return state.conn;
+  const open = state.conn;
+  // A peer that closes after each ACK sends its FIN right after the ACK: such a connection is not reused.
+  if (open !== undefined && !open.closed && !open.socket.destroyed && !open.socket.readableEnded && !open.socket.writableEnded) return open;
   const { o } = state;
   for (let attempt = 1; ; attempt++) {
     if (state.failures > 0) await sleep(backoff(state), [entry.signal, state.closeController.signal]);
