@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * Reading an acknowledgement: the ACK is untrusted input, parsed with the package's own HL7 parser. It must
  * hold an MSA segment whose MSA-2 equals the sent MSH-10, and an MSA-1 from HL7 table 0008.

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * `createMllpClient`: send HL7 v2 messages to one MLLP peer (an interface engine) and read its ACKs.
  */

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * One TCP (or TLS) connection to the peer and its frame reader. Node only (`node:net`, `node:tls`).
  */

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The client's delivery loop: one message in flight on one connection, in queue order; connecting with
  * bounded back-off; the ACK wait with its time-out; re-sends. Every promise here settles, and none rejects:

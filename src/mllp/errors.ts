@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * Typed errors of `chart-export/mllp`. Every error has a stable `code` from a closed union and a message that
  * names codes, control ids and limits, never a patient value: the peer's own text (MSA-3) and the ACK are kept

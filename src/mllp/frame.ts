@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * MLLP framing (HL7 v2 Minimal Lower Layer Protocol, release 2): each message travels as a block
  * `<VT> message bytes <FS><CR>` (`0x0B` … `0x1C 0x0D`). The writer frames bytes without changing them; the

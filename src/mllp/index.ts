@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * chart-export/mllp: send HL7 v2 messages to an interface engine over MLLP (Minimal Lower Layer Protocol),
  * one at a time, each answered by an ACK. Node only (`node:net`, `node:tls`); the core and the HTTP adapter

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The outgoing message as the client sends it: its bytes (UTF-8, or the character set MSH-18 names), its
  * MSH-10 control id, and the text decoder the ACK is read with. Only the MSH segment is parsed; the message

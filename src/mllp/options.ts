@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The MLLP client's options, their defaults and checks.
  */
