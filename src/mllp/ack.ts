@@ -53,11 +53,14 @@ function errLocation(err: Hl7Segment): string {
  * @param durationMs - time from writing the message to reading this frame
  * @returns the positive acknowledgement
  * @throws {MllpNakError} for MSA-1 `AE`, `AR`, `CE` or `CR`, with MSA-3 and the ERR code and location
- * @throws {MllpError} `not-ack` when the frame does not parse or has no MSA with a table-0008 code;
+ * @throws {MllpError} `invalid-argument` for arguments of the wrong type; `not-ack` when the frame does not parse or has no MSA with a table-0008 code;
  *   `ack-mismatch` when MSA-2 is not `controlId`
  * @example readAck(frame, 'utf8', 'ADT1').code // 'AA'
  */
 export function readAck(bytes: Uint8Array, charset: 'utf8' | 'latin1', controlId: string, durationMs = 0): MllpAck {
+  if (!((bytes as unknown) instanceof Uint8Array)) throw new MllpError('invalid-argument', 'Invalid bytes: must be a Uint8Array');
+  if (charset !== 'utf8' && charset !== 'latin1') throw new MllpError('invalid-argument', "Invalid charset: must be 'utf8' or 'latin1'");
+  if (typeof controlId !== 'string' || controlId === '') throw new MllpError('invalid-argument', 'Invalid controlId: must be a non-empty string');
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString(charset);
   let message: Hl7Message;
   try {

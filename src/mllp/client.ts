@@ -82,7 +82,8 @@ function send(state: ClientState, message: string | Uint8Array, options: MllpSen
     if (state.closing !== undefined) throw closedError();
     const out = prepareOutgoing(message);
     const frame = encodeMllpFrame(out.bytes);
-    const signal = options?.signal;
+    const signal: unknown = options?.signal;
+    if (signal !== undefined && !(signal instanceof AbortSignal)) throw new MllpError('invalid-argument', 'Invalid options.signal: must be an AbortSignal', { controlId: out.controlId });
     if (signal?.aborted === true) throw abortedError(out.controlId);
     if (state.queue.length >= state.o.maxQueued && (state.pumping || state.current !== undefined)) {
       throw new MllpError('queue-full', `The queue is full (${state.o.maxQueued} messages wait): message ${out.controlId} was not queued`, { controlId: out.controlId });
@@ -103,6 +104,7 @@ function send(state: ClientState, message: string | Uint8Array, options: MllpSen
 }
 
 function waitForRoom(state: ClientState, signal: AbortSignal | undefined): Promise<void> {
+  if (signal !== undefined && !((signal as unknown) instanceof AbortSignal)) return Promise.reject(new MllpError('invalid-argument', 'Invalid signal: must be an AbortSignal'));
   return new Promise((resolve, reject) => {
     const check = (): void => {
       if (state.closing !== undefined) done(closedError());

@@ -24,10 +24,12 @@ const LINE_FEED = 0x0a;
  *
  * @param body - the message bytes (already encoded)
  * @returns a new buffer holding the frame
- * @throws {MllpError} `invalid-message` when the bytes hold `0x0B` or `0x1C`, which would end or restart the frame
+ * @throws {MllpError} `invalid-message` when the bytes hold `0x0B` or `0x1C`, which would end or restart the
+ *   frame; `invalid-argument` when `body` is not a `Uint8Array`
  * @example encodeMllpFrame(Buffer.from('MSH|^~\\&|…\r')) // <Buffer 0b 4d 53 48 … 0d 1c 0d>
  */
 export function encodeMllpFrame(body: Uint8Array): Uint8Array {
+  if (!((body as unknown) instanceof Uint8Array)) throw new MllpError('invalid-argument', 'Invalid body: must be a Uint8Array');
   if (body.indexOf(MLLP_START_BLOCK) !== -1 || body.indexOf(MLLP_END_BLOCK) !== -1) {
     throw new MllpError('invalid-message', 'The message holds an MLLP framing byte (0x0B or 0x1C): it cannot be framed');
   }
@@ -67,10 +69,11 @@ export interface MllpFrameReader {
  *
  * @param options - the size limit
  * @returns a reader; feed it every chunk in order
- * @throws {MllpError} `invalid-argument` when `maxFrameBytes` is not a positive integer
+ * @throws {MllpError} `invalid-argument` when `options` is not an object or `maxFrameBytes` not a positive integer
  * @example const reader = createMllpFrameReader(); socket.on('data', (c) => reader.push(c).forEach(onFrame));
  */
 export function createMllpFrameReader(options: MllpFrameReaderOptions = {}): MllpFrameReader {
+  if (typeof options !== 'object' || options === null) throw new MllpError('invalid-argument', 'Invalid options: must be an object');
   const max = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
   if (!Number.isSafeInteger(max) || max < 1) throw new MllpError('invalid-argument', 'Invalid maxFrameBytes: must be a positive integer');
   /** outside: between frames; inside: after VT; end: after FS, expecting CR; failed: after an error. */

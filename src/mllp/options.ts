@@ -102,6 +102,13 @@ export function resolveOptions(options: MllpClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) throw new MllpError('invalid-argument', 'Invalid options: must be an object');
   if (typeof options.host !== 'string' || options.host === '') throw new MllpError('invalid-argument', 'Invalid host: must be a non-empty string');
   if (options.observer !== undefined && typeof options.observer !== 'function') throw new MllpError('invalid-argument', 'Invalid observer: must be a function');
+  if (options.tls !== undefined && typeof options.tls !== 'boolean' && (typeof options.tls !== 'object' || options.tls === null)) {
+    throw new MllpError('invalid-argument', 'Invalid tls: must be a boolean or an object of TLS settings');
+  }
+  for (const name of ['retry', 'reconnect'] as const) {
+    const value: unknown = options[name];
+    if (value !== undefined && (typeof value !== 'object' || value === null)) throw new MllpError('invalid-argument', `Invalid ${name}: must be an object`);
+  }
   const tls = options.tls === true ? {} : options.tls === false || options.tls === undefined ? undefined : options.tls;
   const retry = options.retry ?? {};
   const reconnect = options.reconnect ?? {};
