@@ -59,6 +59,10 @@ export interface MllpClient {
   readonly connected: boolean;
 }
 
+function noop(): void {
+  // Nothing to detach: the message has no abort signal.
+}
+
 function closedError(controlId?: string): MllpError {
   return new MllpError('closed', 'The MLLP client is closed', { controlId });
 }
@@ -89,7 +93,7 @@ function send(state: ClientState, message: string | Uint8Array, options: MllpSen
       throw new MllpError('queue-full', `The queue is full (${state.o.maxQueued} messages wait): message ${out.controlId} was not queued`, { controlId: out.controlId });
     }
     return new Promise<MllpAck>((resolve, reject) => {
-      const entry: Entry = { out, frame, signal, resolve, reject, settled: false, attempts: 0, detach: () => undefined };
+      const entry: Entry = { out, frame, signal, resolve, reject, settled: false, attempts: 0, detach: noop };
       if (signal !== undefined) {
         const onAbort = (): void => abortEntry(state, entry);
         signal.addEventListener('abort', onAbort, { once: true });

@@ -156,10 +156,16 @@ function backoff(state: ClientState): number {
 }
 
 /** The open connection, or a new one after the back-off; throws `connection` after the last attempt. */
-async function ensureConnection(state: ClientState, entry: Entry): Promise<Connection | undefined> {
+/** The open connection, when it can take a message. */
+function usableConnection(state: ClientState): Connection | undefined {
   const open = state.conn;
   // A peer that closes after each ACK sends its FIN right after the ACK: such a connection is not reused.
-  if (open !== undefined && !open.closed && !open.socket.destroyed && !open.socket.readableEnded && !open.socket.writableEnded) return open;
+  return open !== undefined && !open.closed && !open.socket.destroyed && !open.socket.readableEnded && !open.socket.writableEnded ? open : undefined;
+}
+
+async function ensureConnection(state: ClientState, entry: Entry): Promise<Connection | undefined> {
+  const open = usableConnection(state);
+  if (open !== undefined) return open;
   const { o } = state;
   for (let attempt = 1; ; attempt++) {
     if (state.failures > 0) await sleep(backoff(state), [entry.signal, state.closeController.signal]);
@@ -196,23 +202,29 @@ function exchange(state: ClientState, conn: Connection, entry: Entry): Promise<O
     const attempt = ++entry.attempts;
     const { controlId } = entry.out;
     let done = false;
-    const finish = (outcome: Outcome, reset: boolean): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      if (state.waiting === w) state.waiting = undefined;
-      // A reset makes sure that a late ACK is never read as the next message's.
-      if (reset) resetConnection(state, conn);
-      resolve(outcome);
+    // No named closures per message here: the build keeps function names, at the cost of a property
+    // definition for each named closure created.
+    const w: Waiting = {
+      entry,
+      conn,
+      started: performance.now(),
+      finish: (outcome, reset) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        if (state.waiting === w) state.waiting = undefined;
+        // A reset makes sure that a late ACK is never read as the next message's.
+        if (reset) resetConnection(state, conn);
+        resolve(outcome);
+      },
     };
-    const w: Waiting = { entry, conn, started: performance.now(), finish };
     state.waiting = w;
     const timer = setTimeout(() => {
       emit(state, { type: 'timed-out', controlId, attempt, timeoutMs: state.o.ackTimeoutMs });
-      finish({ error: new MllpError('ack-timeout', `No ACK of message ${controlId} within ${state.o.ackTimeoutMs} ms`, { controlId }), retry: true }, true);
+      w.finish({ error: new MllpError('ack-timeout', `No ACK of message ${controlId} within ${state.o.ackTimeoutMs} ms`, { controlId }), retry: true }, true);
     }, state.o.ackTimeoutMs);
     if (conn.socket.destroyed) {
-      finish({ error: new MllpError('connection', `The connection closed before message ${controlId} was sent`, { controlId }), retry: true }, false);
+      w.finish({ error: new MllpError('connection', `The connection closed before message ${controlId} was sent`, { controlId }), retry: true }, false);
       return;
     }
     conn.socket.write(entry.frame);
@@ -226,9 +238,10 @@ async function deliver(state: ClientState, entry: Entry): Promise<void> {
   for (;;) {
     if (entry.settled) return;
     if (aborting(state)) return settle(entry, { error: new MllpError('closed', 'The client was closed', { controlId }) });
-    let conn: Connection | undefined;
+    // The usual case, an open connection, without an await.
+    let conn = usableConnection(state);
     try {
-      conn = await ensureConnection(state, entry);
+      conn ??= await ensureConnection(state, entry);
     } catch (error) {
       emit(state, { type: 'failed', controlId, code: 'connection' });
       return settle(entry, { error });

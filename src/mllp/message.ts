@@ -1,11 +1,12 @@
 /// <reference types="node" />
 /**
  * The outgoing message as the client sends it: its bytes (UTF-8, or the character set MSH-18 names), its
- * MSH-10 control id, and the text decoder the ACK is read with. Only the MSH segment is parsed; the message
- * itself is sent as given, byte for byte.
+ * MSH-10 control id, and the text decoder the ACK is read with. Only the MSH segment is read (split with the
+ * message's delimiters, values unescaped with the package's `unescapeHl7`); the message itself is sent as
+ * given, byte for byte.
  */
 import { Buffer } from 'node:buffer';
-import { getHl7Value, parseHl7Message } from '../index.js';
+import { DEFAULT_HL7_DELIMITERS, unescapeHl7, type Hl7Delimiters } from '../index.js';
 import { MllpError } from './errors.js';
 
 /** A message ready to frame. */
@@ -25,6 +26,12 @@ const NON_LATIN1_RE = /[\u0100-\uFFFF]/;
 /** A lone surrogate: UTF-8 has no encoding for it (the encoder would send U+FFFD, altering the message). */
 const LONE_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Whether the text has no lone surrogate: the engine's own check where it has one (Node 20), else a regex. */
+function isWellFormed(text: string): boolean {
+  const own = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  return typeof own === 'function' ? own.call(text) : !LONE_SURROGATE_RE.test(text);
+}
+
 /** MSH-18 values (HL7 table 0211) the client encodes text in; any other needs the message as bytes. */
 const CHARSETS: Readonly<Record<string, 'utf8' | 'latin1' | 'ascii'>> = {
   '': 'utf8',
@@ -43,17 +50,41 @@ function mshText(text: string): string {
   return text.slice(0, end);
 }
 
+/** The first component (first repetition, first subcomponent) of a raw field, unescaped: as `getHl7Value` reads it. */
+function firstValue(raw: string, d: Hl7Delimiters): string {
+  let end = raw.length;
+  for (const stop of [d.repetition, d.component, d.subcomponent]) {
+    const at = raw.indexOf(stop);
+    if (at !== -1 && at < end) end = at;
+  }
+  const value = raw.slice(0, end);
+  return value.includes(d.escape) ? unescapeHl7(value, d) : value;
+}
+
+/**
+ * MSH-10 and MSH-18 of the message, read from the MSH segment alone with the message's own delimiters (a split,
+ * not a parse of the whole message: this runs for every message sent).
+ */
 function readHeader(text: string): { controlId: string; charset: string } {
   if (!text.startsWith('MSH')) throw new MllpError('invalid-message', 'The message does not begin with an MSH segment');
-  let msh;
-  try {
-    msh = parseHl7Message(mshText(text)).segments[0];
-  } catch (error) {
-    throw new MllpError('invalid-message', 'The MSH segment cannot be read', { cause: error });
+  const fields = mshText(text).split(text.charAt(3));
+  const encoding = fields[1] ?? '';
+  let d: Hl7Delimiters = DEFAULT_HL7_DELIMITERS;
+  if (text.charAt(3) !== d.field || encoding !== '^~\\&') {
+    d = { field: text.charAt(3), component: encoding.charAt(0), repetition: encoding.charAt(1), escape: encoding.charAt(2), subcomponent: encoding.charAt(3) };
   }
-  const controlId = msh === undefined ? '' : getHl7Value(msh, 10);
+  let controlId: string;
+  let charset: string;
+  try {
+    if (encoding.length !== 4 && encoding.length !== 5) throw new MllpError('invalid-message', 'MSH-2 must be 4 or 5 encoding characters');
+    // fields[n] is MSH-(n+1): MSH-1 is the separator itself.
+    controlId = firstValue(fields[9] ?? '', d);
+    charset = firstValue(fields[17] ?? '', d).toUpperCase();
+  } catch (error) {
+    throw new MllpError('invalid-message', 'The MSH segment cannot be read (MSH-1, MSH-2)', { cause: error });
+  }
   if (controlId === '') throw new MllpError('invalid-message', 'The message has no MSH-10 control id: its ACK could not be matched to it');
-  return { controlId, charset: msh === undefined ? '' : getHl7Value(msh, 18).toUpperCase() };
+  return { controlId, charset };
 }
 
 /**
@@ -84,7 +115,7 @@ export function prepareOutgoing(message: string | Uint8Array): OutgoingMessage {
   if (encoding === 'latin1' && NON_LATIN1_RE.test(message)) {
     throw new MllpError('invalid-message', 'MSH-18 says 8859/1 but the message holds characters outside ISO 8859-1', { controlId });
   }
-  if (encoding === 'utf8' && LONE_SURROGATE_RE.test(message)) {
+  if (encoding === 'utf8' && !isWellFormed(message)) {
     throw new MllpError('invalid-message', 'The message holds a lone surrogate, which has no UTF-8 encoding', { controlId });
   }
   const bytes = Buffer.from(message, encoding === 'latin1' ? 'latin1' : 'utf8');

@@ -1,0 +1,166 @@
+// MLLP send throughput: messages per second over loopback with one ACK per message (one message in flight),
+// `createMllpClient` (chart-export/mllp: framing, MSH-10 read, the ACK parsed and MSA-2 matched, time-out
+// armed per message) against a floor: a raw socket writer that writes the same frames and waits for the end
+// block of the peer's answer, parsing nothing. Both talk to the same ACK server, in a child process of its own
+// (this script with --serve), which answers every message with an ACK naming its MSH-10. Rounds are interleaved,
+// the order alternating, each ratio taken within its round (client msg/s over floor msg/s), medians reported.
+//
+// Then memory: 100 000 messages through one client, heap and RSS (after a GC) at 10 000 and at the end.
+//
+//   npm run build && node --expose-gc bench/mllp.bench.mjs
+//   BENCH_DURATION=1 BENCH_ROUNDS=9 BENCH_MEMORY_MESSAGES=100000 node --expose-gc bench/mllp.bench.mjs   (the defaults)
+//   BENCH_STRICT=1 … exits non-zero when the ratio is below the 0.8 target.
+import { fork } from 'node:child_process';
+import { connect, createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const TARGET_RATIO = 0.8;
+const DURATION = Number(process.env.BENCH_DURATION ?? 1);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+const MEMORY_MESSAGES = Number(process.env.BENCH_MEMORY_MESSAGES ?? 100_000);
+const SELF = fileURLToPath(import.meta.url);
+
+// ---------------------------------------------------------------------------------------------------------
+// The ACK server (child process): frames in, one ACK per frame out, MSA-2 = the frame's MSH-10.
+// ---------------------------------------------------------------------------------------------------------
+function serve() {
+  const server = createServer((socket) => {
+    socket.setNoDelay(true);
+    let pending = [];
+    socket.on('data', (chunk) => {
+      let from = 0;
+      for (;;) {
+        const end = chunk.indexOf(0x1c, from);
+        if (end === -1) break;
+        pending.push(chunk.subarray(from, end));
+        const message = Buffer.concat(pending).toString('latin1');
+        pending = [];
+        from = end + 2;
+        const msh = message.slice(message.indexOf('MSH'), message.indexOf('\r'));
+        const controlId = msh.split('|')[9] ?? '';
+        socket.write(`\x0bMSH|^~\\&|ENGINE|HOSP|CHART-EXPORT||20260301093000||ACK^A31^ACK|A${controlId}|P|2.5.1\rMSA|AA|${controlId}\r\x1c\r`);
+      }
+      if (from < chunk.length) pending.push(Buffer.from(chunk.subarray(from)));
+    });
+    socket.on('error', () => undefined);
+  });
+  server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+  process.on('disconnect', () => process.exit(0));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The two senders.
+// ---------------------------------------------------------------------------------------------------------
+
+/** The floor: write a frame, wait for the answer's end block, repeat; nothing parsed or checked. */
+async function floorRun(port, frames, seconds) {
+  const socket = connect({ host: '127.0.0.1', port });
+  socket.setNoDelay(true);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  let count = 0;
+  const deadline = performance.now() + seconds * 1000;
+  await new Promise((resolve) => {
+    const next = () => {
+      if (performance.now() >= deadline) return resolve();
+      socket.write(frames[count % frames.length]);
+    };
+    socket.on('data', (chunk) => {
+      if (chunk.indexOf(0x1c) === -1) return;
+      count++;
+      next();
+    });
+    next();
+  });
+  socket.destroy();
+  return count / seconds;
+}
+
+/** The client: `send` each message and await its ACK. */
+async function clientRun(mllp, port, messages, seconds) {
+  const client = mllp.createMllpClient({ host: '127.0.0.1', port, ackTimeoutMs: 10_000 });
+  let count = 0;
+  const deadline = performance.now() + seconds * 1000;
+  while (performance.now() < deadline) {
+    await client.send(messages[count % messages.length]);
+    count++;
+  }
+  await client.close();
+  return count / seconds;
+}
+
+async function memoryRun(mllp, port, messages, total) {
+  const client = mllp.createMllpClient({ host: '127.0.0.1', port, ackTimeoutMs: 10_000 });
+  const sample = () => {
+    globalThis.gc?.();
+    const { heapUsed, rss } = process.memoryUsage();
+    return { heapUsed, rss };
+  };
+  let base;
+  const started = performance.now();
+  for (let i = 0; i < total; i++) {
+    if (i === 10_000) base = sample();
+    await client.send(messages[i % messages.length]);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const end = sample();
+  await client.close();
+  return { base: base ?? end, end, rate: total / seconds };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+async function main() {
+  const core = await import('../dist/index.js');
+  const mllp = await import('../dist/mllp/index.js');
+  const demo = (await import('../examples/data/demo-chart.json', { with: { type: 'json' } })).default;
+  // 200 distinct ADT^A31 messages of the demo chart (about 1 KB each), each with its own MSH-10.
+  const messages = [];
+  for (let i = 0; i < 200; i++) {
+    const chart = demo.patients[i % demo.patients.length];
+    messages.push(core.buildAdtA31(chart, { sendingApplication: 'CHART-EXPORT', now: '2026-03-01T09:30:00-05:00', controlId: `ADT${String(i).padStart(8, '0')}` }));
+  }
+  const frames = messages.map((m) => Buffer.concat([Buffer.from([0x0b]), Buffer.from(m, 'utf8'), Buffer.from([0x1c, 0x0d])]));
+  const bytes = Math.round(frames.reduce((n, f) => n + f.length, 0) / frames.length);
+
+  const child = fork(SELF, ['--serve'], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const { port } = await new Promise((resolve) => child.once('message', resolve));
+  try {
+    // Warm-up of both sides.
+    await floorRun(port, frames, 0.3);
+    await clientRun(mllp, port, messages, 0.3);
+    const floor = [];
+    const client = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      if (round % 2 === 0) {
+        floor.push(await floorRun(port, frames, DURATION));
+        client.push(await clientRun(mllp, port, messages, DURATION));
+      } else {
+        client.push(await clientRun(mllp, port, messages, DURATION));
+        floor.push(await floorRun(port, frames, DURATION));
+      }
+    }
+    const ratio = median(client.map((c, i) => c / floor[i]));
+    console.log(`MLLP over loopback, one ACK per message, ${bytes}-byte frames; ${ROUNDS} interleaved rounds of ${DURATION} s (medians; each ratio within its round)`);
+    console.table({
+      'raw socket writer (floor)': { 'msg/s': Math.round(median(floor)) },
+      'createMllpClient': { 'msg/s': Math.round(median(client)), 'ratio to floor': ratio.toFixed(2) },
+    });
+    if (process.env.BENCH_VERBOSE) console.log('floor', floor.map(Math.round).join(' '), '\nclient', client.map(Math.round).join(' '));
+
+    const memory = await memoryRun(mllp, port, messages, MEMORY_MESSAGES);
+    const heapGrowth = memory.end.heapUsed - memory.base.heapUsed;
+    const rssGrowth = memory.end.rss - memory.base.rss;
+    console.log(`\nMemory over ${MEMORY_MESSAGES} messages through one client (${Math.round(memory.rate)} msg/s${globalThis.gc === undefined ? '; run with --expose-gc for figures after a GC' : ', after a GC'}):`);
+    console.log(`  heap at 10 000: ${mib(memory.base.heapUsed)}, at the end: ${mib(memory.end.heapUsed)} (growth ${mib(heapGrowth)})`);
+    console.log(`  RSS  at 10 000: ${mib(memory.base.rss)}, at the end: ${mib(memory.end.rss)} (growth ${mib(rssGrowth)})`);
+    console.log(`\nTarget: createMllpClient ≥ ${TARGET_RATIO}× the raw socket floor's msg/s: ${ratio.toFixed(2)}.`);
+    console.log(`SUMMARY\tMLLP msg/s, createMllpClient / raw socket floor (1 ACK per message)\t${ratio.toFixed(2)}\t>= ${TARGET_RATIO}`);
+    if (process.env.BENCH_STRICT && ratio < TARGET_RATIO) process.exitCode = 1;
+  } finally {
+    child.kill();
+  }
+}
+
+if (process.argv.includes('--serve')) serve();
+else await main();
