@@ -8,15 +8,15 @@
 // Then memory: 100 000 messages through one client, heap and RSS (after a GC) at 10 000 and at the end.
 //
 //   npm run build && node --expose-gc bench/mllp.bench.mjs
-//   BENCH_DURATION=1 BENCH_ROUNDS=9 BENCH_MEMORY_MESSAGES=100000 node --expose-gc bench/mllp.bench.mjs   (the defaults)
+//   BENCH_DURATION=0.5 BENCH_ROUNDS=15 BENCH_MEMORY_MESSAGES=100000 node --expose-gc bench/mllp.bench.mjs   (the defaults)
 //   BENCH_STRICT=1 … exits non-zero when the ratio is below the 0.8 target.
 import { fork } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const TARGET_RATIO = 0.8;
-const DURATION = Number(process.env.BENCH_DURATION ?? 1);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+const DURATION = Number(process.env.BENCH_DURATION ?? 0.5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const MEMORY_MESSAGES = Number(process.env.BENCH_MEMORY_MESSAGES ?? 100_000);
 const SELF = fileURLToPath(import.meta.url);
 
@@ -58,6 +58,7 @@ async function floorRun(port, frames, seconds) {
   socket.setNoDelay(true);
   await new Promise((resolve) => socket.once('connect', resolve));
   let count = 0;
+  const cpu = process.cpuUsage();
   const deadline = performance.now() + seconds * 1000;
   await new Promise((resolve) => {
     const next = () => {
@@ -71,21 +72,24 @@ async function floorRun(port, frames, seconds) {
     });
     next();
   });
+  const used = process.cpuUsage(cpu);
   socket.destroy();
-  return count / seconds;
+  return { rate: count / seconds, cpu: (used.user + used.system) / count };
 }
 
 /** The client: `send` each message and await its ACK. */
 async function clientRun(mllp, port, messages, seconds) {
   const client = mllp.createMllpClient({ host: '127.0.0.1', port, ackTimeoutMs: 10_000 });
   let count = 0;
+  const cpu = process.cpuUsage();
   const deadline = performance.now() + seconds * 1000;
   while (performance.now() < deadline) {
     await client.send(messages[count % messages.length]);
     count++;
   }
+  const used = process.cpuUsage(cpu);
   await client.close();
-  return count / seconds;
+  return { rate: count / seconds, cpu: (used.user + used.system) / count };
 }
 
 async function memoryRun(mllp, port, messages, total) {
@@ -140,13 +144,13 @@ async function main() {
         floor.push(await floorRun(port, frames, DURATION));
       }
     }
-    const ratio = median(client.map((c, i) => c / floor[i]));
+    const ratio = median(client.map((c, i) => c.rate / floor[i].rate));
     console.log(`MLLP over loopback, one ACK per message, ${bytes}-byte frames; ${ROUNDS} interleaved rounds of ${DURATION} s (medians; each ratio within its round)`);
     console.table({
-      'raw socket writer (floor)': { 'msg/s': Math.round(median(floor)) },
-      'createMllpClient': { 'msg/s': Math.round(median(client)), 'ratio to floor': ratio.toFixed(2) },
+      'raw socket writer (floor)': { 'msg/s': Math.round(median(floor.map((r) => r.rate))), 'sender CPU µs/msg': median(floor.map((r) => r.cpu)).toFixed(1) },
+      'createMllpClient': { 'msg/s': Math.round(median(client.map((r) => r.rate))), 'sender CPU µs/msg': median(client.map((r) => r.cpu)).toFixed(1), 'ratio to floor': ratio.toFixed(2) },
     });
-    if (process.env.BENCH_VERBOSE) console.log('floor', floor.map(Math.round).join(' '), '\nclient', client.map(Math.round).join(' '));
+    if (process.env.BENCH_VERBOSE) console.log('floor', floor.map((r) => Math.round(r.rate)).join(' '), '\nclient', client.map((r) => Math.round(r.rate)).join(' '));
 
     const memory = await memoryRun(mllp, port, messages, MEMORY_MESSAGES);
     const heapGrowth = memory.end.heapUsed - memory.base.heapUsed;

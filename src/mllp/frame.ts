@@ -6,6 +6,7 @@
  * not trusted.
  * @see HL7 v2.5.1 Implementation Guide, appendix C (Minimal Lower Layer Protocol)
  */
+import { Buffer } from 'node:buffer';
 import { MllpError } from './errors.js';
 
 /** Start block: vertical tab. */
@@ -33,7 +34,7 @@ export function encodeMllpFrame(body: Uint8Array): Uint8Array {
   if (body.indexOf(MLLP_START_BLOCK) !== -1 || body.indexOf(MLLP_END_BLOCK) !== -1) {
     throw new MllpError('invalid-message', 'The message holds an MLLP framing byte (0x0B or 0x1C): it cannot be framed');
   }
-  const frame = new Uint8Array(body.length + 3);
+  const frame = Buffer.allocUnsafe(body.length + 3);
   frame[0] = MLLP_START_BLOCK;
   frame.set(body, 1);
   frame[body.length + 1] = MLLP_END_BLOCK;
