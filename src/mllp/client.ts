@@ -3,9 +3,8 @@
  * `createMllpClient`: send HL7 v2 messages to one MLLP peer (an interface engine) and read its ACKs.
  */
 import type { MllpAck } from './ack.js';
-import { pump, resetConnection, settle, type ClientState, type Entry } from './delivery.js';
+import { clearAckTimer, pump, resetConnection, settle, type ClientState, type Entry } from './delivery.js';
 import { MllpError } from './errors.js';
-import { encodeMllpFrame } from './frame.js';
 import { prepareOutgoing } from './message.js';
 import { resolveOptions, type MllpClientOptions } from './options.js';
 
@@ -85,7 +84,7 @@ function send(state: ClientState, message: string | Uint8Array, options: MllpSen
   try {
     if (state.closing !== undefined) throw closedError();
     const out = prepareOutgoing(message);
-    const frame = encodeMllpFrame(out.bytes);
+    const { frame } = out;
     const signal: unknown = options?.signal;
     if (signal !== undefined && !(signal instanceof AbortSignal)) throw new MllpError('invalid-argument', 'Invalid options.signal: must be an AbortSignal', { controlId: out.controlId });
     if (signal?.aborted === true) throw abortedError(out.controlId);
@@ -153,6 +152,7 @@ function close(state: ClientState, options: MllpCloseOptions | undefined): Promi
     if (current !== undefined) settle(current, { error: closedError(current.out.controlId) });
     state.waiting?.finish({ error: closedError(current?.out.controlId), retry: false }, true);
     if (state.conn !== undefined) resetConnection(state, state.conn);
+    clearAckTimer(state);
   } else if (state.closing === undefined) {
     state.closing = 'drain';
   }
@@ -190,6 +190,7 @@ export function createMllpClient(options: MllpClientOptions): MllpClient {
     resets: new WeakSet(),
     roomWaiters: new Set(),
     idleWaiters: [],
+    ackTimer: undefined,
   };
   return {
     send: (message, sendOptions) => send(state, message, sendOptions),

@@ -32,6 +32,9 @@ interface Waiting {
   readonly entry: Entry;
   readonly conn: Connection;
   readonly started: number;
+  /** `performance.now()` past which the ACK is late. */
+  readonly deadline: number;
+  readonly attempt: number;
   readonly finish: (outcome: Outcome, reset: boolean) => void;
 }
 
@@ -53,6 +56,8 @@ export interface ClientState {
   readonly resets: WeakSet<Connection>;
   readonly roomWaiters: Set<() => void>;
   readonly idleWaiters: (() => void)[];
+  /** The ACK timer: armed once and re-armed only when it fires early (see {@link armAckTimer}). */
+  ackTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
 /** True once `close({ mode: 'abort' })` was called (a function, so TypeScript does not narrow it across awaits). */
@@ -196,22 +201,50 @@ async function ensureConnection(state: ClientState, entry: Entry): Promise<Conne
   }
 }
 
+/**
+ * The ACK time-out. One timer, not one per message: it is armed when a message is written and none is armed,
+ * and when it fires it times out the message waiting if that one's deadline has passed, else it is armed again
+ * for what remains of it. So a steady stream of quick ACKs sets a timer once per time-out period instead of
+ * once per message. It is cleared when the queue runs empty (so it never holds the process open).
+ */
+function armAckTimer(state: ClientState, delayMs: number): void {
+  state.ackTimer = setTimeout(() => {
+    state.ackTimer = undefined;
+    const w = state.waiting;
+    if (w === undefined) return;
+    const left = w.deadline - performance.now();
+    if (left > 0) return armAckTimer(state, left);
+    const { controlId } = w.entry.out;
+    emit(state, { type: 'timed-out', controlId, attempt: w.attempt, timeoutMs: state.o.ackTimeoutMs });
+    w.finish({ error: new MllpError('ack-timeout', `No ACK of message ${controlId} within ${state.o.ackTimeoutMs} ms`, { controlId }), retry: true }, true);
+  }, Math.max(1, Math.ceil(delayMs)));
+}
+
+/** Clear the ACK timer (the queue is empty, or the client closed). */
+export function clearAckTimer(state: ClientState): void {
+  if (state.ackTimer === undefined) return;
+  clearTimeout(state.ackTimer);
+  state.ackTimer = undefined;
+}
+
 /** Write the message and wait for its ACK, the time-out, a drop, an abort or a close. */
 function exchange(state: ClientState, conn: Connection, entry: Entry): Promise<Outcome> {
   return new Promise((resolve) => {
     const attempt = ++entry.attempts;
     const { controlId } = entry.out;
+    const started = performance.now();
     let done = false;
     // No named closures per message here: the build keeps function names, at the cost of a property
     // definition for each named closure created.
     const w: Waiting = {
       entry,
       conn,
-      started: performance.now(),
+      started,
+      deadline: started + state.o.ackTimeoutMs,
+      attempt,
       finish: (outcome, reset) => {
         if (done) return;
         done = true;
-        clearTimeout(timer);
         if (state.waiting === w) state.waiting = undefined;
         // A reset makes sure that a late ACK is never read as the next message's.
         if (reset) resetConnection(state, conn);
@@ -219,16 +252,13 @@ function exchange(state: ClientState, conn: Connection, entry: Entry): Promise<O
       },
     };
     state.waiting = w;
-    const timer = setTimeout(() => {
-      emit(state, { type: 'timed-out', controlId, attempt, timeoutMs: state.o.ackTimeoutMs });
-      w.finish({ error: new MllpError('ack-timeout', `No ACK of message ${controlId} within ${state.o.ackTimeoutMs} ms`, { controlId }), retry: true }, true);
-    }, state.o.ackTimeoutMs);
+    if (state.ackTimer === undefined) armAckTimer(state, state.o.ackTimeoutMs);
     if (conn.socket.destroyed) {
       w.finish({ error: new MllpError('connection', `The connection closed before message ${controlId} was sent`, { controlId }), retry: true }, false);
       return;
     }
     conn.socket.write(entry.frame);
-    emit(state, { type: 'sent', controlId, attempt, bytes: entry.frame.length });
+    if (state.o.observer !== undefined) emit(state, { type: 'sent', controlId, attempt, bytes: entry.frame.length });
   });
 }
 
@@ -249,7 +279,7 @@ async function deliver(state: ClientState, entry: Entry): Promise<void> {
     if (conn === undefined || entry.settled) continue;
     const outcome = await exchange(state, conn, entry);
     if ('ack' in outcome) {
-      emit(state, { type: 'acked', controlId, ackCode: outcome.ack.code, durationMs: outcome.ack.durationMs });
+      if (state.o.observer !== undefined) emit(state, { type: 'acked', controlId, ackCode: outcome.ack.code, durationMs: outcome.ack.durationMs });
       return settle(entry, outcome);
     }
     if (entry.settled) return;
@@ -280,5 +310,6 @@ export async function pump(state: ClientState): Promise<void> {
     state.current = undefined;
   }
   state.pumping = false;
+  clearAckTimer(state);
   for (const wake of state.idleWaiters.splice(0)) wake();
 }

@@ -8,11 +8,14 @@
 import { Buffer } from 'node:buffer';
 import { DEFAULT_HL7_DELIMITERS, unescapeHl7, type Hl7Delimiters } from '../index.js';
 import { MllpError } from './errors.js';
+import { encodeMllpFrame, MLLP_CARRIAGE_RETURN, MLLP_END_BLOCK, MLLP_START_BLOCK } from './frame.js';
 
 /** A message ready to frame. */
 export interface OutgoingMessage {
   /** The message bytes, exactly as they go on the wire (inside the frame). */
   readonly bytes: Uint8Array;
+  /** The whole MLLP frame: `0x0B`, the bytes, `0x1C 0x0D`. */
+  readonly frame: Uint8Array;
   /** MSH-10, unescaped: the ACK's MSA-2 must equal it. */
   readonly controlId: string;
   /** How the ACK's bytes are decoded: the message's own character set. */
@@ -92,9 +95,10 @@ function readHeader(text: string): { controlId: string; charset: string } {
  *
  * @param message - HL7 v2 text (encoded as MSH-18 says: UTF-8 when empty or `UNICODE UTF-8`, `ASCII`,
  *   `8859/1`), or bytes already encoded (sent unaltered; MSH is read as ASCII)
- * @returns the bytes, control id and ACK charset
+ * @returns the bytes, the frame, the control id and the ACK charset
  * @throws {MllpError} `invalid-message` when the message does not start with MSH, has no MSH-10, names a
- *   character set its text does not fit (or one not listed, given as text), or holds a lone surrogate
+ *   character set its text does not fit (or one not listed, given as text), holds a lone surrogate, or holds
+ *   an MLLP framing byte (0x0B, 0x1C)
  * @example prepareOutgoing('MSH|^~\\&|A|B|C|D|20260301||ADT^A31^ADT_A05|C1|P|2.5.1\r').controlId // 'C1'
  */
 export function prepareOutgoing(message: string | Uint8Array): OutgoingMessage {
@@ -102,7 +106,7 @@ export function prepareOutgoing(message: string | Uint8Array): OutgoingMessage {
     if (!(message instanceof Uint8Array)) throw new MllpError('invalid-message', 'The message must be a string or a Uint8Array');
     const head = Buffer.from(message.buffer, message.byteOffset, Math.min(message.length, 4096)).toString('latin1');
     const { controlId, charset } = readHeader(head);
-    return { bytes: message, controlId, charset: CHARSETS[charset] === 'latin1' ? 'latin1' : 'utf8' };
+    return { bytes: message, frame: encodeMllpFrame(message), controlId, charset: CHARSETS[charset] === 'latin1' ? 'latin1' : 'utf8' };
   }
   const { controlId, charset } = readHeader(message);
   const encoding = CHARSETS[charset];
@@ -118,6 +122,16 @@ export function prepareOutgoing(message: string | Uint8Array): OutgoingMessage {
   if (encoding === 'utf8' && !isWellFormed(message)) {
     throw new MllpError('invalid-message', 'The message holds a lone surrogate, which has no UTF-8 encoding', { controlId });
   }
-  const bytes = Buffer.from(message, encoding === 'latin1' ? 'latin1' : 'utf8');
-  return { bytes, controlId, charset: encoding === 'latin1' ? 'latin1' : 'utf8' };
+  if (message.indexOf('\u000b') !== -1 || message.indexOf('\u001c') !== -1) {
+    throw new MllpError('invalid-message', 'The message holds an MLLP framing byte (0x0B or 0x1C): it cannot be framed', { controlId });
+  }
+  // Encoded straight into the frame: one buffer, one copy.
+  const bufferEncoding = encoding === 'latin1' ? 'latin1' : 'utf8';
+  const length = Buffer.byteLength(message, bufferEncoding);
+  const frame = Buffer.allocUnsafe(length + 3);
+  frame[0] = MLLP_START_BLOCK;
+  frame.write(message, 1, bufferEncoding);
+  frame[length + 1] = MLLP_END_BLOCK;
+  frame[length + 2] = MLLP_CARRIAGE_RETURN;
+  return { bytes: frame.subarray(1, length + 1), frame, controlId, charset: bufferEncoding };
 }
