@@ -205,7 +205,8 @@ async function ensureConnection(state: ClientState, entry: Entry): Promise<Conne
  * The ACK time-out. One timer, not one per message: it is armed when a message is written and none is armed,
  * and when it fires it times out the message waiting if that one's deadline has passed, else it is armed again
  * for what remains of it. So a steady stream of quick ACKs sets a timer once per time-out period instead of
- * once per message. It is cleared when the queue runs empty (so it never holds the process open).
+ * once per message (a caller that awaits each `send` empties the queue between messages, so the timer outlives
+ * the queue). It never holds the process open (unref'd); `close` clears it.
  */
 function armAckTimer(state: ClientState, delayMs: number): void {
   state.ackTimer = setTimeout(() => {
@@ -218,6 +219,8 @@ function armAckTimer(state: ClientState, delayMs: number): void {
     emit(state, { type: 'timed-out', controlId, attempt: w.attempt, timeoutMs: state.o.ackTimeoutMs });
     w.finish({ error: new MllpError('ack-timeout', `No ACK of message ${controlId} within ${state.o.ackTimeoutMs} ms`, { controlId }), retry: true }, true);
   }, Math.max(1, Math.ceil(delayMs)));
+  // Not what keeps the process alive: while an ACK is awaited, the connection does.
+  state.ackTimer.unref();
 }
 
 /** Clear the ACK timer (the queue is empty, or the client closed). */
@@ -310,6 +313,5 @@ export async function pump(state: ClientState): Promise<void> {
     state.current = undefined;
   }
   state.pumping = false;
-  clearAckTimer(state);
   for (const wake of state.idleWaiters.splice(0)) wake();
 }
