@@ -9,7 +9,20 @@ import { getHl7Value, parseHl7Message, type Hl7Message, type Hl7Segment } from '
 import { MllpError, MllpNakError } from './errors.js';
 
 /** MSA-1 acknowledgment codes (HL7 table 0008): `A*` original mode, `C*` enhanced mode (commit level). */
-export const ACK_CODES = { AA: 'AA', AE: 'AE', AR: 'AR', CA: 'CA', CE: 'CE', CR: 'CR' } as const;
+export const ACK_CODES = {
+  /** Application accept (original mode). */
+  AA: 'AA',
+  /** Application error (original mode). */
+  AE: 'AE',
+  /** Application reject (original mode). */
+  AR: 'AR',
+  /** Commit accept (enhanced mode). */
+  CA: 'CA',
+  /** Commit error (enhanced mode). */
+  CE: 'CE',
+  /** Commit reject (enhanced mode). */
+  CR: 'CR',
+} as const;
 /** One of {@link ACK_CODES}. */
 export type AckCode = (typeof ACK_CODES)[keyof typeof ACK_CODES];
 

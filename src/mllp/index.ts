@@ -8,7 +8,7 @@
 // Client
 export { createMllpClient } from './client.js';
 export type { MllpClient, MllpSendOptions, MllpCloseOptions } from './client.js';
-export type { MllpClientOptions, MllpRetryOptions, MllpReconnectOptions, MllpEvent } from './options.js';
+export type { MllpClientOptions, MllpRetryOptions, MllpReconnectOptions, MllpEvent, MllpConnectionEvent, MllpConnectFailedEvent, MllpDisconnectedEvent, MllpMessageEvent, MllpUnexpectedFrameEvent } from './options.js';
 export type { MllpTlsOptions } from './connection.js';
 
 // Acknowledgements

@@ -5,20 +5,78 @@
 import { MllpError, type MllpErrorCode } from './errors.js';
 import type { MllpTlsOptions } from './connection.js';
 import { DEFAULT_MAX_FRAME_BYTES } from './frame.js';
+import type { AckCode } from './ack.js';
 
-/** What the client reports to an observer (for logs and metrics). Never a patient value. */
-export type MllpEvent =
-  | { readonly type: 'connected'; readonly host: string; readonly port: number }
-  | { readonly type: 'reconnected'; readonly host: string; readonly port: number; readonly failedAttempts: number }
-  | { readonly type: 'connect-failed'; readonly attempt: number; readonly reason: string; readonly retryInMs: number | undefined }
-  | { readonly type: 'disconnected'; readonly reason: 'peer-closed' | 'reset' | 'closed' }
-  | { readonly type: 'sent'; readonly controlId: string; readonly attempt: number; readonly bytes: number }
-  | { readonly type: 'acked'; readonly controlId: string; readonly ackCode: 'AA' | 'CA'; readonly durationMs: number }
-  | { readonly type: 'nacked'; readonly controlId: string; readonly ackCode: 'AE' | 'AR' | 'CE' | 'CR'; readonly errorCode: string; readonly durationMs: number }
-  | { readonly type: 'timed-out'; readonly controlId: string; readonly attempt: number; readonly timeoutMs: number }
-  | { readonly type: 'retrying'; readonly controlId: string; readonly attempt: number; readonly reason: MllpErrorCode }
-  | { readonly type: 'failed'; readonly controlId: string; readonly code: MllpErrorCode }
-  | { readonly type: 'unexpected-frame' };
+/**
+ * What the client reports to an observer (for logs and metrics), by `type`: `connected` / `reconnected` (a
+ * connection is up; `failedAttempts` before it), `connect-failed` (one attempt; `retryInMs` until the next, none
+ * after the last), `disconnected` (`peer-closed`, `reset` by the client, or `closed`), `sent` (`attempt` 1 for
+ * the first write), `acked`, `nacked`, `timed-out`, `retrying`, `failed` (the message's promise rejects with
+ * `code`), `unexpected-frame` (a frame while no message waits: the connection is reset). Never a patient value.
+ */
+export type MllpEvent = MllpConnectionEvent | MllpConnectFailedEvent | MllpDisconnectedEvent | MllpMessageEvent | MllpUnexpectedFrameEvent;
+
+/** A connection attempt failed. */
+export interface MllpConnectFailedEvent {
+  /** `connect-failed`. */
+  readonly type: 'connect-failed';
+  /** The attempt (1 = the first for this message). */
+  readonly attempt: number;
+  /** Why: Node's error code (`ECONNREFUSED`, `ERR_TLS_CERT_ALTNAME_INVALID`) in a sentence. */
+  readonly reason: string;
+  /** Milliseconds until the next attempt; undefined after the last one. */
+  readonly retryInMs: number | undefined;
+}
+
+/** The connection closed. */
+export interface MllpDisconnectedEvent {
+  /** `disconnected`. */
+  readonly type: 'disconnected';
+  /** `peer-closed` (the engine closed it), `reset` (the client did, after a time-out or a protocol error), `closed` (`close()`). */
+  readonly reason: 'peer-closed' | 'reset' | 'closed';
+}
+
+/** A frame came while no message waited: the connection is reset. */
+export interface MllpUnexpectedFrameEvent {
+  /** `unexpected-frame`. */
+  readonly type: 'unexpected-frame';
+}
+
+/** `connected` and `reconnected` events. */
+export interface MllpConnectionEvent {
+  /** `connected` for the first connection, `reconnected` for any later one. */
+  readonly type: 'connected' | 'reconnected';
+  /** The peer's host. */
+  readonly host: string;
+  /** The peer's port. */
+  readonly port: number;
+  /** Failed attempts just before this connection (0 for none). */
+  readonly failedAttempts?: number;
+}
+
+/** Events about one message. */
+export interface MllpMessageEvent {
+  /** What happened to it. */
+  readonly type: 'sent' | 'acked' | 'nacked' | 'timed-out' | 'retrying' | 'failed';
+  /** Its MSH-10. */
+  readonly controlId: string;
+  /** `sent`, `timed-out`, `retrying`: the write it is about (1 = the first). */
+  readonly attempt?: number;
+  /** `sent`: the frame's size in bytes. */
+  readonly bytes?: number;
+  /** `acked`, `nacked`: MSA-1. */
+  readonly ackCode?: AckCode;
+  /** `nacked`: ERR-3.1 (or ERR-1.4.1), `''` when absent. */
+  readonly errorCode?: string;
+  /** `acked`, `nacked`: milliseconds from the write to the answer. */
+  readonly durationMs?: number;
+  /** `timed-out`: the time-out in force. */
+  readonly timeoutMs?: number;
+  /** `retrying`: why it is sent again; `failed`: the error code its promise rejects with. */
+  readonly reason?: MllpErrorCode;
+  /** `failed`: the error code its promise rejects with. */
+  readonly code?: MllpErrorCode;
+}
 
 /** Re-sending a message whose ACK did not come (time-out, or the connection dropped before the ACK). */
 export interface MllpRetryOptions {
