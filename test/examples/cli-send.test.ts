@@ -3,7 +3,10 @@
  * messages to the tests' own MLLP listener and to python-hl7's MLLP server; every message received is checked
  * against the HL7 v2.5.1 structure rules; NAKs, an unreachable peer, wrong options and Ctrl+C.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkHl7Message, getHl7Value, isHl7LengthDeviation, parseHl7Message } from '../../src/index.js';
 import { ackText, frame, startTestListener, type TestListener } from '../mllp/support/listener.js';
@@ -121,6 +124,27 @@ describe('chart-export send', () => {
     expect(listener.received).toHaveLength(3);
     expect(messageLines(stdout).map((l) => l.split(/\s+/).at(-3))).toEqual(['AA', 'AA', 'AA']);
     expect(stdout).toMatch(/3 accepted, 0 rejected, 0 failed, \d+ not sent \(stopped by a signal\)\./);
+  });
+
+  it('should send over TLS to mllps:// with --ca and --servername, and refuse an untrusted engine', async () => {
+    // A throw-away self-signed certificate for this run, never committed.
+    const dir = mkdtempSync(join(tmpdir(), 'chart-export-send-tls-'));
+    try {
+      const key = join(dir, 'engine.key');
+      const cert = join(dir, 'engine.crt');
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=engine.test', '-addext', 'subjectAltName=DNS:engine.test'], { stdio: 'ignore' });
+      listener = await startTestListener(undefined, { key: readFileSync(key), cert: readFileSync(cert) });
+      const to = `mllps://127.0.0.1:${listener.port}`;
+      const ok = await runCli(['send', '--to', to, '--ca', cert, '--servername', 'engine.test', '--message', 'adt-a31', '--patient', 'pat-0001']);
+      expect(ok.code).toBe(0);
+      expect(listener.received).toHaveLength(1);
+      const untrusted = await runCli(['send', '--to', to, '--message', 'adt-a31', '--patient', 'pat-0001'], {}, 30_000);
+      expect(untrusted.code).toBe(1);
+      expect(untrusted.stdout).toContain('(the peer could not be reached)');
+      expect(listener.received).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('should send a patient’s messages to python-hl7’s MLLP server', async () => {
