@@ -68,21 +68,32 @@ function firstValue(raw: string, d: Hl7Delimiters): string {
  * MSH-10 and MSH-18 of the message, read from the MSH segment alone with the message's own delimiters (a split,
  * not a parse of the whole message: this runs for every message sent).
  */
+/** MSH-n as written (n ≥ 2), given where each field starts. */
+function mshField(msh: string, separator: string, starts: readonly number[], n: number): string {
+  const from = starts[n - 2];
+  if (from === undefined) return '';
+  const end = msh.indexOf(separator, from);
+  return msh.slice(from, end === -1 ? msh.length : end);
+}
+
 function readHeader(text: string): { controlId: string; charset: string } {
   if (!text.startsWith('MSH')) throw new MllpError('invalid-message', 'The message does not begin with an MSH segment');
-  const fields = mshText(text).split(text.charAt(3));
-  const encoding = fields[1] ?? '';
+  const msh = mshText(text);
+  const separator = msh.charAt(3);
+  // Field n of MSH (n ≥ 2) starts after the (n-1)th separator: MSH-1 is the separator itself.
+  const starts: number[] = [];
+  for (let at = msh.indexOf(separator, 3); at !== -1 && starts.length < 18; at = msh.indexOf(separator, at + 1)) starts.push(at + 1);
+  const encoding = mshField(msh, separator, starts, 2);
   let d: Hl7Delimiters = DEFAULT_HL7_DELIMITERS;
-  if (text.charAt(3) !== d.field || encoding !== '^~\\&') {
-    d = { field: text.charAt(3), component: encoding.charAt(0), repetition: encoding.charAt(1), escape: encoding.charAt(2), subcomponent: encoding.charAt(3) };
+  if (separator !== d.field || encoding !== '^~\\&') {
+    d = { field: separator, component: encoding.charAt(0), repetition: encoding.charAt(1), escape: encoding.charAt(2), subcomponent: encoding.charAt(3) };
   }
   let controlId: string;
   let charset: string;
   try {
     if (encoding.length !== 4 && encoding.length !== 5) throw new MllpError('invalid-message', 'MSH-2 must be 4 or 5 encoding characters');
-    // fields[n] is MSH-(n+1): MSH-1 is the separator itself.
-    controlId = firstValue(fields[9] ?? '', d);
-    charset = firstValue(fields[17] ?? '', d).toUpperCase();
+    controlId = firstValue(mshField(msh, separator, starts, 10), d);
+    charset = firstValue(mshField(msh, separator, starts, 18), d).toUpperCase();
   } catch (error) {
     throw new MllpError('invalid-message', 'The MSH segment cannot be read (MSH-1, MSH-2)', { cause: error });
   }
