@@ -1,6 +1,6 @@
 // MLLP send throughput: messages per second over loopback with one ACK per message (one message in flight),
 // `createMllpClient` (chart-export/mllp: framing, MSH-10 read, the ACK parsed and MSA-2 matched, time-out
-// checked per message), with sends queued (the headline) and with each send awaited, against a floor: a raw socket writer that writes the same frames and waits for the end
+// checked per message), with each send awaited (the headline) and with sends queued, against a floor: a raw socket writer that writes the same frames and waits for the end
 // block of the peer's answer, parsing nothing. Both talk to the same ACK server, in a child process of its own
 // (this script with --serve), which answers every message with an ACK naming its MSH-10. Rounds are interleaved,
 // the order alternating, each ratio taken within its round (client msg/s over floor msg/s), medians reported.
@@ -177,13 +177,13 @@ async function main() {
       for (const side of order) runs[side].push(await sides[side]());
     }
     const ratioOf = (side) => median(runs[side].map((c, i) => c.rate / runs.floor[i].rate));
-    const ratio = ratioOf('queued');
+    const ratio = ratioOf('awaited');
     const row = (side) => ({ 'msg/s': Math.round(median(runs[side].map((r) => r.rate))), 'sender CPU µs/msg': median(runs[side].map((r) => r.cpu)).toFixed(1) });
     console.log(`MLLP over loopback, one ACK per message, ${bytes}-byte frames; ${ROUNDS} interleaved rounds of ${DURATION} s (medians; each ratio within its round)`);
     console.table({
       'raw socket writer (floor)': row('floor'),
-      'createMllpClient, sends queued': { ...row('queued'), 'ratio to floor': ratio.toFixed(2) },
-      'createMllpClient, each send awaited': { ...row('awaited'), 'ratio to floor': ratioOf('awaited').toFixed(2) },
+      'createMllpClient, each send awaited': { ...row('awaited'), 'ratio to floor': ratio.toFixed(2) },
+      'createMllpClient, sends queued': { ...row('queued'), 'ratio to floor': ratioOf('queued').toFixed(2) },
     });
     if (process.env.BENCH_VERBOSE) for (const side of Object.keys(runs)) console.log(side.padEnd(8), runs[side].map((r) => Math.round(r.rate)).join(' '));
 
@@ -193,8 +193,8 @@ async function main() {
     console.log(`\nMemory over ${MEMORY_MESSAGES} messages through one client (${Math.round(memory.rate)} msg/s${globalThis.gc === undefined ? '; run with --expose-gc for figures after a GC' : ', after a GC'}):`);
     console.log(`  heap at 10 000: ${mib(memory.base.heapUsed)}, at the end: ${mib(memory.end.heapUsed)} (growth ${mib(heapGrowth)})`);
     console.log(`  RSS  at 10 000: ${mib(memory.base.rss)}, at the end: ${mib(memory.end.rss)} (growth ${mib(rssGrowth)})`);
-    console.log(`\nTarget: createMllpClient (sends queued) ≥ ${TARGET_RATIO}× the raw socket floor's msg/s: ${ratio.toFixed(2)} (each send awaited: ${ratioOf('awaited').toFixed(2)}).`);
-    console.log(`SUMMARY\tMLLP msg/s, createMllpClient (sends queued) / raw socket floor, 1 ACK per message\t${ratio.toFixed(2)}\t>= ${TARGET_RATIO}`);
+    console.log(`\nTarget: createMllpClient (each send awaited) ≥ ${TARGET_RATIO}× the raw socket floor's msg/s: ${ratio.toFixed(2)} (sends queued: ${ratioOf('queued').toFixed(2)}).`);
+    console.log(`SUMMARY\tMLLP msg/s, createMllpClient (each send awaited) / raw socket floor, 1 ACK per message\t${ratio.toFixed(2)}\t>= ${TARGET_RATIO}`);
     if (process.env.BENCH_STRICT && ratio < TARGET_RATIO) process.exitCode = 1;
   } finally {
     child.kill();
