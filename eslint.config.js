@@ -16,8 +16,8 @@ import tseslint from 'typescript-eslint';
 // below src/ tells how many `../` lead back to src/.
 // ---------------------------------------------------------------------------------------------------------
 
-/** The folders of src/ that are not the core: the HTTP adapter, the service command, test helpers. */
-const NOT_CORE = ['http', 'cli', 'testing'];
+/** The folders of src/ that are not the core: the HTTP adapter, the service command, test helpers, the MLLP client. */
+const NOT_CORE = ['http', 'cli', 'testing', 'mllp'];
 
 /** `../` repeated `n` times (`./` for 0): the way from a file `n` folders below src/ back to src/. */
 const up = (n) => (n === 0 ? '\\./' : '(\\.\\./)'.concat(`{${n}}`));
@@ -26,7 +26,7 @@ const up = (n) => (n === 0 ? '\\./' : '(\\.\\./)'.concat(`{${n}}`));
 const CORE_PATTERNS = [
   {
     regex: `^(\\./|(\\.\\./)+)(${NOT_CORE.join('|')})(/|\\.js$|$)`,
-    message: 'The core (src minus src/http, src/cli, src/testing) never imports the adapter, the service command or test helpers.',
+    message: 'The core (src minus src/http, src/cli, src/testing, src/mllp) never imports the adapter, the service command, test helpers or the MLLP client.',
   },
   { regex: '^node:', message: 'The core uses no Node-only API, so it runs in browsers and edge runtimes.' },
 ];
@@ -71,8 +71,10 @@ const boundaries = [
     ['index', 'internal/adapter'],
     'src/http imports the core only through src/index.ts (and src/internal/adapter.ts for shared internals).',
   ),
+  // The MLLP client (Node only) reaches the core through its public entry, as a third-party package would.
+  ...throughEntries('mllp', ['index'], 'src/mllp imports the core only through src/index.ts.'),
   // The service command uses the public entries only.
-  ...throughEntries('cli', ['index', 'http/index'], 'src/cli imports the core and the adapter only through src/index.ts and src/http/index.ts.'),
+  ...throughEntries('cli', ['index', 'http/index', 'mllp/index'], 'src/cli imports the core, the adapter and the MLLP client only through src/index.ts, src/http/index.ts and src/mllp/index.ts.'),
 ];
 
 // ---------------------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ export const LIBRARY_ENTRIES: Readonly<Record<string, string>> = {
   index: 'src/index.ts',
   'http/index': 'src/http/index.ts',
   'testing/index': 'src/testing/index.ts',
+  'mllp/index': 'src/mllp/index.ts',
   // Not public (not in the exports map): the core's internals the adapter shares (SHA-256, the ISO order key),
   // loaded by the adapter by relative path instead of a second copy.
   'internal/adapter': 'src/internal/adapter.ts',

@@ -3,6 +3,7 @@
 /** The help text, printed by `--help`. */
 export const HELP_TEXT = `Usage: chart-export [options]
        npm start -- [options]
+       chart-export send --to mllp://HOST:PORT …   Push HL7 v2 messages over MLLP (chart-export send --help)
 
 Serve the chart-export HTTP interface (11 endpoints: FHIR R4 JSON and HL7 v2.5.1) from a chart document.
 With no options it serves the embedded synthetic demo chart with the demo API keys on

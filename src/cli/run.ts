@@ -26,6 +26,7 @@ import { HELP_TEXT, UsageError, parseCliOptions, type CliOptions, type ServerLim
 import { createKeyReloader, createSwappableKeyStore } from './key-reload.js';
 import { connectSharedLimits, type SharedLimits } from './redis.js';
 import { createRequestLog, type RequestLog } from './request-log.js';
+import { runSend } from './send.js';
 import { handleSignals } from './signals.js';
 
 export { formatObservation } from './request-log.js';
@@ -293,6 +294,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
     // an unhandled 'error' that would stop the service with a stack trace: only output is lost, so keep serving.
     for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   }
+  // Subcommands: `chart-export send …` pushes HL7 v2 over MLLP (src/cli/send.ts).
+  if (argv[0] === 'send') return runSend(argv.slice(1), env, io);
   // The parent at start, read before anything is printed: a shell that dies once the banner is out (the
   // moment a caller knows the service runs) is then still seen to have gone (see the watch below).
   const parent = process.ppid;

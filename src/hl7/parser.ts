@@ -72,6 +72,34 @@ const BLANK_LINE_RE = /^[\r\n]*$/;
 /** How a message's segment terminator is named in errors. */
 const TERMINATOR_NAME: Record<string, string> = { '\r': 'CR', '\n': 'LF', '\r\n': 'CRLF' };
 
+/** Where a value is, for the errors of {@link readValue}. */
+interface FieldPlace {
+  readonly d: Hl7Delimiters;
+  readonly segmentIndex: number;
+  readonly segmentId: string;
+  readonly fieldNumber: number;
+  readonly terminator: string;
+}
+
+/**
+ * One value, unescaped, after checking it holds no raw control character. A module function, not a closure per
+ * field: the build keeps function names, which costs a property definition for every closure created.
+ */
+function readValue(sub: string, p: FieldPlace, r: number, c: number, s: number): string {
+  // One scan for the common case (no raw control character at all); which kind it is only on a hit. The
+  // message never repeats the value: it may be patient data.
+  if (!RAW_CONTROL_RE.test(sub)) return unescapeHl7(sub, p.d);
+  const position = hl7Position(p.segmentId, p.fieldNumber, r + 1, c + 1, s + 1);
+  // A raw control character (other than tab: C0, DEL, C1) is not HL7 text; escaped ones (\X00\) are fine.
+  if (CONTROL_RE.test(sub)) throw new Hl7ParseError(p.segmentIndex, position, 'raw control character in a value');
+  // Else a CR or LF: read as a terminator, it would end the segment inside a value and start one made of its text.
+  throw new Hl7ParseError(
+    p.segmentIndex,
+    position,
+    `raw line break in a value (this message ends its segments with ${TERMINATOR_NAME[p.terminator] ?? 'CR'}; a line break in text must be escaped)`,
+  );
+}
+
 function parseField(
   text: string,
   d: Hl7Delimiters,
@@ -80,24 +108,57 @@ function parseField(
   fieldNumber: number,
   terminator: string,
 ): Hl7Field {
-  const value = (sub: string, r: number, c: number, s: number): string => {
-    // One scan for the common case (no raw control character at all); which kind it is only on a hit. The
-    // message never repeats the value: it may be patient data.
-    if (!RAW_CONTROL_RE.test(sub)) return unescapeHl7(sub, d);
-    const position = hl7Position(segmentId, fieldNumber, r + 1, c + 1, s + 1);
-    // A raw control character (other than tab: C0, DEL, C1) is not HL7 text; escaped ones (\X00\) are fine.
-    if (CONTROL_RE.test(sub)) throw new Hl7ParseError(segmentIndex, position, 'raw control character in a value');
-    // Else a CR or LF: read as a terminator, it would end the segment inside a value and start one made of its text.
-    throw new Hl7ParseError(
-      segmentIndex,
-      position,
-      `raw line break in a value (this message ends its segments with ${TERMINATOR_NAME[terminator] ?? 'CR'}; a line break in text must be escaped)`,
-    );
-  };
   // Most fields are empty or one plain value: three arrays, without the splits' and maps' intermediate ones
   // (a message of many small fields spent most of its time collecting them).
-  if (!text.includes(d.repetition) && !text.includes(d.component) && !text.includes(d.subcomponent)) return [[[value(text, 0, 0, 0)]]];
-  return text.split(d.repetition).map((rep, r) => rep.split(d.component).map((comp, c) => comp.split(d.subcomponent).map((sub, s) => value(sub, r, c, s))));
+  if (!text.includes(d.repetition) && !text.includes(d.component) && !text.includes(d.subcomponent)) {
+    if (!RAW_CONTROL_RE.test(text) && !text.includes(d.escape)) return [[[text]]];
+    return [[[readValue(text, { d, segmentIndex, segmentId, fieldNumber, terminator }, 0, 0, 0)]]];
+  }
+  const p: FieldPlace = { d, segmentIndex, segmentId, fieldNumber, terminator };
+  const field: Hl7Repetition[] = [];
+  const reps = text.split(d.repetition);
+  for (let r = 0; r < reps.length; r++) {
+    const comps = (reps[r] as string).split(d.component);
+    const rep: Hl7Component[] = [];
+    for (let c = 0; c < comps.length; c++) {
+      const subs = (comps[c] as string).split(d.subcomponent);
+      const comp: string[] = [];
+      for (let s = 0; s < subs.length; s++) comp.push(readValue(subs[s] as string, p, r, c, s));
+      rep.push(comp);
+    }
+    field.push(rep);
+  }
+  return field;
+}
+
+/**
+ * Delimiter sets already read, by MSH-1 and MSH-2 as written: the same frozen object for the same set, so the
+ * escape tables compiled for it (cached by object in src/hl7/internal) are built once, not once per message
+ * (that took most of the time of parsing a short message such as an ACK). Bounded: cleared when full.
+ */
+const READ_DELIMITERS = new Map<string, Hl7Delimiters>();
+const READ_DELIMITERS_MAX = 64;
+
+function readDelimiters(field: string, encoding: string): Hl7Delimiters {
+  const key = field + encoding;
+  const known = READ_DELIMITERS.get(key);
+  if (known !== undefined) return known;
+  const delimiters: Hl7Delimiters = Object.freeze({
+    field,
+    component: encoding.charAt(0),
+    repetition: encoding.charAt(1),
+    escape: encoding.charAt(2),
+    subcomponent: encoding.charAt(3),
+    ...(encoding.length === 5 ? { truncation: encoding.charAt(4) } : {}),
+  });
+  try {
+    checkHl7Delimiters(delimiters);
+  } catch (cause) {
+    throw new Hl7ParseError(0, 'MSH-2', 'the field separator and encoding characters must be distinct printable characters other than letters and digits', { cause });
+  }
+  if (READ_DELIMITERS.size >= READ_DELIMITERS_MAX) READ_DELIMITERS.clear();
+  READ_DELIMITERS.set(key, delimiters);
+  return delimiters;
 }
 
 /**
@@ -139,19 +200,7 @@ export function parseHl7Message(text: string): Hl7Message {
   if (encoding.length !== 4 && encoding.length !== 5) {
     throw new Hl7ParseError(0, 'MSH-2', 'the encoding characters must be 4 characters (5 with the v2.7 truncation character)');
   }
-  const delimiters: Hl7Delimiters = {
-    field,
-    component: encoding.charAt(0),
-    repetition: encoding.charAt(1),
-    escape: encoding.charAt(2),
-    subcomponent: encoding.charAt(3),
-    ...(encoding.length === 5 ? { truncation: encoding.charAt(4) } : {}),
-  };
-  try {
-    checkHl7Delimiters(delimiters);
-  } catch (cause) {
-    throw new Hl7ParseError(0, 'MSH-2', 'the field separator and encoding characters must be distinct printable characters other than letters and digits', { cause });
-  }
+  const delimiters = readDelimiters(field, encoding);
 
   // The terminator is the one that ends MSH, which holds no free text: only it ends a segment. A raw CR or LF
   // elsewhere lies inside a value, where splitting on it would turn the rest of the text into a segment.

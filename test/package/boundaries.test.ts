@@ -36,10 +36,11 @@ describe('module boundaries', () => {
   });
 
   it('should keep the core free of the adapter, Node APIs and runtime dependencies', () => {
-    const core = all.filter((f) => !f.file.startsWith('http/') && !f.file.startsWith('cli/') && !f.file.startsWith('testing/'));
+    const core = all.filter((f) => !f.file.startsWith('http/') && !f.file.startsWith('cli/') && !f.file.startsWith('testing/') && !f.file.startsWith('mllp/'));
     for (const { file, deps } of core) {
       for (const dep of deps) {
         expect(dep.startsWith('http/') || dep === 'http' || dep.startsWith('cli/'), `${file} imports ${dep}`).toBe(false);
+        expect(dep.startsWith('mllp/') || dep === 'mllp', `${file} imports ${dep}`).toBe(false);
         expect(dep.startsWith('testing/') || dep === 'testing', `${file} imports ${dep}`).toBe(false);
         // Only type imports of @types/fhir ('fhir/r4.js') may leave the package.
         const external = !dep.startsWith('..') && !/^(index|errors|model|fhir|hl7|internal|validation)(\/|\.js$|$)/.test(dep);
@@ -76,9 +77,21 @@ describe('module boundaries', () => {
     }
   });
 
-  it('should keep the adapter free of the testing kit', () => {
+  it('should keep the adapter free of the testing kit and the MLLP client', () => {
     for (const { file, deps } of all.filter((f) => f.file.startsWith('http/'))) {
       for (const d of deps) expect(d.startsWith('testing/') || d === 'testing', `${file} imports ${d}`).toBe(false);
+      for (const d of deps) expect(d.startsWith('mllp/') || d === 'mllp', `${file} imports ${d}`).toBe(false);
+    }
+  });
+
+  it('should let the MLLP client reach the core only through src/index.ts, with Node APIs and no other dependency', () => {
+    const mllp = all.filter((f) => f.file.startsWith('mllp/'));
+    expect(mllp.some((f) => f.file === 'mllp/index.ts')).toBe(true);
+    for (const { file, deps } of mllp) {
+      for (const d of deps) {
+        const allowed = d === 'index.js' || d.startsWith('mllp/') || d.startsWith('node:');
+        expect(allowed, `${file} imports ${d}`).toBe(true);
+      }
     }
   });
 
@@ -99,7 +112,7 @@ describe('module boundaries', () => {
     for (const { file, deps } of cli) {
       for (const d of deps) {
         if (d.startsWith('cli/') || d.startsWith('node:') || d.startsWith('..')) continue;
-        expect(['index.js', 'http/index.js'], `${file} imports ${d}`).toContain(d);
+        expect(['index.js', 'http/index.js', 'mllp/index.js'], `${file} imports ${d}`).toContain(d);
       }
     }
   });
