@@ -8,9 +8,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 
 /** A running test cluster. */
 export interface PostgresTestServer {
@@ -48,18 +49,19 @@ async function findFreePort(): Promise<number> {
   return address.port;
 }
 
-/** True when something accepts a TCP connection on the port (PostgreSQL opens it once it is ready). */
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    const done = (ok: boolean): void => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.on('error', () => done(false));
-    socket.on('connect', () => done(true));
-  });
+/** True when the server answers a query (it accepts connections before it has finished starting up). */
+async function answers(port: number): Promise<boolean> {
+  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 1000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 /** The command line that runs `file` as the cluster's owner: itself, or under `nobody` when we are root. */
@@ -121,7 +123,7 @@ export async function startPostgresServer(): Promise<PostgresTestServer> {
         child = undefined;
         throw new Error(`cannot start postgres: ${spawnError.message}`);
       }
-      if (await accepts(port)) return;
+      if (await answers(port)) return;
       if (child === undefined || Date.now() > deadline) {
         await stop();
         throw new Error(`postgres did not answer on port ${port}: ${stderr}`);
