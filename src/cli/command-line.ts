@@ -43,6 +43,10 @@ export interface CliOptions {
   readonly redisUrl: string | undefined;
   /** Prefix of the rate-limit keys on Redis; undefined = the limiter's default. */
   readonly redisPrefix: string | undefined;
+  /** PostgreSQL URL to serve charts (and, without `keysFile`, keys) from; undefined = the chart document in memory. */
+  readonly databaseUrl: string | undefined;
+  /** PostgreSQL schema of the package's tables; undefined = `chart_export`. */
+  readonly databaseSchema: string | undefined;
   /** Serve Prometheus metrics at `/metrics`. */
   readonly metrics: boolean;
   /** Per-address limit of `/publicFhirDirectory`; undefined = none. */
@@ -264,6 +268,8 @@ function readArguments(argv: readonly string[]): Record<string, string | boolean
         metrics: { type: 'boolean' },
         'redis-url': { type: 'string' },
         'redis-prefix': { type: 'string' },
+        'database-url': { type: 'string' },
+        'database-schema': { type: 'string' },
         'directory-rate-limit': { type: 'string' },
         'headers-timeout': { type: 'string' },
         'request-timeout': { type: 'string' },
@@ -281,6 +287,32 @@ function readArguments(argv: readonly string[]): Record<string, string | boolean
     }
     throw new UsageError(error instanceof Error ? error.message.split('\n')[0] ?? 'Invalid arguments' : 'Invalid arguments');
   }
+}
+
+/** The option and variable a database URL comes from, as every message about it names them. */
+const DATABASE_URL_OPTION = '--database-url / CHART_EXPORT_DATABASE_URL';
+
+/** `--database-url`: `postgres://` or `postgresql://` with a host. The message never quotes it (it may hold a password). */
+function readDatabaseUrl(given: string | undefined): string | undefined {
+  if (given === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(given);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') || url.hostname === '') {
+    throw new UsageError(`${DATABASE_URL_OPTION} must be a postgres:// or postgresql:// URL with a host (percent-encode @ : / ? # % in the user name or password)`);
+  }
+  return given;
+}
+
+/** `--database-schema`: the PostgreSQL schema name rule of `chart-export/postgres`. */
+function readDatabaseSchema(given: string | undefined): string | undefined {
+  if (given !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(given)) {
+    throw new UsageError('--database-schema / CHART_EXPORT_DATABASE_SCHEMA must be lowercase letters, digits and _, starting with a letter or _, at most 63 characters');
+  }
+  return given;
 }
 
 function readPort(portText: string | undefined): number {
@@ -352,6 +384,12 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
   const log = readLog(str('log'), fromEnv(env, 'CHART_EXPORT_LOG'));
   const redisUrl = readRedisUrl(str('redis-url') ?? fromEnv(env, 'CHART_EXPORT_REDIS_URL'));
   const redisPrefix = text(str('redis-prefix') ?? fromEnv(env, 'CHART_EXPORT_REDIS_PREFIX'), '--redis-prefix / CHART_EXPORT_REDIS_PREFIX', 200);
+  const databaseUrl = readDatabaseUrl(str('database-url') ?? fromEnv(env, 'CHART_EXPORT_DATABASE_URL'));
+  const databaseSchema = readDatabaseSchema(str('database-schema') ?? fromEnv(env, 'CHART_EXPORT_DATABASE_SCHEMA'));
+  const dataFile = str('data') ?? fromEnv(env, 'CHART_EXPORT_DATA');
+  if (databaseUrl !== undefined && dataFile !== undefined) {
+    throw new UsageError('give either --data / CHART_EXPORT_DATA or --database-url / CHART_EXPORT_DATABASE_URL, not both (load a file into PostgreSQL with chart-export db import FILE)');
+  }
   const server = readServerLimits(str, env);
   const metrics = values['metrics'] === true || flag(fromEnv(env, 'CHART_EXPORT_METRICS'));
   const directoryRateLimit = readDirectoryRateLimit(str('directory-rate-limit') ?? fromEnv(env, 'CHART_EXPORT_DIRECTORY_RATE_LIMIT'));
@@ -360,7 +398,7 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
   return {
     help: values['help'] === true,
     version: values['version'] === true,
-    dataFile: str('data') ?? fromEnv(env, 'CHART_EXPORT_DATA'),
+    dataFile,
     keysFile: str('keys') ?? fromEnv(env, 'CHART_EXPORT_KEYS'),
     host,
     port,
@@ -383,6 +421,8 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
     log,
     redisUrl,
     redisPrefix,
+    databaseUrl,
+    databaseSchema,
     metrics,
     directoryRateLimit,
     server,

@@ -7,13 +7,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { version } from '../../package.json';
-import type { ChartDocument } from '../index.js';
 import {
   createExportHandler,
   createExportMetrics,
   createInMemoryDataSource,
   isDataSourceUnavailable,
   toNodeListener,
+  type ChartDataSource,
   type ExportHandlerOptions,
   type KeyStore,
   type RateLimiter,
@@ -24,6 +24,8 @@ import { CliError, loadData, loadKeys, type CliIo, type LoadedData, type LoadedK
 import { HELP_TEXT, UsageError, parseCliOptions, type CliOptions, type ServerLimits } from './command-line.js';
 import { createKeyReloader, createSwappableKeyStore } from './key-reload.js';
 import { connectSharedLimits, type SharedLimits } from './redis.js';
+import { KEY_CACHE_TTL_MS, connectDatabase, type ServedDatabase } from './database.js';
+import { runDatabaseCommand } from './database-commands.js';
 import { createRequestLog, type RequestLog } from './request-log.js';
 import { handleSignals } from './signals.js';
 
@@ -31,15 +33,17 @@ export { formatObservation } from './request-log.js';
 
 /** What the handler is built from, besides the options. */
 interface HandlerParts {
-  readonly document: ChartDocument;
+  readonly dataSource: ChartDataSource;
   readonly keyStore: KeyStore;
   readonly rateLimiter: RateLimiter | undefined;
   readonly log: RequestLog;
+  /** Charts served from PostgreSQL: its outages are logged once by the pool, not once per request. */
+  readonly database: boolean;
 }
 
 
 function handlerOptions(options: CliOptions, parts: HandlerParts): ExportHandlerOptions {
-  const { document, keyStore, rateLimiter, log } = parts;
+  const { dataSource, keyStore, rateLimiter, log, database } = parts;
   const hl7: { sendingApplication?: string; sendingFacility?: string; processingId?: 'P' | 'T' | 'D' } = {
     sendingApplication: options.sendingApplication,
   };
@@ -48,8 +52,7 @@ function handlerOptions(options: CliOptions, parts: HandlerParts): ExportHandler
   const result: {
     -readonly [K in keyof ExportHandlerOptions]: ExportHandlerOptions[K];
   } = {
-    // A document from loadChartDocument is frozen and checked: the data source takes it as it is.
-    dataSource: createInMemoryDataSource(document),
+    dataSource,
     keyStore,
     hl7,
     // Liveness, readiness (503 while Redis is unreachable) and the API description are always served.
@@ -58,6 +61,7 @@ function handlerOptions(options: CliOptions, parts: HandlerParts): ExportHandler
     onError: (error, context) => {
       // A Redis outage is logged once when it starts and once when it ends (redis.ts), not once per request.
       if (rateLimiter !== undefined && context.source === 'rate_limiter' && isDataSourceUnavailable(error)) return;
+      if (database && (context.source === 'data_source' || context.source === 'key_store') && isDataSourceUnavailable(error)) return;
       // Core and adapter messages name fields, never patient values; a stack is of no use to the operator here.
       const what = error instanceof Error ? `${error.name}: ${error.message}` : 'non-error value thrown';
       log.event('error', `error on ${context.route ?? 'unknown route'} (request ${context.requestId}): ${what}`, {
@@ -113,12 +117,21 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
-function printBanner(io: CliIo, options: CliOptions, data: LoadedData, keys: LoadedKeys, address: AddressInfo, shared: SharedLimits | undefined): void {
+function printBanner(
+  io: CliIo,
+  options: CliOptions,
+  data: LoadedData,
+  keys: LoadedKeys,
+  address: AddressInfo,
+  shared: SharedLimits | undefined,
+  database: ServedDatabase | undefined,
+): void {
   const origin = clientOrigin(address.address, address.port);
   const patients = data.document.patients.length;
   const source = data.file === undefined ? 'the embedded demo chart' : `${JSON.stringify(data.file)}`;
   io.out(`chart-export ${version} listening on ${origin}${options.basePath}`);
-  io.out(`Serving ${source}: ${patients} patient${patients === 1 ? '' : 's'}.`);
+  if (database === undefined) io.out(`Serving ${source}: ${patients} patient${patients === 1 ? '' : 's'}.`);
+  else io.out(`Serving charts from PostgreSQL at ${database.displayUrl} (schema ${options.databaseSchema ?? 'chart_export'}).`);
   io.out(
     shared === undefined
       ? 'Rate limits: counted in this process.'
@@ -128,7 +141,11 @@ function printBanner(io: CliIo, options: CliOptions, data: LoadedData, keys: Loa
   io.out('');
 
   let sampleKeys: SampleKeys;
-  if (keys.kind === 'demo') {
+  if (database?.keyStore !== undefined) {
+    io.out(`API keys from PostgreSQL (chart-export keys add | revoke | list; a revocation takes effect within ${KEY_CACHE_TTL_MS / 1000} s).`);
+    io.out('The lines below read the key from $FHIR_API_KEY (a key with fhir:export) and $HL7_API_KEY (hl7:export).');
+    sampleKeys = { fhir: { variable: 'FHIR_API_KEY' }, hl7: { variable: 'HL7_API_KEY' } };
+  } else if (keys.kind === 'demo') {
     io.out('Demo API keys (public: they only ever guard the synthetic demo chart), sent as the x-api-key header:');
     const width = Math.max(...DEMO_KEYS.map((k) => k.key.length));
     for (const k of DEMO_KEYS) io.out(`  ${k.key.padEnd(width)}  ${k.purpose}`);
@@ -205,19 +222,29 @@ export interface RunningService {
  * @example const service = await startService(parseCliOptions(['--port', '0'], {}), io); await service.stop(1000);
  */
 export async function startService(options: CliOptions, io: CliIo): Promise<RunningService> {
-  const data = await loadData(options.dataFile);
-  const keys = await loadKeys(options.keysFile, data.file === undefined);
+  const log = createRequestLog(options.log, io);
+  const database = options.databaseUrl === undefined ? undefined : await connectDatabase(options.databaseUrl, options.databaseSchema, options.keysFile === undefined, log);
+  // With a database, the banner's sample requests come from its first patient; no demo keys ever guard it.
+  const data: LoadedData = database === undefined ? await loadData(options.dataFile) : { document: database.sample, file: '(PostgreSQL)' };
+  const keys = database?.keyStore !== undefined ? { entries: [], kind: 'file' as const } : await loadKeys(options.keysFile, data.file === undefined);
   if (keys.kind === 'demo' && !isLoopback(options.host)) {
     io.err(`chart-export: warning: listening on ${options.host} with the public demo keys: anyone who can reach it can read the demo chart.`);
   }
-  const log = createRequestLog(options.log, io);
-  const keyStore = createSwappableKeyStore(keys.entries);
+  const keyStore = database?.keyStore ?? createSwappableKeyStore(keys.entries);
+  const swappable = database?.keyStore === undefined ? (keyStore as ReturnType<typeof createSwappableKeyStore>) : undefined;
   const shared = options.redisUrl === undefined ? undefined : await connectSharedLimits(options.redisUrl, options.redisPrefix, log);
   let listener;
   try {
-    listener = toNodeListener(createExportHandler(handlerOptions(options, { document: data.document, keyStore, rateLimiter: shared?.rateLimiter, log })));
+    listener = toNodeListener(createExportHandler(handlerOptions(options, {
+        dataSource: database?.dataSource ?? createInMemoryDataSource(data.document),
+        keyStore,
+        rateLimiter: shared?.rateLimiter,
+        log,
+        database: database !== undefined,
+      })));
   } catch (error) {
     shared?.close();
+    void database?.close();
     throw new CliError([`chart-export: ${error instanceof Error ? error.message : 'cannot create the handler'}`], 2);
   }
   const server = createLimitedServer(listener, options.server);
@@ -226,11 +253,15 @@ export async function startService(options: CliOptions, io: CliIo): Promise<Runn
     address = await listen(server, options.port, options.host);
   } catch (error) {
     shared?.close();
+    void database?.close();
     throw error;
   }
-  printBanner(io, options, data, keys, address, shared);
-  const reloadKeys = options.keysFile === undefined ? undefined : createKeyReloader(options.keysFile, keyStore, log);
-  server.once('close', () => shared?.close());
+  printBanner(io, options, data, keys, address, shared, database);
+  const reloadKeys = options.keysFile === undefined || swappable === undefined ? undefined : createKeyReloader(options.keysFile, swappable, log);
+  server.once('close', () => {
+    shared?.close();
+    void database?.close();
+  });
 
   return {
     server,
@@ -288,6 +319,11 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
   // The parent at start, read before anything is printed: a shell that dies once the banner is out (the
   // moment a caller knows the service runs) is then still seen to have gone (see the watch below).
   const parent = process.ppid;
+  // The PostgreSQL subcommands: run, print, exit (no server).
+  if (argv[0] === 'db' || argv[0] === 'keys') {
+    process.exitCode = await runDatabaseCommand(argv, env, io);
+    return;
+  }
   let options: CliOptions;
   try {
     options = parseCliOptions(argv, env);
