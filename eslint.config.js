@@ -16,8 +16,8 @@ import tseslint from 'typescript-eslint';
 // below src/ tells how many `../` lead back to src/.
 // ---------------------------------------------------------------------------------------------------------
 
-/** The folders of src/ that are not the core: the HTTP adapter, the service command, test helpers. */
-const NOT_CORE = ['http', 'cli', 'testing'];
+/** The folders of src/ that are not the core: the HTTP adapter, the service command, test helpers, PostgreSQL. */
+const NOT_CORE = ['http', 'cli', 'testing', 'postgres'];
 
 /** `../` repeated `n` times (`./` for 0): the way from a file `n` folders below src/ back to src/. */
 const up = (n) => (n === 0 ? '\\./' : '(\\.\\./)'.concat(`{${n}}`));
@@ -72,7 +72,17 @@ const boundaries = [
     'src/http imports the core only through src/index.ts (and src/internal/adapter.ts for shared internals).',
   ),
   // The service command uses the public entries only.
-  ...throughEntries('cli', ['index', 'http/index'], 'src/cli imports the core and the adapter only through src/index.ts and src/http/index.ts.'),
+  ...throughEntries(
+    'cli',
+    ['index', 'http/index', 'postgres/index'],
+    'src/cli imports the core, the adapter and chart-export/postgres only through src/index.ts, src/http/index.ts and src/postgres/index.ts.',
+  ),
+  // chart-export/postgres: the core and the adapter through their entries, plus the shared internals (the ISO order key).
+  ...throughEntries(
+    'postgres',
+    ['index', 'http/index', 'internal/adapter'],
+    'src/postgres imports the core and the adapter only through src/index.ts, src/http/index.ts and src/internal/adapter.ts.',
+  ),
 ];
 
 // ---------------------------------------------------------------------------------------------------------

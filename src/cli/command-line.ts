@@ -3,11 +3,12 @@
  * A command-line option wins over its environment variable; an empty environment variable counts as unset.
  */
 import { parseArgs } from 'node:util';
+import { readDatabaseOptions, type DatabaseCliOptions } from './database-options.js';
 
 export { HELP_TEXT } from './help.js';
 
 /** What the command was asked to do. */
-export interface CliOptions {
+export interface CliOptions extends DatabaseCliOptions {
   /** Print the help and exit. */
   readonly help: boolean;
   /** Print the version and exit. */
@@ -43,10 +44,6 @@ export interface CliOptions {
   readonly redisUrl: string | undefined;
   /** Prefix of the rate-limit keys on Redis; undefined = the limiter's default. */
   readonly redisPrefix: string | undefined;
-  /** PostgreSQL URL to serve charts (and, without `keysFile`, keys) from; undefined = the chart document in memory. */
-  readonly databaseUrl: string | undefined;
-  /** PostgreSQL schema of the package's tables; undefined = `chart_export`. */
-  readonly databaseSchema: string | undefined;
   /** Serve Prometheus metrics at `/metrics`. */
   readonly metrics: boolean;
   /** Per-address limit of `/publicFhirDirectory`; undefined = none. */
@@ -289,32 +286,6 @@ function readArguments(argv: readonly string[]): Record<string, string | boolean
   }
 }
 
-/** The option and variable a database URL comes from, as every message about it names them. */
-const DATABASE_URL_OPTION = '--database-url / CHART_EXPORT_DATABASE_URL';
-
-/** `--database-url`: `postgres://` or `postgresql://` with a host. The message never quotes it (it may hold a password). */
-function readDatabaseUrl(given: string | undefined): string | undefined {
-  if (given === undefined) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(given);
-  } catch {
-    url = undefined;
-  }
-  if (url === undefined || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') || url.hostname === '') {
-    throw new UsageError(`${DATABASE_URL_OPTION} must be a postgres:// or postgresql:// URL with a host (percent-encode @ : / ? # % in the user name or password)`);
-  }
-  return given;
-}
-
-/** `--database-schema`: the PostgreSQL schema name rule of `chart-export/postgres`. */
-function readDatabaseSchema(given: string | undefined): string | undefined {
-  if (given !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(given)) {
-    throw new UsageError('--database-schema / CHART_EXPORT_DATABASE_SCHEMA must be lowercase letters, digits and _, starting with a letter or _, at most 63 characters');
-  }
-  return given;
-}
-
 function readPort(portText: string | undefined): number {
   if (portText === undefined) return DEFAULT_PORT;
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new UsageError('--port / PORT must be an integer from 0 to 65535');
@@ -384,12 +355,9 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
   const log = readLog(str('log'), fromEnv(env, 'CHART_EXPORT_LOG'));
   const redisUrl = readRedisUrl(str('redis-url') ?? fromEnv(env, 'CHART_EXPORT_REDIS_URL'));
   const redisPrefix = text(str('redis-prefix') ?? fromEnv(env, 'CHART_EXPORT_REDIS_PREFIX'), '--redis-prefix / CHART_EXPORT_REDIS_PREFIX', 200);
-  const databaseUrl = readDatabaseUrl(str('database-url') ?? fromEnv(env, 'CHART_EXPORT_DATABASE_URL'));
-  const databaseSchema = readDatabaseSchema(str('database-schema') ?? fromEnv(env, 'CHART_EXPORT_DATABASE_SCHEMA'));
   const dataFile = str('data') ?? fromEnv(env, 'CHART_EXPORT_DATA');
-  if (databaseUrl !== undefined && dataFile !== undefined) {
-    throw new UsageError('give either --data / CHART_EXPORT_DATA or --database-url / CHART_EXPORT_DATABASE_URL, not both (load a file into PostgreSQL with chart-export db import FILE)');
-  }
+  const database = readDatabaseOptions(str('database-url') ?? fromEnv(env, 'CHART_EXPORT_DATABASE_URL'), str('database-schema') ?? fromEnv(env, 'CHART_EXPORT_DATABASE_SCHEMA'), dataFile);
+  if (typeof database === 'string') throw new UsageError(database);
   const server = readServerLimits(str, env);
   const metrics = values['metrics'] === true || flag(fromEnv(env, 'CHART_EXPORT_METRICS'));
   const directoryRateLimit = readDirectoryRateLimit(str('directory-rate-limit') ?? fromEnv(env, 'CHART_EXPORT_DIRECTORY_RATE_LIMIT'));
@@ -421,8 +389,7 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
     log,
     redisUrl,
     redisPrefix,
-    databaseUrl,
-    databaseSchema,
+    ...database,
     metrics,
     directoryRateLimit,
     server,

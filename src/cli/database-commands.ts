@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { API_KEY_SCOPES, hashApiKey, type ApiKeyScope } from '../http/index.js';
 import type { CliEnvironment } from './command-line.js';
 import { describeDatabaseError, loadPostgres, maskDatabaseUrl } from './database.js';
+import { databaseSchemaProblem, databaseUrlProblem } from './database-options.js';
 import { importChartFile } from './import.js';
 import { CliError, type CliIo } from './load.js';
 
@@ -74,13 +75,11 @@ function option(parsed: Parsed, name: string): string | undefined {
 function target(parsed: Parsed, env: CliEnvironment): { connectionString: string; schema?: string } {
   const url = option(parsed, 'database-url') ?? (env['CHART_EXPORT_DATABASE_URL'] || undefined);
   if (url === undefined) throw new CliError(['chart-export: give the database with --database-url URL or CHART_EXPORT_DATABASE_URL'], 2);
-  if (!/^postgres(ql)?:\/\/[^/]/.test(url)) {
-    throw new CliError(['chart-export: --database-url / CHART_EXPORT_DATABASE_URL must be a postgres:// or postgresql:// URL with a host'], 2);
-  }
+  const problem = databaseUrlProblem(url);
+  if (problem !== undefined) throw new CliError([`chart-export: ${problem}`], 2);
   const schema = option(parsed, 'database-schema') ?? (env['CHART_EXPORT_DATABASE_SCHEMA'] || undefined);
-  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
-    throw new CliError(['chart-export: --database-schema / CHART_EXPORT_DATABASE_SCHEMA must be lowercase letters, digits and _, at most 63 characters'], 2);
-  }
+  const schemaProblem = databaseSchemaProblem(schema);
+  if (schemaProblem !== undefined) throw new CliError([`chart-export: ${schemaProblem}`], 2);
   return schema === undefined ? { connectionString: url } : { connectionString: url, schema };
 }
 

@@ -66,6 +66,76 @@ function checkPage(page: KeysetPage): { after: string | undefined; limit: number
   return { after, limit: Math.min(limit, 2 ** 31 - 1) };
 }
 
+type Rows = (sql: string, values: readonly unknown[], signal: AbortSignal | undefined) => Promise<readonly Record<string, unknown>[]>;
+
+/** A lookup by primary key (patients, directory entries). */
+function getById(rows: Rows, s: string, table: string) {
+  const sql = `SELECT record FROM ${s}.${table} WHERE id = $1`;
+  return async (id: string, signal?: AbortSignal): Promise<never | undefined> => {
+    if (!isStorableId(id)) return undefined;
+    return recordOf((await rows(sql, [id], signal))[0], id) as never;
+  };
+}
+
+/** A lookup of a patient's record by (patient id, id), the primary key. */
+function getOfPatient(rows: Rows, s: string, table: string) {
+  const sql = `SELECT record FROM ${s}.${table} WHERE patient_id = $1 AND id = $2`;
+  return async (patientId: string, id: string, signal?: AbortSignal): Promise<never | undefined> => {
+    if (!isStorableId(patientId) || !isStorableId(id)) return undefined;
+    return recordOf((await rows(sql, [patientId, id], signal))[0], id) as never;
+  };
+}
+
+/** A patient's newest records: the `…_newest` index, ties in chart order as the in-memory source keeps them. */
+function newest(rows: Rows, s: string, table: string, keys: 1 | 2) {
+  const order = keys === 1 ? 'sort_key DESC NULLS LAST' : 'sort_key DESC NULLS LAST, sort_key_2 DESC NULLS LAST';
+  const sql = `SELECT id, record FROM ${s}.${table} WHERE patient_id = $1 ORDER BY ${order}, position LIMIT $2`;
+  return async (patientId: string, limit: number, signal?: AbortSignal): Promise<readonly never[]> => {
+    const n = listLimit(limit);
+    if (n === 0 || !isStorableId(patientId)) return [];
+    return recordsOf(await rows(sql, [patientId, n], signal)) as never[];
+  };
+}
+
+/** The first directory entries in document order (the `…_position` index). */
+function directoryList(rows: Rows, s: string, table: string) {
+  const sql = `SELECT id, record FROM ${s}.${table} ORDER BY position LIMIT $1`;
+  return async (limit: number, signal?: AbortSignal): Promise<readonly never[]> => {
+    const n = listLimit(limit);
+    if (n === 0) return [];
+    return recordsOf(await rows(sql, [n], signal)) as never[];
+  };
+}
+
+/** A keyset page by primary key, ascending in `COLLATE "C"` order. */
+function keysetPage(rows: Rows, s: string, table: string) {
+  const first = `SELECT id, record FROM ${s}.${table} ORDER BY id LIMIT $1`;
+  const next = `SELECT id, record FROM ${s}.${table} WHERE id > $2 ORDER BY id LIMIT $1`;
+  return async (page: KeysetPage, signal?: AbortSignal): Promise<readonly never[]> => {
+    const { after, limit } = checkPage(page);
+    let from = after;
+    if (from !== undefined && !isWellFormedText(from)) throw new InvalidArgumentError('page.after', 'must be well-formed Unicode (no lone surrogate)');
+    // No stored id holds a NUL (PostgreSQL text cannot): the ids after one with a NUL are those after the
+    // text before its first NUL, NUL being the lowest character.
+    if (from?.includes('\u0000') === true) from = from.slice(0, from.indexOf('\u0000'));
+    const result = from === undefined ? await rows(first, [limit], signal) : await rows(next, [limit, from], signal);
+    return recordsOf(result) as never[];
+  };
+}
+
+/** Readiness: the schema's version, which must be this package's. */
+function ping(rows: Rows, s: string) {
+  const versionSql = `SELECT max(version) AS version FROM ${s}.schema_migrations`;
+  const notMigrated = (): DataSourceUnavailableError => new DataSourceUnavailableError('The PostgreSQL schema is not migrated: run chart-export db migrate');
+  return async (signal: AbortSignal): Promise<void> => {
+    const result = await rows(versionSql, [], signal).catch((error: unknown) => {
+      // 42P01: the table does not exist, the schema was never migrated.
+      throw (error as { code?: unknown } | null)?.code === '42P01' ? notMigrated() : error;
+    });
+    if (Number(result[0]?.['version'] ?? 0) < POSTGRES_SCHEMA_VERSION) throw notMigrated();
+  };
+}
+
 /**
  * Create a `ChartDataSource` over the package's PostgreSQL tables (create them with `migratePostgres` or
  * `chart-export db migrate`; fill them with `writePatientCharts` / `writeDirectory` or `chart-export db import`).
@@ -92,85 +162,28 @@ function checkPage(page: KeysetPage): { after: string | undefined; limit: number
 export function createPostgresDataSource(options: PostgresDataSourceOptions): PostgresDataSource {
   const connection: Connection = openConnection(options, 'createPostgresDataSource');
   const s = connection.schema;
-  const rows = async (sql: string, values: readonly unknown[], signal: AbortSignal | undefined): Promise<readonly Record<string, unknown>[]> =>
-    (await runQuery(connection, sql, values, signal)).rows;
-
-  const getById = (table: string) => {
-    const sql = `SELECT record FROM ${s}.${table} WHERE id = $1`;
-    return async (id: string, signal?: AbortSignal): Promise<never | undefined> => {
-      if (!isStorableId(id)) return undefined;
-      return recordOf((await rows(sql, [id], signal))[0], id) as never;
-    };
-  };
-  const getOfPatient = (table: string) => {
-    const sql = `SELECT record FROM ${s}.${table} WHERE patient_id = $1 AND id = $2`;
-    return async (patientId: string, id: string, signal?: AbortSignal): Promise<never | undefined> => {
-      if (!isStorableId(patientId) || !isStorableId(id)) return undefined;
-      return recordOf((await rows(sql, [patientId, id], signal))[0], id) as never;
-    };
-  };
-  const newest = (table: string, keys: 1 | 2) => {
-    const order = keys === 1 ? 'sort_key DESC NULLS LAST' : 'sort_key DESC NULLS LAST, sort_key_2 DESC NULLS LAST';
-    const sql = `SELECT id, record FROM ${s}.${table} WHERE patient_id = $1 ORDER BY ${order}, position LIMIT $2`;
-    return async (patientId: string, limit: number, signal?: AbortSignal): Promise<readonly never[]> => {
-      const n = listLimit(limit);
-      if (n === 0 || !isStorableId(patientId)) return [];
-      return recordsOf(await rows(sql, [patientId, n], signal)) as never[];
-    };
-  };
-  const directoryList = (table: string) => {
-    const sql = `SELECT id, record FROM ${s}.${table} ORDER BY position LIMIT $1`;
-    return async (limit: number, signal?: AbortSignal): Promise<readonly never[]> => {
-      const n = listLimit(limit);
-      if (n === 0) return [];
-      return recordsOf(await rows(sql, [n], signal)) as never[];
-    };
-  };
-  const keysetPage = (table: string) => {
-    const first = `SELECT id, record FROM ${s}.${table} ORDER BY id LIMIT $1`;
-    const next = `SELECT id, record FROM ${s}.${table} WHERE id > $2 ORDER BY id LIMIT $1`;
-    return async (page: KeysetPage, signal?: AbortSignal): Promise<readonly never[]> => {
-      const { after, limit } = checkPage(page);
-      let from = after;
-      if (from !== undefined && !isWellFormedText(from)) throw new InvalidArgumentError('page.after', 'must be well-formed Unicode (no lone surrogate)');
-      // No stored id holds a NUL (PostgreSQL text cannot): the ids after one with a NUL are those after the
-      // text before its first NUL, NUL being the lowest character.
-      if (from?.includes('\u0000') === true) from = from.slice(0, from.indexOf('\u0000'));
-      const result = from === undefined ? await rows(first, [limit], signal) : await rows(next, [limit, from], signal);
-      return recordsOf(result) as never[];
-    };
-  };
-  const versionSql = `SELECT max(version) AS version FROM ${s}.schema_migrations`;
-
+  const rows: Rows = async (sql, values, signal) => (await runQuery(connection, sql, values, signal)).rows;
   return {
-    getPatient: getById('patients'),
-    getEncounter: getOfPatient('encounters'),
-    getNote: getOfPatient('notes'),
-    getAssessment: getOfPatient('assessments'),
-    getMedicalHistoryEntry: getOfPatient('medical_history'),
-    listEncounters: newest('encounters', 1),
-    listNotes: newest('notes', 1),
-    listAssessments: newest('assessments', 1),
-    listMedicalHistory: newest('medical_history', 2),
-    getOrganization: getById('organizations'),
-    getPractitioner: getById('practitioners'),
-    getLocation: getById('locations'),
-    listOrganizations: directoryList('organizations'),
-    listPractitioners: directoryList('practitioners'),
-    listLocations: directoryList('locations'),
-    listPatients: keysetPage('patients'),
-    listOrganizationsPage: keysetPage('organizations'),
-    listPractitionersPage: keysetPage('practitioners'),
-    listLocationsPage: keysetPage('locations'),
-    async ping(signal) {
-      const result = await rows(versionSql, [], signal).catch((error: unknown) => {
-        // 42P01: the table does not exist, the schema was never migrated.
-        if ((error as { code?: unknown } | null)?.code === '42P01') throw new DataSourceUnavailableError('The PostgreSQL schema is not migrated: run chart-export db migrate');
-        throw error;
-      });
-      const version = Number(result[0]?.['version'] ?? 0);
-      if (version < POSTGRES_SCHEMA_VERSION) throw new DataSourceUnavailableError('The PostgreSQL schema is not migrated: run chart-export db migrate');
-    },
+    getPatient: getById(rows, s, 'patients'),
+    getEncounter: getOfPatient(rows, s, 'encounters'),
+    getNote: getOfPatient(rows, s, 'notes'),
+    getAssessment: getOfPatient(rows, s, 'assessments'),
+    getMedicalHistoryEntry: getOfPatient(rows, s, 'medical_history'),
+    listEncounters: newest(rows, s, 'encounters', 1),
+    listNotes: newest(rows, s, 'notes', 1),
+    listAssessments: newest(rows, s, 'assessments', 1),
+    listMedicalHistory: newest(rows, s, 'medical_history', 2),
+    getOrganization: getById(rows, s, 'organizations'),
+    getPractitioner: getById(rows, s, 'practitioners'),
+    getLocation: getById(rows, s, 'locations'),
+    listOrganizations: directoryList(rows, s, 'organizations'),
+    listPractitioners: directoryList(rows, s, 'practitioners'),
+    listLocations: directoryList(rows, s, 'locations'),
+    listPatients: keysetPage(rows, s, 'patients'),
+    listOrganizationsPage: keysetPage(rows, s, 'organizations'),
+    listPractitionersPage: keysetPage(rows, s, 'practitioners'),
+    listLocationsPage: keysetPage(rows, s, 'locations'),
+    ping: ping(rows, s),
     close: () => connection.close(),
   };
 }

@@ -14,7 +14,7 @@ import {
   type ApiKeyScope,
   type KeyStore,
 } from '../http/index.js';
-import { openConnection, runQuery, type PostgresConnectionOptions } from './connection.js';
+import { openConnection, runQuery, type Connection, type PostgresConnectionOptions } from './connection.js';
 
 /** Options of {@link createPostgresKeyStore}. */
 export interface PostgresKeyStoreOptions extends PostgresConnectionOptions {
@@ -102,6 +102,50 @@ function recordOf(row: Record<string, unknown>): ApiKeyRecord {
   });
 }
 
+/** Insert a key (see {@link PostgresKeyStore.add}). */
+async function addKey(connection: Connection, entry: PostgresKeyEntry): Promise<void> {
+  const { rateLimit, scopes } = checkEntry(entry);
+  try {
+    await runQuery(
+      connection,
+      `INSERT INTO ${connection.schema}.api_keys (key_id, key_hash, partner_id, scopes, rate_limit, window_seconds) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [entry.keyId, entry.keyHash, entry.partnerId, scopes, rateLimit.limit, rateLimit.windowSeconds],
+      undefined,
+    );
+  } catch (error) {
+    // 23505: unique violation. Which one is named by the constraint, never by the value.
+    if ((error as { code?: unknown } | null)?.code === '23505') {
+      const onHash = String((error as { constraint?: unknown }).constraint ?? '').includes('hash');
+      throw new InvalidArgumentError(onHash ? 'keyHash' : 'keyId', onHash ? 'is already stored (under another keyId)' : 'is already used by another key');
+    }
+    throw error;
+  }
+}
+
+/** Revoke a key; the hashes of the rows revoked (none when the key id is unknown). */
+async function revokeKey(connection: Connection, keyId: string): Promise<string[]> {
+  if (typeof keyId !== 'string') throw new InvalidArgumentError('keyId', 'must be a string');
+  const result = await runQuery(
+    connection,
+    `UPDATE ${connection.schema}.api_keys SET revoked = true, revoked_at = coalesce(revoked_at, now()) WHERE key_id = $1 RETURNING key_hash`,
+    [keyId],
+    undefined,
+  );
+  return result.rows.map((row) => String(row['key_hash']));
+}
+
+async function listKeys(connection: Connection): Promise<readonly PostgresKeyListing[]> {
+  const result = await runQuery(
+    connection,
+    `SELECT key_id, partner_id, scopes, rate_limit, window_seconds, revoked, created_at, revoked_at FROM ${connection.schema}.api_keys ORDER BY key_id`,
+    [],
+    undefined,
+  );
+  return result.rows.map((row) =>
+    Object.freeze({ ...recordOf(row), createdAt: row['created_at'] as Date, revokedAt: (row['revoked_at'] as Date | null) ?? undefined }),
+  );
+}
+
 /**
  * Create a key store over the package's `api_keys` table (migrated first: `migratePostgres`). A lookup
  * hashes the presented key and reads the row with that hash (a unique index); the answer, found or not, is
@@ -158,50 +202,15 @@ export function createPostgresKeyStore(options: PostgresKeyStoreOptions): Postgr
       return inFlight;
     },
     async add(entry) {
-      const { rateLimit, scopes } = checkEntry(entry);
-      try {
-        await runQuery(
-          connection,
-          `INSERT INTO ${s}.api_keys (key_id, key_hash, partner_id, scopes, rate_limit, window_seconds) VALUES ($1, $2, $3, $4, $5, $6)`,
-          [entry.keyId, entry.keyHash, entry.partnerId, scopes, rateLimit.limit, rateLimit.windowSeconds],
-          undefined,
-        );
-      } catch (error) {
-        // 23505: unique violation. Which one is named by the constraint, never by the value.
-        if ((error as { code?: unknown } | null)?.code === '23505') {
-          const onHash = String((error as { constraint?: unknown }).constraint ?? '').includes('hash');
-          throw new InvalidArgumentError(onHash ? 'keyHash' : 'keyId', onHash ? 'is already stored (under another keyId)' : 'is already used by another key');
-        }
-        throw error;
-      }
+      await addKey(connection, entry);
       cache.delete(entry.keyHash);
     },
     async revoke(keyId) {
-      if (typeof keyId !== 'string') throw new InvalidArgumentError('keyId', 'must be a string');
-      const result = await runQuery(
-        connection,
-        `UPDATE ${s}.api_keys SET revoked = true, revoked_at = coalesce(revoked_at, now()) WHERE key_id = $1 RETURNING key_hash`,
-        [keyId],
-        undefined,
-      );
-      for (const row of result.rows) cache.delete(String(row['key_hash']));
-      return (result.rowCount ?? result.rows.length) > 0;
+      const hashes = await revokeKey(connection, keyId);
+      for (const hash of hashes) cache.delete(hash);
+      return hashes.length > 0;
     },
-    async list() {
-      const result = await runQuery(
-        connection,
-        `SELECT key_id, partner_id, scopes, rate_limit, window_seconds, revoked, created_at, revoked_at FROM ${s}.api_keys ORDER BY key_id`,
-        [],
-        undefined,
-      );
-      return result.rows.map((row) =>
-        Object.freeze({
-          ...recordOf(row),
-          createdAt: row['created_at'] as Date,
-          revokedAt: (row['revoked_at'] as Date | null) ?? undefined,
-        }),
-      );
-    },
+    list: () => listKeys(connection),
     close: () => connection.close(),
   };
 }

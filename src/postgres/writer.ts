@@ -119,6 +119,101 @@ async function inTransaction<T>(connection: Connection, work: (client: PostgresP
   }
 }
 
+/** The statements of one record kind: delete what a chart no longer holds, upsert what it holds. */
+interface KindSql {
+  readonly remove: string;
+  readonly upsert: string;
+}
+
+function kindSql(s: string, table: string, two: boolean): KindSql {
+  const keyColumns = two ? 'sort_key, sort_key_2' : 'sort_key';
+  const keyTypes = two ? '$4::bigint[], $5::bigint[]' : '$4::bigint[]';
+  const recordParam = two ? '$6' : '$5';
+  const keySet = two ? 'sort_key = EXCLUDED.sort_key, sort_key_2 = EXCLUDED.sort_key_2' : 'sort_key = EXCLUDED.sort_key';
+  const columns = two ? ['position', 'sort_key', 'sort_key_2'] : ['position', 'sort_key'];
+  const before = [...columns.map((c) => `t.${c}`), 't.record::text'].join(', ');
+  const after = [...columns.map((c) => `EXCLUDED.${c}`), 'EXCLUDED.record::text'].join(', ');
+  return {
+    remove: `DELETE FROM ${s}.${table} AS t WHERE t.patient_id = ANY($1::text[])
+AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS k(patient_id, id) WHERE k.patient_id = t.patient_id AND k.id = t.id)`,
+    // Rows already as given are left alone: writing the same chart again changes (and counts) nothing.
+    upsert: `INSERT INTO ${s}.${table} AS t (patient_id, id, position, ${keyColumns}, record)
+SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], ${keyTypes}, ${recordParam}::json[])
+ON CONFLICT (patient_id, id) DO UPDATE SET position = EXCLUDED.position, ${keySet}, record = EXCLUDED.record
+WHERE (${before}) IS DISTINCT FROM (${after})`,
+  };
+}
+
+/** The columns of one record kind over a batch of charts, as arrays for `unnest`. */
+function kindColumns(charts: readonly PatientChart[], kind: (typeof KINDS)[number]): unknown[] {
+  const owners: string[] = [];
+  const ids: string[] = [];
+  const positions: number[] = [];
+  const keyColumns: (number | null)[][] = [[], []];
+  const records: string[] = [];
+  for (const chart of charts) {
+    (chart[kind.field] ?? []).forEach((record, i) => {
+      owners.push(chart.patient.id);
+      ids.push(record.id);
+      positions.push(i);
+      kind.keys(record as unknown as Record<string, unknown>).forEach((key, j) => (keyColumns[j] as (number | null)[]).push(key));
+      records.push(JSON.stringify(record));
+    });
+  }
+  return kind.keys({}).length === 2 ? [owners, ids, positions, keyColumns[0], keyColumns[1], records] : [owners, ids, positions, keyColumns[0], records];
+}
+
+/** Write a checked batch of charts on a connection inside a transaction. */
+async function writeCharts(client: PostgresPoolClient, s: string, sql: readonly KindSql[], charts: readonly PatientChart[]): Promise<PostgresWriteSummary> {
+  const patientIds = charts.map((c) => c.patient.id);
+  const upsertPatients = `INSERT INTO ${s}.patients AS t (id, record)
+SELECT * FROM unnest($1::text[], $2::json[])
+ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record, updated_at = now()
+WHERE t.record::text IS DISTINCT FROM EXCLUDED.record::text`;
+  let changedRows = (await client.query(upsertPatients, [patientIds, charts.map((c) => JSON.stringify(c.patient))])).rowCount ?? 0;
+  let deletedRows = 0;
+  for (let k = 0; k < KINDS.length; k++) {
+    const columns = kindColumns(charts, KINDS[k] as (typeof KINDS)[number]);
+    const statements = sql[k] as KindSql;
+    deletedRows += (await client.query(statements.remove, [patientIds, columns[0], columns[1]])).rowCount ?? 0;
+    if ((columns[1] as string[]).length > 0) changedRows += (await client.query(statements.upsert, columns)).rowCount ?? 0;
+  }
+  return { records: charts.length, changedRows, deletedRows };
+}
+
+const DIRECTORY_KINDS = ['organizations', 'practitioners', 'locations'] as const;
+
+/** Replace the directory on a connection inside a transaction. */
+async function writeDirectoryRows(client: PostgresPoolClient, s: string, directory: Directory): Promise<PostgresWriteSummary> {
+  let changedRows = 0;
+  let deletedRows = 0;
+  let records = 0;
+  for (const table of DIRECTORY_KINDS) {
+    const entries = directory[table] ?? [];
+    records += entries.length;
+    const ids = entries.map((e) => e.id);
+    deletedRows += (await client.query(`DELETE FROM ${s}.${table} WHERE NOT (id = ANY($1::text[]))`, [ids])).rowCount ?? 0;
+    if (entries.length === 0) continue;
+    const upsert = `INSERT INTO ${s}.${table} AS t (id, position, record)
+SELECT * FROM unnest($1::text[], $2::integer[], $3::json[])
+ON CONFLICT (id) DO UPDATE SET position = EXCLUDED.position, record = EXCLUDED.record
+WHERE (t.position, t.record::text) IS DISTINCT FROM (EXCLUDED.position, EXCLUDED.record::text)`;
+    changedRows += (await client.query(upsert, [ids, entries.map((_, i) => i), entries.map((e) => JSON.stringify(e))])).rowCount ?? 0;
+  }
+  return { records, changedRows, deletedRows };
+}
+
+/** The directory's issues: the chart check's, and ids PostgreSQL cannot hold. */
+function directoryIssues(directory: Directory): ChartIssue[] {
+  const issues = checkDirectory(directory);
+  for (const field of DIRECTORY_KINDS) {
+    (directory?.[field] ?? []).forEach((entry, i) => {
+      if (!isStorableId(entry.id)) issues.push({ path: [field, i, 'id'], code: 'format', message: 'cannot be stored in PostgreSQL (it holds a NUL character or a lone surrogate)' });
+    });
+  }
+  return issues;
+}
+
 /**
  * Create a writer of charts to the package's PostgreSQL tables (migrated first: `migratePostgres`).
  *
@@ -134,93 +229,17 @@ async function inTransaction<T>(connection: Connection, work: (client: PostgresP
 export function createPostgresChartWriter(options: PostgresChartWriterOptions): PostgresChartWriter {
   const connection = openConnection(options, 'createPostgresChartWriter');
   const s = connection.schema;
-  const upsertPatients = `INSERT INTO ${s}.patients AS t (id, record)
-SELECT * FROM unnest($1::text[], $2::json[])
-ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record, updated_at = now()
-WHERE t.record::text IS DISTINCT FROM EXCLUDED.record::text`;
-  const childSql = KINDS.map(({ table, keys }) => {
-    const two = keys({}).length === 2;
-    const keyColumns = two ? 'sort_key, sort_key_2' : 'sort_key';
-    const keyTypes = two ? '$4::bigint[], $5::bigint[]' : '$4::bigint[]';
-    const recordParam = two ? '$6' : '$5';
-    const changed = two
-      ? 't.position, t.sort_key, t.sort_key_2, t.record::text) IS DISTINCT FROM (EXCLUDED.position, EXCLUDED.sort_key, EXCLUDED.sort_key_2, EXCLUDED.record::text'
-      : 't.position, t.sort_key, t.record::text) IS DISTINCT FROM (EXCLUDED.position, EXCLUDED.sort_key, EXCLUDED.record::text';
-    return {
-      remove: `DELETE FROM ${s}.${table} AS t WHERE t.patient_id = ANY($1::text[])
-AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS k(patient_id, id) WHERE k.patient_id = t.patient_id AND k.id = t.id)`,
-      upsert: `INSERT INTO ${s}.${table} AS t (patient_id, id, position, ${keyColumns}, record)
-SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], ${keyTypes}, ${recordParam}::json[])
-ON CONFLICT (patient_id, id) DO UPDATE SET position = EXCLUDED.position, ${two ? 'sort_key = EXCLUDED.sort_key, sort_key_2 = EXCLUDED.sort_key_2' : 'sort_key = EXCLUDED.sort_key'}, record = EXCLUDED.record
-WHERE (${changed})`,
-    };
-  });
-  const directoryKinds = [
-    ['organizations', 'organizations'],
-    ['practitioners', 'practitioners'],
-    ['locations', 'locations'],
-  ] as const;
-
+  const sql = KINDS.map(({ table, keys }) => kindSql(s, table, keys({}).length === 2));
   return {
     async writePatientCharts(charts) {
       checkBatch(charts);
       if (charts.length === 0) return { records: 0, changedRows: 0, deletedRows: 0 };
-      const patientIds = charts.map((c) => c.patient.id);
-      return inTransaction(connection, async (client) => {
-        let changedRows = (await client.query(upsertPatients, [patientIds, charts.map((c) => JSON.stringify(c.patient))])).rowCount ?? 0;
-        let deletedRows = 0;
-        for (let k = 0; k < KINDS.length; k++) {
-          const { field, keys } = KINDS[k] as (typeof KINDS)[number];
-          const sql = childSql[k] as { remove: string; upsert: string };
-          const owners: string[] = [];
-          const ids: string[] = [];
-          const positions: number[] = [];
-          const keyColumns: (number | null)[][] = [[], []];
-          const records: string[] = [];
-          for (const chart of charts) {
-            (chart[field] ?? []).forEach((record, i) => {
-              owners.push(chart.patient.id);
-              ids.push(record.id);
-              positions.push(i);
-              keys(record as unknown as Record<string, unknown>).forEach((key, j) => (keyColumns[j] as (number | null)[]).push(key));
-              records.push(JSON.stringify(record));
-            });
-          }
-          deletedRows += (await client.query(sql.remove, [patientIds, owners, ids])).rowCount ?? 0;
-          if (ids.length === 0) continue;
-          const two = keys({}).length === 2;
-          const values = two ? [owners, ids, positions, keyColumns[0], keyColumns[1], records] : [owners, ids, positions, keyColumns[0], records];
-          changedRows += (await client.query(sql.upsert, values)).rowCount ?? 0;
-        }
-        return { records: charts.length, changedRows, deletedRows };
-      });
+      return inTransaction(connection, (client) => writeCharts(client, s, sql, charts));
     },
     async writeDirectory(directory) {
-      const issues = checkDirectory(directory);
-      for (const [field] of directoryKinds) {
-        (directory?.[field] ?? []).forEach((entry, i) => {
-          if (!isStorableId(entry.id)) issues.push({ path: [field, i, 'id'], code: 'format', message: 'cannot be stored in PostgreSQL (it holds a NUL character or a lone surrogate)' });
-        });
-      }
+      const issues = directoryIssues(directory);
       if (issues.length > 0) throw new ChartValidationError(issues);
-      return inTransaction(connection, async (client) => {
-        let changedRows = 0;
-        let deletedRows = 0;
-        let records = 0;
-        for (const [field, table] of directoryKinds) {
-          const entries = directory[field] ?? [];
-          records += entries.length;
-          const ids = entries.map((e) => e.id);
-          deletedRows += (await client.query(`DELETE FROM ${s}.${table} WHERE NOT (id = ANY($1::text[]))`, [ids])).rowCount ?? 0;
-          if (entries.length === 0) continue;
-          const upsert = `INSERT INTO ${s}.${table} AS t (id, position, record)
-SELECT * FROM unnest($1::text[], $2::integer[], $3::json[])
-ON CONFLICT (id) DO UPDATE SET position = EXCLUDED.position, record = EXCLUDED.record
-WHERE (t.position, t.record::text) IS DISTINCT FROM (EXCLUDED.position, EXCLUDED.record::text)`;
-          changedRows += (await client.query(upsert, [ids, entries.map((_, i) => i), entries.map((e) => JSON.stringify(e))])).rowCount ?? 0;
-        }
-        return { records, changedRows, deletedRows };
-      });
+      return inTransaction(connection, (client) => writeDirectoryRows(client, s, directory));
     },
     close: () => connection.close(),
   };

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/http/index.js';
 import { runDatabaseCommand } from '../../src/cli/database-commands.js';
-import { parseCliOptions, UsageError } from '../../src/cli/command-line.js';
+import { HELP_TEXT, parseCliOptions, UsageError } from '../../src/cli/command-line.js';
 import { startService } from '../../src/cli/run.js';
 import { startPostgresServer, type PostgresTestServer } from '../support/postgres-server.js';
 
@@ -134,6 +134,12 @@ describe('chart-export keys and the service over PostgreSQL', () => {
       expect((await run('keys', 'revoke', 'no-such')).status).toBe(1);
     } finally {
       await service.stop(1000);
+    }
+  });
+
+  it('should document the database options and subcommands in --help', () => {
+    for (const name of ['--database-url', 'CHART_EXPORT_DATABASE_URL', '--database-schema', 'CHART_EXPORT_DATABASE_SCHEMA', 'db migrate', 'db import FILE', 'keys add']) {
+      expect(HELP_TEXT).toContain(name);
     }
   });
 
