@@ -1,5 +1,5 @@
 /**
- * What the published tarball weighs and carries (`npm test` builds dist first): at most 300 KB packed, no
+ * What the published tarball weighs and carries (`npm test` builds dist first): at most 320 KB packed, no
  * source maps, the service command's demo chart carried as its generator (dist/demo-chart.js) whose document
  * equals examples/data/demo-chart.json, one copy of the core (the adapter and the command import the built core next to
  * them), and a `typesVersions` entry for every subpath so `moduleResolution: node10` finds its declarations.
@@ -13,8 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIBRARY_ENTRIES } from '../../tsup.shared.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** The most the packed tarball may weigh, in bytes (npm's "package size", 1 kB = 1000 bytes). */
-const MAX_PACKED_BYTES = 300_000;
+/**
+ * The most the packed tarball may weigh, in bytes (npm's "package size", 1 kB = 1000 bytes). 300 kB before
+ * chart-export/postgres, which adds about 13 kB packed (ESM, CJS and declarations, and the command's database
+ * subcommands).
+ */
+const MAX_PACKED_BYTES = 320_000;
 
 interface PackInfo {
   readonly filename: string;
