@@ -7,9 +7,18 @@ import { ChartValidationError, InvalidArgumentError, type IssuePath } from '../i
 import { DataSourceUnavailableError, type ChartDataSource, type KeysetPage } from '../http/index.js';
 import { openConnection, runQuery, type Connection, type PostgresConnectionOptions } from './connection.js';
 import { POSTGRES_SCHEMA_VERSION } from './migrations.js';
+import { createRecordCache, type RecordCache, type RecordTable } from './record-cache.js';
 
-/** Options of {@link createPostgresDataSource}: where PostgreSQL is (see {@link PostgresConnectionOptions}). */
-export type PostgresDataSourceOptions = PostgresConnectionOptions;
+/** Options of {@link createPostgresDataSource}: where PostgreSQL is (see {@link PostgresConnectionOptions}), and the record cache. */
+export interface PostgresDataSourceOptions extends PostgresConnectionOptions {
+  /**
+   * How many characters of record JSON the instance keeps as checked, frozen records (least recently used
+   * first out): a record read again unchanged is neither parsed nor checked again. A row that changed is read
+   * anew (the cache is keyed by the row's exact text), so it is never stale. 0 turns it off. Default 2 000 000
+   * (a few MB of memory).
+   */
+  readonly recordCacheChars?: number | undefined;
+}
 
 /** The PostgreSQL data source: a `ChartDataSource` with every optional method, and `close()`. */
 export interface PostgresDataSource extends Required<Omit<ChartDataSource, 'ping'>> {
@@ -41,15 +50,20 @@ function mismatch(path: IssuePath): ChartValidationError {
  * The record of a row, checked against the row's key: an object whose `id` is the row's id. Its fields are
  * checked by the builders' chart check, as every source's are (a bad record gives 500, never bad output).
  */
-function recordOf(row: Record<string, unknown> | undefined, id: string): unknown {
+function recordOf(cache: RecordCache, table: RecordTable, row: Record<string, unknown> | undefined, id: string): unknown {
   if (row === undefined) return undefined;
-  const record = row['record'];
+  let record: unknown;
+  try {
+    record = cache.read(table, row['record'] as string);
+  } catch {
+    throw new ChartValidationError([{ path: [], code: 'format', message: 'is not valid JSON in the database row it was read from' }]);
+  }
   if (record === null || typeof record !== 'object' || (record as { id?: unknown }).id !== id) throw mismatch(['id']);
   return record;
 }
 
-function recordsOf(rows: readonly Record<string, unknown>[]): unknown[] {
-  return rows.map((row) => recordOf(row, row['id'] as string));
+function recordsOf(cache: RecordCache, table: RecordTable, rows: readonly Record<string, unknown>[]): unknown[] {
+  return rows.map((row) => recordOf(cache, table, row, row['id'] as string));
 }
 
 /** The list limit as the in-memory source reads it: a number, floored, at least 0. */
@@ -68,49 +82,56 @@ function checkPage(page: KeysetPage): { after: string | undefined; limit: number
 
 type Rows = (sql: string, values: readonly unknown[], signal: AbortSignal | undefined) => Promise<readonly Record<string, unknown>[]>;
 
+/** What every query factory below needs: how to run a query, the quoted schema, the record cache. */
+interface Reader {
+  readonly rows: Rows;
+  readonly s: string;
+  readonly cache: RecordCache;
+}
+
 /** A lookup by primary key (patients, directory entries). */
-function getById(rows: Rows, s: string, table: string) {
-  const sql = `SELECT record FROM ${s}.${table} WHERE id = $1`;
+function getById({ rows, s, cache }: Reader, table: RecordTable) {
+  const sql = `SELECT record::text AS record FROM ${s}.${table} WHERE id = $1`;
   return async (id: string, signal?: AbortSignal): Promise<never | undefined> => {
     if (!isStorableId(id)) return undefined;
-    return recordOf((await rows(sql, [id], signal))[0], id) as never;
+    return recordOf(cache, table, (await rows(sql, [id], signal))[0], id) as never;
   };
 }
 
 /** A lookup of a patient's record by (patient id, id), the primary key. */
-function getOfPatient(rows: Rows, s: string, table: string) {
-  const sql = `SELECT record FROM ${s}.${table} WHERE patient_id = $1 AND id = $2`;
+function getOfPatient({ rows, s, cache }: Reader, table: RecordTable) {
+  const sql = `SELECT record::text AS record FROM ${s}.${table} WHERE patient_id = $1 AND id = $2`;
   return async (patientId: string, id: string, signal?: AbortSignal): Promise<never | undefined> => {
     if (!isStorableId(patientId) || !isStorableId(id)) return undefined;
-    return recordOf((await rows(sql, [patientId, id], signal))[0], id) as never;
+    return recordOf(cache, table, (await rows(sql, [patientId, id], signal))[0], id) as never;
   };
 }
 
 /** A patient's newest records: the `…_newest` index, ties in chart order as the in-memory source keeps them. */
-function newest(rows: Rows, s: string, table: string, keys: 1 | 2) {
+function newest({ rows, s, cache }: Reader, table: RecordTable, keys: 1 | 2) {
   const order = keys === 1 ? 'sort_key DESC NULLS LAST' : 'sort_key DESC NULLS LAST, sort_key_2 DESC NULLS LAST';
-  const sql = `SELECT id, record FROM ${s}.${table} WHERE patient_id = $1 ORDER BY ${order}, position LIMIT $2`;
+  const sql = `SELECT id, record::text AS record FROM ${s}.${table} WHERE patient_id = $1 ORDER BY ${order}, position LIMIT $2`;
   return async (patientId: string, limit: number, signal?: AbortSignal): Promise<readonly never[]> => {
     const n = listLimit(limit);
     if (n === 0 || !isStorableId(patientId)) return [];
-    return recordsOf(await rows(sql, [patientId, n], signal)) as never[];
+    return recordsOf(cache, table, await rows(sql, [patientId, n], signal)) as never[];
   };
 }
 
 /** The first directory entries in document order (the `…_position` index). */
-function directoryList(rows: Rows, s: string, table: string) {
-  const sql = `SELECT id, record FROM ${s}.${table} ORDER BY position LIMIT $1`;
+function directoryList({ rows, s, cache }: Reader, table: RecordTable) {
+  const sql = `SELECT id, record::text AS record FROM ${s}.${table} ORDER BY position LIMIT $1`;
   return async (limit: number, signal?: AbortSignal): Promise<readonly never[]> => {
     const n = listLimit(limit);
     if (n === 0) return [];
-    return recordsOf(await rows(sql, [n], signal)) as never[];
+    return recordsOf(cache, table, await rows(sql, [n], signal)) as never[];
   };
 }
 
 /** A keyset page by primary key, ascending in `COLLATE "C"` order. */
-function keysetPage(rows: Rows, s: string, table: string) {
-  const first = `SELECT id, record FROM ${s}.${table} ORDER BY id LIMIT $1`;
-  const next = `SELECT id, record FROM ${s}.${table} WHERE id > $2 ORDER BY id LIMIT $1`;
+function keysetPage({ rows, s, cache }: Reader, table: RecordTable) {
+  const first = `SELECT id, record::text AS record FROM ${s}.${table} ORDER BY id LIMIT $1`;
+  const next = `SELECT id, record::text AS record FROM ${s}.${table} WHERE id > $2 ORDER BY id LIMIT $1`;
   return async (page: KeysetPage, signal?: AbortSignal): Promise<readonly never[]> => {
     const { after, limit } = checkPage(page);
     let from = after;
@@ -119,12 +140,12 @@ function keysetPage(rows: Rows, s: string, table: string) {
     // text before its first NUL, NUL being the lowest character.
     if (from?.includes('\u0000') === true) from = from.slice(0, from.indexOf('\u0000'));
     const result = from === undefined ? await rows(first, [limit], signal) : await rows(next, [limit, from], signal);
-    return recordsOf(result) as never[];
+    return recordsOf(cache, table, result) as never[];
   };
 }
 
 /** Readiness: the schema's version, which must be this package's. */
-function ping(rows: Rows, s: string) {
+function ping({ rows, s }: Reader) {
   const versionSql = `SELECT max(version) AS version FROM ${s}.schema_migrations`;
   const notMigrated = (): DataSourceUnavailableError => new DataSourceUnavailableError('The PostgreSQL schema is not migrated: run chart-export db migrate');
   return async (signal: AbortSignal): Promise<void> => {
@@ -161,29 +182,30 @@ function ping(rows: Rows, s: string) {
  */
 export function createPostgresDataSource(options: PostgresDataSourceOptions): PostgresDataSource {
   const connection: Connection = openConnection(options, 'createPostgresDataSource');
-  const s = connection.schema;
-  const rows: Rows = async (sql, values, signal) => (await runQuery(connection, sql, values, signal)).rows;
+  const cacheChars = options.recordCacheChars ?? 2_000_000;
+  if (!Number.isSafeInteger(cacheChars) || cacheChars < 0) throw new InvalidArgumentError('options.recordCacheChars', 'must be a non-negative integer');
+  const r: Reader = { rows: async (sql, values, signal) => (await runQuery(connection, sql, values, signal)).rows, s: connection.schema, cache: createRecordCache(cacheChars) };
   return {
-    getPatient: getById(rows, s, 'patients'),
-    getEncounter: getOfPatient(rows, s, 'encounters'),
-    getNote: getOfPatient(rows, s, 'notes'),
-    getAssessment: getOfPatient(rows, s, 'assessments'),
-    getMedicalHistoryEntry: getOfPatient(rows, s, 'medical_history'),
-    listEncounters: newest(rows, s, 'encounters', 1),
-    listNotes: newest(rows, s, 'notes', 1),
-    listAssessments: newest(rows, s, 'assessments', 1),
-    listMedicalHistory: newest(rows, s, 'medical_history', 2),
-    getOrganization: getById(rows, s, 'organizations'),
-    getPractitioner: getById(rows, s, 'practitioners'),
-    getLocation: getById(rows, s, 'locations'),
-    listOrganizations: directoryList(rows, s, 'organizations'),
-    listPractitioners: directoryList(rows, s, 'practitioners'),
-    listLocations: directoryList(rows, s, 'locations'),
-    listPatients: keysetPage(rows, s, 'patients'),
-    listOrganizationsPage: keysetPage(rows, s, 'organizations'),
-    listPractitionersPage: keysetPage(rows, s, 'practitioners'),
-    listLocationsPage: keysetPage(rows, s, 'locations'),
-    ping: ping(rows, s),
+    getPatient: getById(r, 'patients'),
+    getEncounter: getOfPatient(r, 'encounters'),
+    getNote: getOfPatient(r, 'notes'),
+    getAssessment: getOfPatient(r, 'assessments'),
+    getMedicalHistoryEntry: getOfPatient(r, 'medical_history'),
+    listEncounters: newest(r, 'encounters', 1),
+    listNotes: newest(r, 'notes', 1),
+    listAssessments: newest(r, 'assessments', 1),
+    listMedicalHistory: newest(r, 'medical_history', 2),
+    getOrganization: getById(r, 'organizations'),
+    getPractitioner: getById(r, 'practitioners'),
+    getLocation: getById(r, 'locations'),
+    listOrganizations: directoryList(r, 'organizations'),
+    listPractitioners: directoryList(r, 'practitioners'),
+    listLocations: directoryList(r, 'locations'),
+    listPatients: keysetPage(r, 'patients'),
+    listOrganizationsPage: keysetPage(r, 'organizations'),
+    listPractitionersPage: keysetPage(r, 'practitioners'),
+    listLocationsPage: keysetPage(r, 'locations'),
+    ping: ping(r),
     close: () => connection.close(),
   };
 }

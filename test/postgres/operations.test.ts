@@ -46,7 +46,7 @@ async function eventually(check: () => Promise<boolean>, ms: number): Promise<bo
 async function runningPatientQueries(): Promise<number> {
   const result = await pool.query(
     "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND pid <> pg_backend_pid()",
-    [`SELECT record FROM "${schema}".patients%`],
+    [`SELECT record::text AS record FROM "${schema}".patients%`],
   );
   return result.rows[0].n as number;
 }
@@ -146,6 +146,26 @@ describe('createPostgresDataSource: records written by others', () => {
       expect(res.body).not.toContain('SECRET-VALUE');
     }
     expect(errors.length).toBe(2);
+  });
+});
+
+describe('createPostgresDataSource: the record cache', () => {
+  it('should give the same frozen record for an unchanged row, and the new record once the row changed', async () => {
+    const own = freshSchema('cache');
+    await writeDocument(pool, own, CHART_DOCUMENT);
+    const dataSource = createPostgresDataSource({ pool, schema: own });
+    const first = await dataSource.getPatient(PATIENT);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(await dataSource.getPatient(PATIENT)).toBe(first);
+    // Another writer changes the row: the next read sees it, never a stale copy.
+    await pool.query(`UPDATE "${own}".patients SET record = json_build_object('id', id, 'identifiers', record->'identifiers', 'names', record->'names', 'gender', 'unknown') WHERE id = $1`, [PATIENT]);
+    const changed = await dataSource.getPatient(PATIENT);
+    expect(changed?.gender).toBe('unknown');
+    expect(changed).not.toBe(first);
+    // Without the cache, every read is a fresh, unfrozen record.
+    const uncached = createPostgresDataSource({ pool, schema: own, recordCacheChars: 0 });
+    expect(Object.isFrozen(await uncached.getPatient(PATIENT))).toBe(false);
+    expect(() => createPostgresDataSource({ pool, schema: own, recordCacheChars: -1 })).toThrow(/recordCacheChars/);
   });
 });
 
