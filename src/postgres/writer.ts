@@ -36,7 +36,7 @@ export interface PostgresChartWriter {
    * Write a batch of patient charts in one transaction: each patient and all its records, replacing what the
    * database held for those patients. Each chart is checked first (`checkPatientChart`; the references to the
    * directory are not: `chart-export db import` checks whole documents); nothing is written when one fails.
-   * @throws {ChartValidationError} with paths `[index, …]` into `charts`; {@link DataSourceUnavailableError}
+   * @throws {ChartValidationError} with paths `[index, …]` into `charts`; `DataSourceUnavailableError`
    *   when PostgreSQL cannot be reached
    */
   writePatientCharts(charts: readonly PatientChart[]): Promise<PostgresWriteSummary>;
