@@ -16,8 +16,8 @@ import tseslint from 'typescript-eslint';
 // below src/ tells how many `../` lead back to src/.
 // ---------------------------------------------------------------------------------------------------------
 
-/** The folders of src/ that are not the core: the HTTP adapter, the service command, test helpers, the MLLP client. */
-const NOT_CORE = ['http', 'cli', 'testing', 'mllp'];
+/** The folders of src/ that are not the core: the HTTP adapter, the service command, test helpers, the MLLP client, PostgreSQL. */
+const NOT_CORE = ['http', 'cli', 'testing', 'mllp', 'postgres'];
 
 /** `../` repeated `n` times (`./` for 0): the way from a file `n` folders below src/ back to src/. */
 const up = (n) => (n === 0 ? '\\./' : '(\\.\\./)'.concat(`{${n}}`));
@@ -74,7 +74,17 @@ const boundaries = [
   // The MLLP client (Node only) reaches the core through its public entry, as a third-party package would.
   ...throughEntries('mllp', ['index'], 'src/mllp imports the core only through src/index.ts.'),
   // The service command uses the public entries only.
-  ...throughEntries('cli', ['index', 'http/index', 'mllp/index'], 'src/cli imports the core, the adapter and the MLLP client only through src/index.ts, src/http/index.ts and src/mllp/index.ts.'),
+  ...throughEntries(
+    'cli',
+    ['index', 'http/index', 'mllp/index', 'postgres/index'],
+    'src/cli imports the core, the adapter, the MLLP client and chart-export/postgres only through src/index.ts, src/http/index.ts, src/mllp/index.ts and src/postgres/index.ts.',
+  ),
+  // chart-export/postgres: the core and the adapter through their entries, plus the shared internals (the ISO order key).
+  ...throughEntries(
+    'postgres',
+    ['index', 'http/index', 'internal/adapter'],
+    'src/postgres imports the core and the adapter only through src/index.ts, src/http/index.ts and src/internal/adapter.ts.',
+  ),
 ];
 
 // ---------------------------------------------------------------------------------------------------------

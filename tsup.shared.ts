@@ -16,6 +16,7 @@ export const LIBRARY_ENTRIES: Readonly<Record<string, string>> = {
   'http/index': 'src/http/index.ts',
   'testing/index': 'src/testing/index.ts',
   'mllp/index': 'src/mllp/index.ts',
+  'postgres/index': 'src/postgres/index.ts',
   // Not public (not in the exports map): the core's internals the adapter shares (SHA-256, the ISO order key),
   // loaded by the adapter by relative path instead of a second copy.
   'internal/adapter': 'src/internal/adapter.ts',
@@ -112,8 +113,9 @@ export const library: Options[] = [
     keepNames: true,
     target: 'es2022',
     platform: 'neutral',
-    // The testing kit's peer dependency: the consumer's own fast-check, never a bundled copy.
-    external: ['fast-check'],
+    // The peer dependencies: the consumer's own fast-check (the testing kit) and pg (chart-export/postgres),
+    // never a bundled copy; node: built-ins (chart-export/postgres is Node only) stay imports.
+    external: ['fast-check', 'pg', /^node:/],
     esbuildPlugins: [importBuiltEntries(), writeEsmDeclarations(PUBLIC_ENTRIES)],
   },
   {
@@ -127,7 +129,7 @@ export const library: Options[] = [
     keepNames: true,
     target: 'es2022',
     platform: 'neutral',
-    external: ['fast-check'],
+    external: ['fast-check', 'pg', /^node:/],
     esbuildPlugins: [importBuiltEntries()],
   },
 ];

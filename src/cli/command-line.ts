@@ -3,11 +3,12 @@
  * A command-line option wins over its environment variable; an empty environment variable counts as unset.
  */
 import { parseArgs } from 'node:util';
+import { readDatabaseOptions, type DatabaseCliOptions } from './database-options.js';
 
 export { HELP_TEXT } from './help.js';
 
 /** What the command was asked to do. */
-export interface CliOptions {
+export interface CliOptions extends DatabaseCliOptions {
   /** Print the help and exit. */
   readonly help: boolean;
   /** Print the version and exit. */
@@ -264,6 +265,8 @@ function readArguments(argv: readonly string[]): Record<string, string | boolean
         metrics: { type: 'boolean' },
         'redis-url': { type: 'string' },
         'redis-prefix': { type: 'string' },
+        'database-url': { type: 'string' },
+        'database-schema': { type: 'string' },
         'directory-rate-limit': { type: 'string' },
         'headers-timeout': { type: 'string' },
         'request-timeout': { type: 'string' },
@@ -352,6 +355,9 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
   const log = readLog(str('log'), fromEnv(env, 'CHART_EXPORT_LOG'));
   const redisUrl = readRedisUrl(str('redis-url') ?? fromEnv(env, 'CHART_EXPORT_REDIS_URL'));
   const redisPrefix = text(str('redis-prefix') ?? fromEnv(env, 'CHART_EXPORT_REDIS_PREFIX'), '--redis-prefix / CHART_EXPORT_REDIS_PREFIX', 200);
+  const dataFile = str('data') ?? fromEnv(env, 'CHART_EXPORT_DATA');
+  const database = readDatabaseOptions(str('database-url') ?? fromEnv(env, 'CHART_EXPORT_DATABASE_URL'), str('database-schema') ?? fromEnv(env, 'CHART_EXPORT_DATABASE_SCHEMA'), dataFile);
+  if (typeof database === 'string') throw new UsageError(database);
   const server = readServerLimits(str, env);
   const metrics = values['metrics'] === true || flag(fromEnv(env, 'CHART_EXPORT_METRICS'));
   const directoryRateLimit = readDirectoryRateLimit(str('directory-rate-limit') ?? fromEnv(env, 'CHART_EXPORT_DIRECTORY_RATE_LIMIT'));
@@ -360,7 +366,7 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
   return {
     help: values['help'] === true,
     version: values['version'] === true,
-    dataFile: str('data') ?? fromEnv(env, 'CHART_EXPORT_DATA'),
+    dataFile,
     keysFile: str('keys') ?? fromEnv(env, 'CHART_EXPORT_KEYS'),
     host,
     port,
@@ -383,6 +389,7 @@ export function parseCliOptions(argv: readonly string[], env: CliEnvironment): C
     log,
     redisUrl,
     redisPrefix,
+    ...database,
     metrics,
     directoryRateLimit,
     server,

@@ -4,6 +4,8 @@
 export const HELP_TEXT = `Usage: chart-export [options]
        npm start -- [options]
        chart-export send --to mllp://HOST:PORT …   Push HL7 v2 messages over MLLP (chart-export send --help)
+       chart-export db migrate | db import FILE | keys add | keys revoke ID | keys list   (PostgreSQL;
+                                                                 chart-export db --help)
 
 Serve the chart-export HTTP interface (11 endpoints: FHIR R4 JSON and HL7 v2.5.1) from a chart document.
 With no options it serves the embedded synthetic demo chart with the demo API keys on
@@ -50,6 +52,14 @@ Options (each also settable by the environment variable after it; the option win
                                                                                   CHART_EXPORT_REDIS_URL
   --redis-prefix PREFIX       Prefix of the rate-limit keys on Redis. Default: chart-export:rl:
                                                                                CHART_EXPORT_REDIS_PREFIX
+  --database-url URL          Serve charts and keys from PostgreSQL (postgres://user:password@host/db; the
+                              password is never printed) instead of a chart document in memory; any number
+                              of instances can share it. Fill it with chart-export db migrate, db import FILE
+                              and keys add (chart-export db --help). With --keys, the keys come from the file.
+                              While PostgreSQL is unreachable the routes and /readyz answer 503. Needs the pg
+                              package (npm install pg).                        CHART_EXPORT_DATABASE_URL
+  --database-schema NAME      PostgreSQL schema of the tables. Default: chart_export.
+                                                                            CHART_EXPORT_DATABASE_SCHEMA
   --metrics                   Serve Prometheus metrics at /metrics (no key needed: keep the port private).
                                                                                  CHART_EXPORT_METRICS=1
   --headers-timeout SECONDS   Drop a client that has not sent its request headers in time. Default: 10.

@@ -7,7 +7,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { version } from '../../package.json';
-import type { ChartDocument } from '../index.js';
 import {
   createExportHandler,
   createExportMetrics,
@@ -15,16 +14,19 @@ import {
   isDataSourceUnavailable,
   toNodeListener,
   type BulkExportOptions,
+  type ChartDataSource,
   type ExportHandlerOptions,
   type KeyStore,
   type RateLimiter,
 } from '../http/index.js';
-import { buildBulkSample, buildCurlSamples, clientOrigin, pickSampleIds, type SampleKeys } from './banner.js';
-import { DEMO_KEYS } from './demo.js';
+import { clientOrigin } from './banner.js';
+import { printKeys, printSamples } from './banner-sections.js';
 import { CliError, loadData, loadKeys, type CliIo, type LoadedData, type LoadedKeys } from './load.js';
 import { HELP_TEXT, UsageError, parseCliOptions, type CliOptions, type ServerLimits } from './command-line.js';
 import { createKeyReloader, createSwappableKeyStore } from './key-reload.js';
 import { connectSharedLimits, type SharedLimits } from './redis.js';
+import { connectDatabase, type ServedDatabase } from './database.js';
+import { runDatabaseCommand } from './database-commands.js';
 import { createRequestLog, type RequestLog } from './request-log.js';
 import { runSend } from './send.js';
 import { handleSignals } from './signals.js';
@@ -33,17 +35,19 @@ export { formatObservation } from './request-log.js';
 
 /** What the handler is built from, besides the options. */
 interface HandlerParts {
-  readonly document: ChartDocument;
+  readonly dataSource: ChartDataSource;
   readonly keyStore: KeyStore;
   readonly rateLimiter: RateLimiter | undefined;
   /** Bulk Data stores shared on Redis (`--redis-url`); else the handler's in-memory ones. */
   readonly bulk: BulkExportOptions | undefined;
   readonly log: RequestLog;
+  /** Charts served from PostgreSQL: its outages are logged once by the pool, not once per request. */
+  readonly database: boolean;
 }
 
 
 function handlerOptions(options: CliOptions, parts: HandlerParts): ExportHandlerOptions {
-  const { document, keyStore, rateLimiter, log } = parts;
+  const { dataSource, keyStore, rateLimiter, log, database } = parts;
   const hl7: { sendingApplication?: string; sendingFacility?: string; processingId?: 'P' | 'T' | 'D' } = {
     sendingApplication: options.sendingApplication,
   };
@@ -52,8 +56,7 @@ function handlerOptions(options: CliOptions, parts: HandlerParts): ExportHandler
   const result: {
     -readonly [K in keyof ExportHandlerOptions]: ExportHandlerOptions[K];
   } = {
-    // A document from loadChartDocument is frozen and checked: the data source takes it as it is.
-    dataSource: createInMemoryDataSource(document),
+    dataSource,
     keyStore,
     hl7,
     // Liveness, readiness (503 while Redis is unreachable) and the API description are always served.
@@ -64,6 +67,7 @@ function handlerOptions(options: CliOptions, parts: HandlerParts): ExportHandler
     onError: (error, context) => {
       // A Redis outage is logged once when it starts and once when it ends (redis.ts), not once per request.
       if (rateLimiter !== undefined && context.source === 'rate_limiter' && isDataSourceUnavailable(error)) return;
+      if (database && (context.source === 'data_source' || context.source === 'key_store') && isDataSourceUnavailable(error)) return;
       // Core and adapter messages name fields, never patient values; a stack is of no use to the operator here.
       const what = error instanceof Error ? `${error.name}: ${error.message}` : 'non-error value thrown';
       log.event('error', `error on ${context.route ?? 'unknown route'} (request ${context.requestId}): ${what}`, {
@@ -119,12 +123,21 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
-function printBanner(io: CliIo, options: CliOptions, data: LoadedData, keys: LoadedKeys, address: AddressInfo, shared: SharedLimits | undefined): void {
+function printBanner(
+  io: CliIo,
+  options: CliOptions,
+  data: LoadedData,
+  keys: LoadedKeys,
+  address: AddressInfo,
+  shared: SharedLimits | undefined,
+  database: ServedDatabase | undefined,
+): void {
   const origin = clientOrigin(address.address, address.port);
   const patients = data.document.patients.length;
   const source = data.file === undefined ? 'the embedded demo chart' : `${JSON.stringify(data.file)}`;
   io.out(`chart-export ${version} listening on ${origin}${options.basePath}`);
-  io.out(`Serving ${source}: ${patients} patient${patients === 1 ? '' : 's'}.`);
+  if (database === undefined) io.out(`Serving ${source}: ${patients} patient${patients === 1 ? '' : 's'}.`);
+  else io.out(`Serving charts from PostgreSQL at ${database.displayUrl} (schema ${options.databaseSchema ?? 'chart_export'}).`);
   io.out(
     shared === undefined
       ? 'Rate limits: counted in this process.'
@@ -133,58 +146,8 @@ function printBanner(io: CliIo, options: CliOptions, data: LoadedData, keys: Loa
   io.out(`Health: ${origin}${options.basePath}/healthz, ${origin}${options.basePath}/readyz; API description: ${origin}${options.basePath}/openapi.json${options.metrics ? `; metrics: ${origin}${options.basePath}/metrics` : ''}.`);
   io.out('');
 
-  let sampleKeys: SampleKeys;
-  if (keys.kind === 'demo') {
-    io.out('Demo API keys (public: they only ever guard the synthetic demo chart), sent as the x-api-key header:');
-    const width = Math.max(...DEMO_KEYS.map((k) => k.key.length));
-    for (const k of DEMO_KEYS) io.out(`  ${k.key.padEnd(width)}  ${k.purpose}`);
-    const limited = DEMO_KEYS.find((k) => k.id === 'demo-limited');
-    sampleKeys = {
-      fhir: { literal: 'demo-key-fhir' },
-      hl7: { literal: 'demo-key-hl7' },
-      failures: { revoked: 'demo-key-revoked', fhirOnly: 'demo-key-fhir', limited: 'demo-key-limited', limit: limited?.rateLimit.limit ?? 3 },
-    };
-  } else if (keys.kind === 'session') {
-    const key = keys.sessionKey as string;
-    io.out('No --keys file given: this session key (both scopes, 600 requests per 60 s) works until the service stops:');
-    io.out(`  ${key}`);
-    sampleKeys = { fhir: { literal: key }, hl7: { literal: key } };
-  } else {
-    io.out(`API keys from ${JSON.stringify(options.keysFile)} (key material is never printed):`);
-    for (const k of keys.entries) {
-      const limit = k.rateLimit ?? { limit: 600, windowSeconds: 60 };
-      io.out(
-        `  ${k.keyId ?? '-'}  partner ${k.partnerId}  ${k.scopes.join(', ')}  ${limit.limit} per ${limit.windowSeconds} s${k.revoked === true ? '  REVOKED' : ''}`,
-      );
-    }
-    io.out('The lines below read the key from $FHIR_API_KEY (a key with fhir:export) and $HL7_API_KEY (hl7:export).');
-    sampleKeys = { fhir: { variable: 'FHIR_API_KEY' }, hl7: { variable: 'HL7_API_KEY' } };
-  }
-  io.out('');
-
-  const ids = pickSampleIds(data.document);
-  if (ids === undefined) {
-    io.out('The document has no patients: only /publicFhirDirectory has something to answer.');
-  } else {
-    const samples = buildCurlSamples(origin, options.basePath, ids, sampleKeys);
-    io.out(`Try it (patient ${ids.patientId}; one line per endpoint):`);
-    for (const s of samples.filter((x) => x.expectedStatus === 200)) {
-      io.out(`  # ${s.route}: ${s.description}`);
-      io.out(`  ${s.command}`);
-    }
-    io.out('');
-    io.out('Bulk Data export (FHIR Bulk Data Access IG; docs/bulk-export.md): kick off, poll the status until the manifest, fetch a file:');
-    for (const line of buildBulkSample(origin, options.basePath, sampleKeys.fhir)) io.out(`  ${line}`);
-    const failures = samples.filter((x) => x.expectedStatus !== 200);
-    if (failures.length > 0) {
-      io.out('');
-      io.out('Errors on purpose:');
-      for (const s of failures) {
-        io.out(`  # ${s.route}: ${s.description}`);
-        io.out(`  ${s.command}`);
-      }
-    }
-  }
+  const sampleKeys = printKeys(io, options, keys, database);
+  printSamples(io, origin, options.basePath, data.document, sampleKeys);
   io.out('');
   io.out('Press Ctrl+C to stop.');
 }
@@ -214,19 +177,34 @@ export interface RunningService {
  * @example const service = await startService(parseCliOptions(['--port', '0'], {}), io); await service.stop(1000);
  */
 export async function startService(options: CliOptions, io: CliIo): Promise<RunningService> {
-  const data = await loadData(options.dataFile);
-  const keys = await loadKeys(options.keysFile, data.file === undefined);
+  const log = createRequestLog(options.log, io);
+  const database = options.databaseUrl === undefined ? undefined : await connectDatabase(options.databaseUrl, options.databaseSchema, options.keysFile === undefined, log);
+  // With a database, the banner's sample requests come from its first patient; no demo keys ever guard it.
+  const data: LoadedData = database === undefined ? await loadData(options.dataFile) : { document: database.sample, file: '(PostgreSQL)' };
+  const keys = database?.keyStore !== undefined ? { entries: [], kind: 'file' as const } : await loadKeys(options.keysFile, data.file === undefined);
   if (keys.kind === 'demo' && !isLoopback(options.host)) {
     io.err(`chart-export: warning: listening on ${options.host} with the public demo keys: anyone who can reach it can read the demo chart.`);
   }
-  const log = createRequestLog(options.log, io);
-  const keyStore = createSwappableKeyStore(keys.entries);
+  const keyStore = database?.keyStore ?? createSwappableKeyStore(keys.entries);
+  const swappable = database?.keyStore === undefined ? (keyStore as ReturnType<typeof createSwappableKeyStore>) : undefined;
   const shared = options.redisUrl === undefined ? undefined : await connectSharedLimits(options.redisUrl, options.redisPrefix, log);
   let listener;
   try {
-    listener = toNodeListener(createExportHandler(handlerOptions(options, { document: data.document, keyStore, rateLimiter: shared?.rateLimiter, bulk: shared?.bulk, log })));
+    listener = toNodeListener(
+      createExportHandler(
+        handlerOptions(options, {
+          dataSource: database?.dataSource ?? createInMemoryDataSource(data.document),
+          keyStore,
+          rateLimiter: shared?.rateLimiter,
+          bulk: shared?.bulk,
+          log,
+          database: database !== undefined,
+        }),
+      ),
+    );
   } catch (error) {
     shared?.close();
+    void database?.close();
     throw new CliError([`chart-export: ${error instanceof Error ? error.message : 'cannot create the handler'}`], 2);
   }
   const server = createLimitedServer(listener, options.server);
@@ -235,11 +213,15 @@ export async function startService(options: CliOptions, io: CliIo): Promise<Runn
     address = await listen(server, options.port, options.host);
   } catch (error) {
     shared?.close();
+    void database?.close();
     throw error;
   }
-  printBanner(io, options, data, keys, address, shared);
-  const reloadKeys = options.keysFile === undefined ? undefined : createKeyReloader(options.keysFile, keyStore, log);
-  server.once('close', () => shared?.close());
+  printBanner(io, options, data, keys, address, shared, database);
+  const reloadKeys = options.keysFile === undefined || swappable === undefined ? undefined : createKeyReloader(options.keysFile, swappable, log);
+  server.once('close', () => {
+    shared?.close();
+    void database?.close();
+  });
 
   return {
     server,
@@ -299,6 +281,11 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
   // The parent at start, read before anything is printed: a shell that dies once the banner is out (the
   // moment a caller knows the service runs) is then still seen to have gone (see the watch below).
   const parent = process.ppid;
+  // The PostgreSQL subcommands: run, print, exit (no server).
+  if (argv[0] === 'db' || argv[0] === 'keys') {
+    process.exitCode = await runDatabaseCommand(argv, env, io);
+    return;
+  }
   let options: CliOptions;
   try {
     options = parseCliOptions(argv, env);

@@ -3,7 +3,7 @@
  * - every relative link resolves to a file of this repository, and every `#anchor` to a heading of its target
  *   (GitHub's anchors);
  * - every ```ts block type-checks as a module of its own under the project's strict tsconfig.json, with
- *   `chart-export`, `chart-export/http` and `chart-export/mllp` mapped to src (all blocks in one TypeScript program);
+ *   `chart-export`, `chart-export/http`, `chart-export/mllp` and `chart-export/postgres` mapped to src (all blocks in one TypeScript program);
  * - every ```js or ```sh block marked runnable in its info string (```js runnable) runs and exits 0: js with
  *   node from a folder inside the repository, where `chart-export` resolves to the built package (dist) as for
  *   a user; sh with bash -e from the repository root;
@@ -160,7 +160,12 @@ describe('code blocks', () => {
         ...options,
         noEmit: true,
         types: ['node'],
-        paths: { 'chart-export': [join(ROOT, 'src/index.ts')], 'chart-export/http': [join(ROOT, 'src/http/index.ts')], 'chart-export/mllp': [join(ROOT, 'src/mllp/index.ts')] },
+        paths: {
+          'chart-export': [join(ROOT, 'src/index.ts')],
+          'chart-export/http': [join(ROOT, 'src/http/index.ts')],
+          'chart-export/mllp': [join(ROOT, 'src/mllp/index.ts')],
+          'chart-export/postgres': [join(ROOT, 'src/postgres/index.ts')],
+        },
       },
     );
     const byPath = new Map(files.map((f) => [f.path, f.block]));

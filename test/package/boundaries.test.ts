@@ -5,7 +5,9 @@
  * src/internal/adapter.ts (shared internals, built as their own file and not in the exports map); the testing
  * kit reaches the core only through src/index.ts, and its one runtime dependency is fast-check; the adapter and
  * the kit never import each other; the service command (src/cli/) reaches the library only through its public
- * entries.
+ * entries; chart-export/postgres (src/postgres/) reaches the library through src/index.ts, src/http/index.ts
+ * and src/internal/adapter.ts, its one runtime dependency is `pg`, and nothing else in src/ imports it but the
+ * command (lazily, so the command runs without `pg`).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -36,12 +38,13 @@ describe('module boundaries', () => {
   });
 
   it('should keep the core free of the adapter, Node APIs and runtime dependencies', () => {
-    const core = all.filter((f) => !f.file.startsWith('http/') && !f.file.startsWith('cli/') && !f.file.startsWith('testing/') && !f.file.startsWith('mllp/'));
+    const core = all.filter((f) => !/^(http|cli|testing|mllp|postgres)\//.test(f.file));
     for (const { file, deps } of core) {
       for (const dep of deps) {
         expect(dep.startsWith('http/') || dep === 'http' || dep.startsWith('cli/'), `${file} imports ${dep}`).toBe(false);
         expect(dep.startsWith('mllp/') || dep === 'mllp', `${file} imports ${dep}`).toBe(false);
         expect(dep.startsWith('testing/') || dep === 'testing', `${file} imports ${dep}`).toBe(false);
+        expect(dep.startsWith('postgres/'), `${file} imports ${dep}`).toBe(false);
         // Only type imports of @types/fhir ('fhir/r4.js') may leave the package.
         const external = !dep.startsWith('..') && !/^(index|errors|model|fhir|hl7|internal|validation)(\/|\.js$|$)/.test(dep);
         expect(!external || dep === 'fhir/r4.js', `${file} imports ${dep}`).toBe(true);
@@ -112,8 +115,29 @@ describe('module boundaries', () => {
     for (const { file, deps } of cli) {
       for (const d of deps) {
         if (d.startsWith('cli/') || d.startsWith('node:') || d.startsWith('..')) continue;
-        expect(['index.js', 'http/index.js', 'mllp/index.js'], `${file} imports ${d}`).toContain(d);
+        expect(['index.js', 'http/index.js', 'mllp/index.js', 'postgres/index.js'], `${file} imports ${d}`).toContain(d);
       }
+    }
+  });
+
+  it('should load chart-export/postgres in the command only lazily, so the command runs without pg', () => {
+    for (const f of files(join(src, 'cli'))) {
+      const text = readFileSync(f, 'utf8');
+      expect([...text.matchAll(/^\s*import\s+(?!type\b)[^;]*from\s+['"][^'"]*postgres\/index\.js['"]/gm)], relative(src, f)).toEqual([]);
+    }
+  });
+
+  it('should let chart-export/postgres reach the library only through its entries, and depend on pg only', () => {
+    const room = all.filter((f) => f.file.startsWith('postgres/'));
+    expect(room.some((f) => f.file === 'postgres/index.ts')).toBe(true);
+    for (const { file, deps } of room) {
+      for (const d of deps) {
+        const allowed = d.startsWith('postgres/') || d.startsWith('node:') || ['index.js', 'http/index.js', 'internal/adapter.js', 'pg'].includes(d);
+        expect(allowed, `${file} imports ${d}`).toBe(true);
+      }
+    }
+    for (const { file, deps } of all.filter((f) => !f.file.startsWith('postgres/') && !f.file.startsWith('cli/'))) {
+      for (const d of deps) expect(d.startsWith('postgres/'), `${file} imports ${d}`).toBe(false);
     }
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The public declarations as an editor shows them: every export of `chart-export`, `chart-export/http` and
- * `chart-export/testing` has hover docs (and every export of the testing kit an `@example`), and so does every
+ * The public declarations as an editor shows them: every export of `chart-export`, `chart-export/http`,
+ * `chart-export/testing` and `chart-export/postgres` has hover docs (and every export of the testing kit an `@example`), and so does every
  * member of an exported interface, class or object type; every optional property is declared
  * `prop?: T | undefined` (docs/api.md, "Types"), so a consumer with
  * exactOptionalPropertyTypes may pass a value read from another optional property (`{ code: score.code }`).
@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { strictProgram } from '../support/typescript.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const ENTRIES = [`${ROOT}src/index.ts`, `${ROOT}src/http/index.ts`, `${ROOT}src/testing/index.ts`];
+const ENTRIES = [`${ROOT}src/index.ts`, `${ROOT}src/http/index.ts`, `${ROOT}src/testing/index.ts`, `${ROOT}src/postgres/index.ts`];
 const KIT_ENTRY = `${ROOT}src/testing/index.ts`;
 const MODEL_ENTRY = `${ROOT}src/model/index.ts`;
 

@@ -1,5 +1,5 @@
 /**
- * What the published tarball weighs and carries (`npm test` builds dist first): at most 300 KB packed, no
+ * What the published tarball weighs and carries (`npm test` builds dist first): at most 320 KB packed, no
  * source maps, the service command's demo chart carried as its generator (dist/demo-chart.js) whose document
  * equals examples/data/demo-chart.json, one copy of the core (the adapter and the command import the built core next to
  * them), and a `typesVersions` entry for every subpath so `moduleResolution: node10` finds its declarations.
@@ -18,7 +18,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * population-scale work: Bulk Data export and streaming (about 36 kB packed), chart-export/mllp (about 18 kB) and
  * chart-export/postgres (about 13 kB).
  */
-const MAX_PACKED_BYTES = 380_000;
+const MAX_PACKED_BYTES = 400_000;
 
 interface PackInfo {
   readonly filename: string;
