@@ -3,7 +3,7 @@
  * A command-line option wins over its environment variable; an empty environment variable counts as unset.
  */
 import { parseArgs } from 'node:util';
-import { readDatabaseOptions, type DatabaseCliOptions } from './database-options.js';
+import { parseUrl, readDatabaseOptions, type DatabaseCliOptions } from './database-options.js';
 
 export { HELP_TEXT } from './help.js';
 
@@ -178,12 +178,7 @@ const REDIS_SCHEME_RE = /^rediss?:\/\//;
  */
 function readRedisUrl(given: string | undefined): string | undefined {
   if (given === undefined) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(given);
-  } catch {
-    url = undefined;
-  }
+  const url = parseUrl(given);
   if (url === undefined || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
     throw new UsageError(`${REDIS_URL_OPTION} must be a redis:// or rediss:// URL with a host (${REDIS_URL_ESCAPE_HINT})`);
   }

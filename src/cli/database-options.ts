@@ -12,18 +12,27 @@ export const DATA_AND_DATABASE =
   'give either --data / CHART_EXPORT_DATA or --database-url / CHART_EXPORT_DATABASE_URL, not both (load a file into PostgreSQL with chart-export db import FILE)';
 
 /**
+ * A URL as the WHATWG parser reads it (the reading the database and Redis clients share), or `undefined` when it
+ * does not parse. Used by the command's URL options, whose messages never repeat the URL (it may hold a password).
+ * @param given - the option's or variable's value
+ * @returns the parsed URL, or undefined
+ */
+export function parseUrl(given: string): URL | undefined {
+  try {
+    return new URL(given);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * What is wrong with a database URL: not `postgres://` or `postgresql://` with a host.
  * @param given - the option's or variable's value, or undefined
  * @returns the problem, or undefined when the URL (or its absence) is fine
  */
 export function databaseUrlProblem(given: string | undefined): string | undefined {
   if (given === undefined) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(given);
-  } catch {
-    url = undefined;
-  }
+  const url = parseUrl(given);
   if (url === undefined || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') || url.hostname === '') {
     return `${DATABASE_URL_OPTION} must be a postgres:// or postgresql:// URL with a host (percent-encode @ : / ? # % in the user name or password)`;
   }
