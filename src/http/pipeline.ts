@@ -81,18 +81,14 @@ type PreparedBody = { readonly body: ResponseBody } | HttpError;
 /** The route's answer: its body as the renderer gives it (maybe in chunks), or the error to render. */
 type Rendered = { readonly body: RenderedBody } | HttpError;
 
-/** Where a failure after a streamed body's first byte goes: `onError`, as a builder's. */
-function reportLate({ onError }: HandlerSettings, requestId: string, route: RouteDefinition): (error: unknown) => void {
-  return (error) => safeCall(onError, error, { requestId, route: route.name, source: 'builder' });
-}
-
 /**
  * A body in chunks read until it is large enough to stream (output/streamed-body.ts); a whole text (every
  * small body) at once. A failure before then rejects (answered as any other failure); one after the first
- * byte goes to `report` and ends the connection.
+ * byte ends the connection and goes to `onError`, as a builder's.
  */
-function settleRendered(result: Rendered, report: (error: unknown) => void): MaybePromise<PreparedBody> {
+function settleRendered(result: Rendered, { onError }: HandlerSettings, requestId: string, route: RouteDefinition): MaybePromise<PreparedBody> {
   if (!('body' in result) || typeof result.body === 'string') return result as PreparedBody;
+  const report = (error: unknown): void => safeCall(onError, error, { requestId, route: route.name, source: 'builder' });
   return settleBody(result.body, report).then((body) => ({ body }));
 }
 
@@ -337,9 +333,8 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
     const fail = (error: unknown): PreparedBody => failureAnswer(settings, error, requestId, route, headers, state);
     try {
       const result = runSteps(call, route, requestId, headers, state);
-      const settle = (rendered: Rendered): MaybePromise<PreparedBody> => settleRendered(rendered, reportLate(settings, requestId, route));
-      if (result instanceof Promise) return result.then(settle).catch(fail);
-      const settled = settle(result);
+      if (result instanceof Promise) return result.then((rendered) => settleRendered(rendered, settings, requestId, route)).catch(fail);
+      const settled = settleRendered(result, settings, requestId, route);
       return settled instanceof Promise ? settled.catch(fail) : settled;
     } catch (error) {
       return fail(error);
