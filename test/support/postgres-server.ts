@@ -8,10 +8,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { findFreePort, stopProcess } from './server-process.js';
 
 /** A running test cluster. */
 export interface PostgresTestServer {
@@ -35,18 +35,6 @@ function findBinDir(): string | undefined {
     .filter((v) => existsSync(join(root, v, 'bin', 'postgres')))
     .sort((a, b) => Number(b) - Number(a));
   return versions[0] === undefined ? undefined : join(root, versions[0], 'bin');
-}
-
-async function findFreePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /** True when the server answers a query (it accepts connections before it has finished starting up). */
@@ -136,12 +124,8 @@ export async function startPostgresServer(): Promise<PostgresTestServer> {
     const running = child;
     if (running === undefined) return;
     child = undefined;
-    if (running.exitCode !== null || running.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      running.once('exit', () => resolve());
-      // SIGINT: PostgreSQL's fast shutdown (rolls back open transactions, closes connections).
-      running.kill('SIGINT');
-    });
+    // SIGINT: PostgreSQL's fast shutdown (rolls back open transactions, closes connections).
+    await stopProcess(running, 'SIGINT');
   }
 
   await start();

@@ -5,9 +5,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findFreePort, stopProcess } from './server-process.js';
 
 /** A running test server. */
 export interface RedisTestServer {
@@ -21,19 +22,6 @@ export interface RedisTestServer {
   start(): Promise<void>;
   /** Stop it and remove its directory (for `afterAll`). */
   close(): Promise<void>;
-}
-
-/** A port the kernel just gave out and released. */
-async function findFreePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /** Send `PING` over a raw socket; true when the answer is `+PONG`. */
@@ -100,11 +88,7 @@ export async function startRedisServer(): Promise<RedisTestServer> {
     const running = child;
     if (running === undefined) return;
     child = undefined;
-    if (running.exitCode !== null || running.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      running.once('exit', () => resolve());
-      running.kill('SIGTERM');
-    });
+    await stopProcess(running, 'SIGTERM');
   }
 
   await start();
