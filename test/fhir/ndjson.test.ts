@@ -22,6 +22,29 @@ import { arbChartDocument } from '../../src/testing/charts.js';
 import { validateFhir } from '../support/fhir-validator.js';
 import { runs } from '../support/runs.js';
 
+/**
+ * Drain a writer while a chain of macrotasks runs beside it: each link runs only when the writer has given the
+ * event loop back, so `ticks` counts the turns it gave back.
+ */
+async function countTurns(lines: AsyncIterable<{ readonly text: string }>): Promise<{ lines: number; ticks: number }> {
+  let ticks = 0;
+  let done = false;
+  const tick = (): void => {
+    if (done) return;
+    ticks++;
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  let count = 0;
+  try {
+    for await (const line of lines) count += line.text.length > 0 ? 1 : 0;
+  } finally {
+    done = true;
+  }
+  return { lines: count, ticks };
+}
+
+
 const NOW = '2026-03-01T15:00:00Z';
 
 async function collect(lines: AsyncIterable<FhirNdjsonLine>): Promise<FhirNdjsonLine[]> {
@@ -199,21 +222,7 @@ describe('streamFhirNdjson', () => {
 
   it('should give the event loop back between resources (yieldEvery 1), and not with yieldEvery 0', async () => {
     const charts = Array.from({ length: 20 }, (_, i) => chart(`p${i}`, `e${i}`));
-    const turns = async (yieldEvery: number): Promise<{ lines: number; ticks: number }> => {
-      let ticks = 0;
-      let done = false;
-      // A chain of macrotasks: each link runs only when the writer has given the loop back.
-      const tick = (): void => {
-        if (done) return;
-        ticks++;
-        setImmediate(tick);
-      };
-      setImmediate(tick);
-      let lines = 0;
-      for await (const line of streamFhirNdjson(charts, { yieldEvery })) lines += line.text.length > 0 ? 1 : 0;
-      done = true;
-      return { lines, ticks };
-    };
+    const turns = (yieldEvery: number): Promise<{ lines: number; ticks: number }> => countTurns(streamFhirNdjson(charts, { yieldEvery }));
     const paced = await turns(1);
     expect(paced.lines).toBe(40);
     expect(paced.ticks).toBeGreaterThanOrEqual(39);
@@ -226,22 +235,11 @@ describe('streamFhirNdjson', () => {
       // A clock that moves `step` ms per reading: the slice is what the writer reads, not what the machine does.
       let clock = 0;
       const spy = vi.spyOn(performance, 'now').mockImplementation(() => (clock += step));
-      let ticks = 0;
-      let done = false;
-      const tick = (): void => {
-        if (done) return;
-        ticks++;
-        setImmediate(tick);
-      };
-      setImmediate(tick);
-      let lines = 0;
       try {
-        for await (const line of streamFhirNdjson(charts)) lines += line.text.length > 0 ? 1 : 0;
+        return await countTurns(streamFhirNdjson(charts));
       } finally {
-        done = true;
         spy.mockRestore();
       }
-      return { lines, ticks };
     };
     const slow = await turns(0.6);
     expect(slow.lines).toBe(200);
