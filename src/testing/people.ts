@@ -20,6 +20,7 @@ import {
   type Payer,
   type Telecom,
   type TelecomUse,
+  escapeHl7,
 } from '../index.js';
 import { arbIdentifier } from './codes.js';
 import { arbIsoDate, arbIsoDateTime, type YearRange } from './dates.js';
@@ -156,9 +157,32 @@ function buildTelecom(mode: TextMode, uses: readonly TelecomUse[]): fc.Arbitrary
   ).map((r): Telecom => compact(r));
   if (mode === 'realistic') return realistic;
   const hostile = fc
-    .record({ system: fc.constantFrom(...TELECOM_SYSTEMS), value: textFor(mode, true), use })
+    .record({ system: fc.constantFrom(...TELECOM_SYSTEMS), value: textFor(mode, true).map(fitContact), use })
     .map((r): Telecom => compact(r));
   return mode === 'hostile' ? hostile : fc.oneof({ arbitrary: realistic, weight: 2 }, { arbitrary: hostile, weight: 1 });
+}
+
+/** HL7 XTN's length for a contact value once escaped (XTN-1 / XTN-4): the chart check refuses longer values. */
+const CONTACT_ESCAPED_MAX = 199;
+
+/**
+ * `value` cut, at a code point, to what fits {@link CONTACT_ESCAPED_MAX} characters once escaped for HL7 (line
+ * breaks and delimiters grow when escaped), still holding a character that is not white space.
+ */
+function fitContact(value: string): string {
+  const fitted = escapedPrefix(value, CONTACT_ESCAPED_MAX);
+  return /\S/.test(fitted) ? fitted : `\\${escapedPrefix(value, CONTACT_ESCAPED_MAX - 3)}`;
+}
+
+function escapedPrefix(value: string, max: number): string {
+  let length = 0;
+  let end = 0;
+  for (const c of value) {
+    length += escapeHl7(c).length;
+    if (length > max) break;
+    end += c.length;
+  }
+  return value.slice(0, end);
 }
 
 /** Realistic payers. */

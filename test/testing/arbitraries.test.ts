@@ -23,6 +23,8 @@ import { fitForHl7 } from '../arbitraries/fit-for-hl7.js';
 import { HL7_NM_ABS_MAX, HL7_NM_ABS_MIN } from '../../src/model/limits.js';
 import { realisticPatientChart } from '../arbitraries/fixtures.js';
 import { runs } from '../support/runs.js';
+import { arbTelecom } from '../../src/testing/people.js';
+import { escapeHl7 } from '../../src/hl7/encoding.js';
 
 const paths = (issues: readonly ChartIssue[]): string[] => issues.map((i) => `${formatIssuePath(i.path)}: ${i.message}`);
 
@@ -495,6 +497,29 @@ describe('arbChartDocument', () => {
         expect(paths(checkChartDocument(doc))).toEqual([]);
       }),
       { numRuns: runs(100) },
+    );
+  });
+
+  it('should keep every contact value within HL7 XTN once escaped, not blank', () => {
+    // Line breaks and delimiters grow when escaped: 180 characters with three CR LF are 207 once escaped.
+    for (const mode of ['hostile', 'mixed'] as const) {
+      fc.assert(
+        fc.property(arbTelecom(mode), (telecom) => {
+          expect(escapeHl7(telecom.value).length).toBeLessThanOrEqual(199);
+          expect(telecom.value).toMatch(/\S/);
+        }),
+        { numRuns: runs(300) },
+      );
+    }
+  });
+
+  it('should give charts the check accepts at the seed that once gave a contact value over XTN', () => {
+    // Regression: seed 1320809674 once gave a telecom of 180 characters with three CR LF (207 once escaped).
+    fc.assert(
+      fc.property(arbChartDocument({ omitDirectory: true }), (doc) => {
+        expect(paths(checkChartDocument(doc))).toEqual([]);
+      }),
+      { seed: 1320809674, numRuns: 20 },
     );
   });
 
