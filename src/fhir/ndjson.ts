@@ -5,6 +5,7 @@
 import type * as fhir from 'fhir/r4.js';
 import { InvalidArgumentError } from '../errors.js';
 import { createContentHash } from '../internal/fast-hash.js';
+import { giveBack } from '../internal/give-back.js';
 import { isoOrderKey, parseIsoDateTime } from '../internal/iso.js';
 import type { ChartDocument, PatientChart } from '../model/chart.js';
 import type { Directory } from '../model/directory.js';
@@ -111,15 +112,6 @@ function resolveNdjsonOptions(options: FhirNdjsonOptions | undefined): ResolvedN
     yieldEvery,
     wholeDirectory: options.wholeDirectory === undefined ? undefined : validateDirectoryOption(options.wholeDirectory),
   };
-}
-
-/** A macrotask turn: the event loop runs I/O and timers before the writer goes on. */
-function giveBack(): Promise<void> {
-  const immediate = (globalThis as { setImmediate?: (fn: () => void) => unknown }).setImmediate;
-  return new Promise((resolve) => {
-    if (typeof immediate === 'function') immediate(resolve);
-    else setTimeout(resolve, 0);
-  });
 }
 
 /** The writer's default time slice, in milliseconds (see {@link FhirNdjsonOptions.yieldEvery}). */

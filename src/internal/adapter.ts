@@ -9,3 +9,6 @@ export { sha256, sha256Text } from './sha256.js';
 
 // The exact newest-first order of chart dates (the in-memory data source, the patient Bundle's references).
 export { isoOrderKey } from './iso.js';
+
+// A turn of the event loop from long work (the NDJSON writer, the Bulk job runner).
+export { giveBack } from './give-back.js';

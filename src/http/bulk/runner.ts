@@ -2,9 +2,9 @@
  * The job runner: reads the population page by page (`listPatients`), each patient's whole chart and the
  * directory records it refers to, writes the NDJSON lines (core `streamFhirNdjson`) into files of at most
  * `resourcesPerFile` lines through the output store, and keeps the job record up to date (progress, heartbeat,
- * completion, failure). It runs in the process that took the kick-off, in slices: the writer gives the event
- * loop back after every resource, and every data read is an await, so interactive requests are served in
- * between. A job deleted from the store (cancelled on any instance) stops at its next heartbeat.
+ * completion, failure). It runs in the process that took the kick-off, in slices: the runner gives the event
+ * loop back after a quarter of a millisecond of work, and every data read is an await, so interactive requests
+ * are served in between. A job deleted from the store (cancelled on any instance) stops at its next heartbeat.
  */
 import {
   checkPatientChart,
@@ -17,6 +17,7 @@ import {
   type Patient,
   type PatientChart,
 } from '../../index.js';
+import { giveBack } from '../../internal/adapter.js';
 import { ClientGoneError, bindSignal, runWithDeadline } from '../data-deadline.js';
 import type { ChartDataSource, KeysetPage } from '../data-source.js';
 import { gatherDirectory } from '../directory-lookup.js';
@@ -48,6 +49,13 @@ const WHOLE_CHART = { encounters: 9_998, notes: Number.MAX_SAFE_INTEGER, assessm
 
 /** Characters buffered per file before they are appended to the output store (each append is whole lines). */
 const FLUSH_CHARS = 256 * 1024;
+
+/**
+ * The longest the runner works between two turns of the event loop, in milliseconds: a request that arrives
+ * during an export waits behind at most about this much of it (the writer's own slice is 1 ms), and the export
+ * still goes on while the interactive routes are busy. `performance.now()` only paces, it never shapes output.
+ */
+const SLICE_MS = 0.25;
 
 /** How often the runner writes its progress and looks whether its job was cancelled, in milliseconds. */
 const HEARTBEAT_MS = 1_000;
@@ -225,9 +233,14 @@ export async function runBulkJob(ctx: BulkRunnerContext, started: BulkJobRecord)
       since: job.since ?? undefined,
       wholeDirectory,
     });
+    let lastTurn = performance.now();
     for await (const line of lines) {
       while (errors.length > 0) await writer.add(errors.shift() as FhirNdjsonLine);
       await writer.add(line);
+      if (performance.now() - lastTurn >= SLICE_MS) {
+        await giveBack();
+        lastTurn = performance.now();
+      }
     }
     for (const line of errors) await writer.add(line);
     await writer.flushAll();
