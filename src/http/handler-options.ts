@@ -8,7 +8,7 @@ import type { ResolvedLimit } from './internal/query.js';
 import type { KeyStore } from './key-store.js';
 import type { ExportErrorSource, ExportMetrics } from './metrics.js';
 import type { RateLimiter } from './rate-limiter.js';
-import type { ExportRouteName, LimitName } from './routes/route-types.js';
+import type { ExportRouteName, LimitName, ObservedRouteName } from './routes/route-types.js';
 import type { BulkExportOptions } from './bulk/bulk-routes.js';
 
 /** The default of {@link ExportHandlerOptions.dataSourceTimeoutMs}: 10 seconds. */
@@ -56,8 +56,8 @@ export const DEFAULT_LIMITS: {
 export interface ExportObservation {
   /** The response's `x-request-id`. */
   readonly requestId: string;
-  /** The matched route, or `undefined` for an unknown path. */
-  readonly route: ExportRouteName | undefined;
+  /** The matched route (an export route, or a Bulk Data route when the option `bulk` is set), or `undefined` for an unknown path. */
+  readonly route: ObservedRouteName | undefined;
   /** The request method. */
   readonly method: string;
   /** The response status. */
@@ -199,8 +199,8 @@ export interface ExportHandlerOptions {
 export interface HandlerErrorContext {
   /** The request id of the answer. */
   readonly requestId: string;
-  /** The matched route, or `undefined` for an operational route (`/readyz`). */
-  readonly route: ExportRouteName | undefined;
+  /** The matched route (an export or a Bulk Data route), or `undefined` for an operational route (`/readyz`). */
+  readonly route: ObservedRouteName | undefined;
   /**
    * Which part failed: `data_source` (a read, a timeout, or its `ping` on `/readyz`), `key_store`,
    * `rate_limiter` (its `consume`, its `ping` on `/readyz`, or `directoryRateLimit.clientAddress`),

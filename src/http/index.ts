@@ -20,7 +20,7 @@ export type {
   HandlerFhirOptions,
   HandlerHl7Options,
 } from './handler-options.js';
-export type { ExportRouteName, LimitName } from './routes/route-types.js';
+export type { BulkRouteName, ExportRouteName, LimitName, ObservedRouteName } from './routes/route-types.js';
 
 // Node listener
 export { toNodeListener } from './node.js';

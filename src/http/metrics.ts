@@ -7,7 +7,7 @@ import { ChartExportError, InvalidArgumentError } from '../index.js';
 import { isDataSourceUnavailable } from './errors.js';
 import type { ExportObservation } from './handler-options.js';
 import { PROMETHEUS_CONTENT_TYPE, formatFamilyHeader, formatSample, formatValue } from './internal/prometheus.js';
-import { EXPORT_ROUTE_NAMES, type ExportRouteName } from './routes/route-types.js';
+import { BULK_ROUTE_NAMES, EXPORT_ROUTE_NAMES, type ObservedRouteName } from './routes/route-types.js';
 
 /** The media type of {@link ExportMetrics.render}'s text: `text/plain; version=0.0.4; charset=utf-8`. */
 export const METRICS_CONTENT_TYPE = PROMETHEUS_CONTENT_TYPE;
@@ -21,18 +21,18 @@ export type ExportErrorSource = 'data_source' | 'rate_limiter' | 'key_store' | '
 /** The `source` label values of `chart_export_errors_total`. */
 export const EXPORT_ERROR_SOURCES: readonly ExportErrorSource[] = Object.freeze(['data_source', 'rate_limiter', 'key_store', 'builder', 'unknown']);
 
-/** The `route` label: one of the eleven route names, or `other` (an unknown path, or anything else). */
-export type MetricsRouteLabel = ExportRouteName | 'other';
+/** The `route` label: one of the eleven route names or a Bulk Data route name, or `other` (an unknown path, or anything else). */
+export type MetricsRouteLabel = ObservedRouteName | 'other';
 
 /** The statuses the handler answers with; any other is counted as `other`. */
-const KNOWN_STATUSES: readonly number[] = [200, 400, 401, 403, 404, 405, 406, 429, 500, 503];
+const KNOWN_STATUSES: readonly number[] = [200, 202, 400, 401, 403, 404, 405, 406, 413, 429, 500, 501, 503];
 
 /** What the `onError` hook of {@link ExportMetrics} is given: the handler's context, optionally with the source. */
 export interface ExportErrorContext {
   /** The request id of the answer (not used as a label). */
   readonly requestId: string;
   /** The matched route, or `undefined` for an unknown path (`route="other"`). */
-  readonly route: ExportRouteName | undefined;
+  readonly route: ObservedRouteName | undefined;
   /** Where the error came from, when the caller knows; else it is told from the error (see {@link createExportMetrics}). */
   readonly source?: ExportErrorSource | undefined;
 }
@@ -58,13 +58,13 @@ export interface ExportMetrics {
   readonly render: () => string;
 }
 
-const ROUTE_SET: ReadonlySet<string> = new Set(EXPORT_ROUTE_NAMES);
-const ROUTE_LABELS: readonly MetricsRouteLabel[] = [...EXPORT_ROUTE_NAMES, 'other'];
+const ROUTE_SET: ReadonlySet<string> = new Set([...EXPORT_ROUTE_NAMES, ...BULK_ROUTE_NAMES]);
+const ROUTE_LABELS: readonly MetricsRouteLabel[] = [...EXPORT_ROUTE_NAMES, ...BULK_ROUTE_NAMES, 'other'];
 const STATUS_LABELS: readonly string[] = [...KNOWN_STATUSES.map(String), 'other'];
 const SOURCE_SET: ReadonlySet<string> = new Set(EXPORT_ERROR_SOURCES);
 
 function routeLabel(route: unknown): MetricsRouteLabel {
-  return typeof route === 'string' && ROUTE_SET.has(route) ? (route as ExportRouteName) : 'other';
+  return typeof route === 'string' && ROUTE_SET.has(route) ? (route as ObservedRouteName) : 'other';
 }
 
 function statusLabel(status: unknown): string {

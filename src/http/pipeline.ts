@@ -38,7 +38,7 @@ import { createOperationalRoutes, type OperationalRoute } from './operational-ro
 import { createIsoClock, createOutputWriter } from './output-writer.js';
 import { settleBody, type RenderedBody, type ResponseBody } from './output/streamed-body.js';
 import { matchRoute } from './routes/route-table.js';
-import type { OutputWriter, RecordReader, RouteDefinition } from './routes/route-types.js';
+import type { BulkRouteName, ObservedRouteName, OutputWriter, RecordReader, RouteDefinition } from './routes/route-types.js';
 
 /** A request as the pipeline sees it, so the Node listener can skip building a `Request`. */
 export interface IncomingCall {
@@ -270,14 +270,14 @@ function failureAnswer(
 function observed(
   observer: HandlerSettings['observer'],
   call: IncomingCall,
-  route: RouteDefinition | undefined,
+  route: ObservedRouteName | undefined,
   requestId: string,
   prepared: PreparedResponse,
   started: number,
   state: AccessState,
 ): PreparedResponse {
   if (observer === undefined) return prepared;
-  safeCall(observer, { requestId, route: route?.name, method: call.method, status: prepared.status, durationMs: performance.now() - started, partnerId: state.partnerId });
+  safeCall(observer, { requestId, route, method: call.method, status: prepared.status, durationMs: performance.now() - started, partnerId: state.partnerId });
   return prepared;
 }
 
@@ -285,8 +285,15 @@ function observed(
  * A failure thrown by a Bulk Data request (src/http/bulk/: key store, rate limiter, job or output store): 503 or
  * 500, as an OperationOutcome, reported to `onError`.
  */
-function bulkFailure(onError: HandlerSettings['onError'], error: unknown, requestId: string, headers: Record<string, string>, state: AccessState): PreparedResponse {
-  safeCall(onError, error, { requestId, route: undefined, source: state.stage });
+function bulkFailure(
+  onError: HandlerSettings['onError'],
+  error: unknown,
+  route: BulkRouteName,
+  requestId: string,
+  headers: Record<string, string>,
+  state: AccessState,
+): PreparedResponse {
+  safeCall(onError, error, { requestId, route, source: state.stage });
   const failure = classifyFailure(error);
   let refusal: HttpError = ERRORS.internal;
   if (failure.kind === 'unavailable') {
@@ -355,11 +362,16 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
       if (operationalRoute !== undefined) return answerOperational(call, operationalRoute, requestId, headers, onError);
       const state: AccessState = { partnerId: undefined, stage: 'unknown' };
       // Bulk Data routes (src/http/bulk/), when the option is set: answered before the route table.
-      const bulkAnswer = bulk?.handle(call, requestId, headers, state);
-      if (bulkAnswer !== undefined) return bulkAnswer.catch((error: unknown) => bulkFailure(onError, error, requestId, headers, state));
+      const bulkCall = bulk?.handle(call, requestId, headers, state);
+      if (bulkCall !== undefined) {
+        const { route, answer: bulkAnswer } = bulkCall;
+        return bulkAnswer
+          .catch((error: unknown) => bulkFailure(onError, error, route, requestId, headers, state))
+          .then((prepared) => observed(observer, call, route, requestId, prepared, started, state));
+      }
       // Route (404)
       const route = matchRoute(call.pathname, settings.basePath);
-      const finish = (result: PreparedBody): PreparedResponse => observed(observer, call, route, requestId, render(route, result, requestId, headers), started, state);
+      const finish = (result: PreparedBody): PreparedResponse => observed(observer, call, route?.name, requestId, render(route, result, requestId, headers), started, state);
       const result = route === undefined ? ERRORS.routeNotFound : answer(call, route, requestId, headers, state);
       return result instanceof Promise ? result.then(finish) : finish(result);
     } catch (error) {

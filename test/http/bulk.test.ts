@@ -6,7 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { streamChartDocumentNdjson, type ChartDocument } from '../../src/index.js';
-import { DataSourceUnavailableError, createInMemoryDataSource, type ChartDataSource, type ExportHandlerOptions } from '../../src/http/index.js';
+import {
+  DataSourceUnavailableError,
+  createExportMetrics,
+  createInMemoryDataSource,
+  type ChartDataSource,
+  type ExportHandlerOptions,
+  type ExportObservation,
+} from '../../src/http/index.js';
 import { validateFhir } from '../support/fhir-validator.js';
 import { CHART_DOCUMENT, KEYS } from './support/fixture.js';
 import { NOW_MS, describeMatrix, fixtureOptions, serve, type Caller, type Mode, type TestResponse } from './support/harness.js';
@@ -209,6 +216,48 @@ describeMatrix('Bulk Data export', (mode) => {
       expect(res.headers['content-type']).toBe('application/fhir+json; charset=utf-8');
       expect(res.body).not.toContain('secret');
     }
+  });
+
+  it('should tell the observer and the metrics of every Bulk request, by Bulk route, never with a job id', async () => {
+    // Arrange
+    const seen: ExportObservation[] = [];
+    const metrics = createExportMetrics();
+    const observer = (o: ExportObservation): void => {
+      seen.push(o);
+      metrics.observer(o);
+    };
+    const { call, clock } = await bulkServer(mode, { observer });
+    // Act
+    const meta = await call('/metadata');
+    const kickOff = await call('/$export', { headers: { ...KICK_OFF, ...FHIR_KEY } });
+    const done = await runToEnd(call, clock, kickOff);
+    const manifest = JSON.parse(done.body) as Manifest;
+    const first = manifest.output[0] as { url: string };
+    const fileAnswer = await call(pathOf(first.url), { headers: FHIR_KEY });
+    const group = await call('/Group/g1/$export', { headers: { ...KICK_OFF, ...FHIR_KEY } });
+    // Assert
+    expect([meta.status, fileAnswer.status, group.status]).toEqual([200, 200, 404]);
+    const polls = seen.filter((o) => o.route === 'bulkStatus');
+    expect(seen.map((o) => [o.route, o.status])).toEqual([
+      ['metadata', 200],
+      ['bulkKickOff', 202],
+      ...polls.slice(0, -1).map(() => ['bulkStatus', 202]),
+      ['bulkStatus', 200],
+      ['bulkFile', 200],
+      ['bulkKickOff', 404],
+    ]);
+    expect(polls.length).toBeGreaterThanOrEqual(1);
+    // The CapabilityStatement needs no key, and a Group kick-off is refused before the key is read.
+    expect(seen.map((o) => o.partnerId)).toEqual([undefined, ...seen.slice(1, -1).map(() => 'partner-fhir'), undefined]);
+    const ids = seen.map((o) => o.requestId);
+    expect([ids[0], ids[1], ids.at(-3), ids.at(-2), ids.at(-1)]).toEqual([meta, kickOff, done, fileAnswer, group].map((r) => r.headers['x-request-id']));
+    const text = metrics.render();
+    expect(text).toContain('chart_export_requests_total{route="metadata",status="200"} 1');
+    expect(text).toContain('chart_export_requests_total{route="bulkKickOff",status="202"} 1');
+    expect(text).toContain('chart_export_requests_total{route="bulkKickOff",status="404"} 1');
+    expect(text).toContain(`chart_export_requests_total{route="bulkStatus",status="200"} 1`);
+    expect(text).toContain('chart_export_requests_total{route="bulkFile",status="200"} 1');
+    expect(text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
   });
 
   it('should answer 501 when the data source cannot list patients', async () => {

@@ -154,7 +154,7 @@ export async function kickOff(ctx: BulkContext, call: IncomingCall, level: 'syst
     return refuse(TOO_MANY_JOBS, requestId, headers);
   }
   const onError = ctx.onError;
-  const report = onError === undefined ? undefined : (error: unknown): void => safeCall(onError, error, { requestId, route: undefined, source: 'data_source' });
+  const report = onError === undefined ? undefined : (error: unknown): void => safeCall(onError, error, { requestId, route: 'bulkKickOff', source: 'data_source' });
   void runBulkJob({ ...ctx.runner, listPatients: ctx.listPatients, onError: report }, job);
   headers['content-location'] = `${base}/bulkstatus/${job.id}`;
   const accepted = { resourceType: 'OperationOutcome', issue: [{ severity: 'information', code: 'informational', details: { text: 'The export was started; poll the URL in Content-Location.' } }] };
@@ -231,7 +231,7 @@ export async function file(ctx: BulkContext, call: IncomingCall, id: string, nam
   headers['content-type'] = NDJSON_CONTENT_TYPE;
   headers['expires'] = new Date(job.expiresAt).toUTCString();
   // A large file goes out as it is read, a small one as one body (output/streamed-body.ts).
-  const report = (error: unknown): void => safeCall(ctx.onError, error, { requestId, route: undefined, source: 'unknown' });
+  const report = (error: unknown): void => safeCall(ctx.onError, error, { requestId, route: 'bulkFile', source: 'unknown' });
   return { status: 200, headers, body: await settleBody(fileChunks(chunks), report) };
 }
 

@@ -17,6 +17,7 @@ import { isObject } from '../guards.js';
 import type { HandlerSettings } from '../handler-options.js';
 import { ERRORS, FHIR_CONTENT_TYPE, type PreparedResponse } from '../internal/responses.js';
 import type { IncomingCall } from '../pipeline.js';
+import type { BulkRouteName } from '../routes/route-types.js';
 import { GROUP_NOT_SUPPORTED, baseOf, file, kickOff, refuse, respond, status, type BulkContext } from './bulk-requests.js';
 import { capabilityStatement } from './capability.js';
 import { createInMemoryBulkJobStore, type BulkJobStore } from './job-store.js';
@@ -46,10 +47,18 @@ export interface BulkExportOptions {
   readonly pageSize?: number | undefined;
 }
 
+/** A Bulk Data request: which route, and its answer. */
+export interface BulkCall {
+  /** The route, as the hooks and the metrics name it. */
+  readonly route: BulkRouteName;
+  /** The answer. */
+  readonly answer: Promise<PreparedResponse>;
+}
+
 /** The Bulk sub-handler of a pipeline: an answer for its paths, `undefined` for any other. */
 export interface BulkRoutes {
-  /** The answer for a Bulk path; `undefined` at once for any other (the pipeline then goes on without a wait). */
-  handle(call: IncomingCall, requestId: string, headers: Record<string, string>, state: AccessState): Promise<PreparedResponse> | undefined;
+  /** The route and answer of a Bulk path; `undefined` at once for any other (the pipeline then goes on without a wait). */
+  handle(call: IncomingCall, requestId: string, headers: Record<string, string>, state: AccessState): BulkCall | undefined;
 }
 
 const BASE_URL_RE = /^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/i;
@@ -77,6 +86,19 @@ function guardedListing(source: ChartDataSource): ((page: KeysetPage, signal: Ab
       return Promise.reject(error);
     }
   };
+}
+
+/** `GET|HEAD {base}/metadata`: the CapabilityStatement, without a key. */
+function metadata(ctx: BulkContext, call: IncomingCall, requestId: string, headers: Record<string, string>): Promise<PreparedResponse> {
+  if (call.method !== 'GET' && call.method !== 'HEAD') {
+    headers['allow'] = 'GET, HEAD';
+    return Promise.resolve(refuse(ERRORS.methodNotAllowed, requestId, headers));
+  }
+  try {
+    return Promise.resolve(respond(200, headers, FHIR_CONTENT_TYPE, capabilityStatement(baseOf(ctx, call))));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**
@@ -136,24 +158,14 @@ export function createBulkRoutes(
       const path = call.pathname;
       if (basePath !== '' && !path.startsWith(`${basePath}/`)) return undefined;
       const rest = path.slice(basePath.length).replace(/%24/gi, '$');
-      if (rest === '/metadata') {
-        if (call.method !== 'GET' && call.method !== 'HEAD') {
-          headers['allow'] = 'GET, HEAD';
-          return Promise.resolve(refuse(ERRORS.methodNotAllowed, requestId, headers));
-        }
-        try {
-          return Promise.resolve(respond(200, headers, FHIR_CONTENT_TYPE, capabilityStatement(baseOf(ctx, call))));
-        } catch (error) {
-          return Promise.reject(error);
-        }
-      }
-      if (rest === '/$export') return kickOff(ctx, call, 'system', requestId, headers, state);
-      if (rest === '/Patient/$export') return kickOff(ctx, call, 'patient', requestId, headers, state);
-      if (/^\/Group\/[^/]+\/\$export$/.test(rest)) return Promise.resolve(refuse(GROUP_NOT_SUPPORTED, requestId, headers));
+      if (rest === '/metadata') return { route: 'metadata', answer: metadata(ctx, call, requestId, headers) };
+      if (rest === '/$export') return { route: 'bulkKickOff', answer: kickOff(ctx, call, 'system', requestId, headers, state) };
+      if (rest === '/Patient/$export') return { route: 'bulkKickOff', answer: kickOff(ctx, call, 'patient', requestId, headers, state) };
+      if (/^\/Group\/[^/]+\/\$export$/.test(rest)) return { route: 'bulkKickOff', answer: Promise.resolve(refuse(GROUP_NOT_SUPPORTED, requestId, headers)) };
       const statusMatch = /^\/bulkstatus\/([^/]+)$/.exec(rest);
-      if (statusMatch !== null) return status(ctx, call, statusMatch[1] as string, requestId, headers, state);
+      if (statusMatch !== null) return { route: 'bulkStatus', answer: status(ctx, call, statusMatch[1] as string, requestId, headers, state) };
       const fileMatch = /^\/bulkfiles\/([^/]+)\/([^/]+)$/.exec(rest);
-      if (fileMatch !== null) return file(ctx, call, fileMatch[1] as string, fileMatch[2] as string, requestId, headers, state);
+      if (fileMatch !== null) return { route: 'bulkFile', answer: file(ctx, call, fileMatch[1] as string, fileMatch[2] as string, requestId, headers, state) };
       return undefined;
     },
   };

@@ -44,6 +44,21 @@ const EVERY_ROUTE_LISTED: ExportRouteName extends (typeof EXPORT_ROUTE_NAMES)[nu
 void EVERY_ROUTE_LISTED;
 
 /**
+ * The Bulk Data routes (handler option `bulk`), as the `observer`, `onError` and the metrics name them:
+ * `metadata` (the CapabilityStatement), `bulkKickOff` (`$export`, `Patient/$export`, `Group/…/$export`),
+ * `bulkStatus` (poll or cancel) and `bulkFile` (an output file).
+ */
+export type BulkRouteName = 'metadata' | 'bulkKickOff' | 'bulkStatus' | 'bulkFile';
+
+/** The Bulk Data route names, each once. */
+export const BULK_ROUTE_NAMES = ['metadata', 'bulkKickOff', 'bulkStatus', 'bulkFile'] as const satisfies readonly BulkRouteName[];
+const EVERY_BULK_ROUTE_LISTED: BulkRouteName extends (typeof BULK_ROUTE_NAMES)[number] ? true : never = true;
+void EVERY_BULK_ROUTE_LISTED;
+
+/** A route the handler reports to its hooks: one of the eleven export routes or a Bulk Data route. */
+export type ObservedRouteName = ExportRouteName | BulkRouteName;
+
+/**
  * How a query parameter is read: a chart id, a non-negative integer limit (defaulted when absent), a count (a
  * limit left absent when not given: the directory's `_count`), a page cursor, or a directory resource type.
  */
