@@ -3,7 +3,7 @@
  * from, and one working curl line per endpoint, the Bulk Data flow and the errors on purpose.
  */
 import { KEY_CACHE_TTL_MS, type ServedDatabase } from './database.js';
-import { buildBulkSample, buildCurlSamples, pickSampleIds, type SampleKeys } from './banner.js';
+import { buildBulkSample, buildCurlSamples, buildPagingSample, pickSampleIds, type SampleKeys } from './banner.js';
 import type { CliOptions } from './command-line.js';
 import { DEMO_KEYS } from './demo.js';
 import type { CliIo, LoadedData, LoadedKeys } from './load.js';
@@ -56,6 +56,11 @@ export function printSamples(io: CliIo, origin: string, basePath: string, docume
     for (const s of samples.filter((x) => x.expectedStatus === 200)) {
       io.out(`  # ${s.route}: ${s.description}`);
       io.out(`  ${s.command}`);
+    }
+    if (ids.directoryCount >= 3) {
+      io.out('');
+      io.out(`Paging the public directory (docs/streaming.md): the first page of two ${ids.directoryType} records, then its next link:`);
+      for (const line of buildPagingSample(origin, basePath, ids.directoryType)) io.out(`  ${line}`);
     }
     io.out('');
     io.out('Bulk Data export (FHIR Bulk Data Access IG; docs/bulk-export.md): kick off, poll the status until the manifest, fetch a file:');

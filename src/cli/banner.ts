@@ -16,6 +16,8 @@ export interface SampleIds {
   readonly assessmentId: string | undefined;
   /** A directory resource type that has records (Practitioner when the directory is empty). */
   readonly directoryType: DirectoryResourceType;
+  /** How many records of that type the directory holds. */
+  readonly directoryCount: number;
 }
 
 /**
@@ -48,7 +50,9 @@ export function pickSampleIds(document: ChartDocument): SampleIds | undefined {
         : (dir?.locations?.length ?? 0) > 0
           ? 'Location'
           : 'Practitioner';
+  const counts = { Practitioner: dir?.practitioners?.length, Organization: dir?.organizations?.length, Location: dir?.locations?.length };
   return {
+    directoryCount: counts[directoryType] ?? 0,
     patientId: best.patient.id,
     encounterId: best.encounters?.[0]?.id,
     noteId: best.notes?.[0]?.id,
@@ -187,6 +191,26 @@ export function buildCurlSamples(origin: string, basePath: string, ids: SampleId
     });
   }
   return samples;
+}
+
+/**
+ * The paging example of the banner: two shell lines that read the first page of the public directory (two
+ * records) and follow its `Bundle.link` `next` URL to the second. Neither starts with `curl `, so they are not
+ * taken for one of the per-route samples.
+ *
+ * @param origin - `http://host:port` as a client reaches it
+ * @param basePath - the routes' prefix (`''` for none)
+ * @param resourceType - a directory type with at least three records, so that there is a next page
+ * @returns the lines, for `sh`
+ * @throws never
+ * @example buildPagingSample('http://127.0.0.1:8080', '', 'Practitioner')[0].startsWith('page=$(curl') // true
+ */
+export function buildPagingSample(origin: string, basePath: string, resourceType: DirectoryResourceType): string[] {
+  const first = shellQuote(`${origin}${basePath}/publicFhirDirectory?${query({ resourceType, _count: 2 })}`);
+  return [
+    `page=$(curl -sS ${first}); echo "$page"`,
+    `next=$(printf '%s' "$page" | sed -nE 's/.*"relation":"next","url":"([^"]*)".*/\\1/p'); curl -sS "$next"; echo`,
+  ];
 }
 
 /**

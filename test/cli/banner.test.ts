@@ -28,6 +28,7 @@ describe('pickSampleIds', () => {
       noteId: IDS.note,
       assessmentId: IDS.assessment,
       directoryType: 'Practitioner',
+      directoryCount: chartDocument().directory?.practitioners?.length,
     });
   });
 

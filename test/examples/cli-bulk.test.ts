@@ -2,7 +2,8 @@
  * Bulk Data export against the service command (`node dist/cli.js`, what `npm start` runs), as a standard Bulk
  * Data client configured with no OAuth and an `x-api-key` header does it: discover `/metadata`, kick off
  * (GET, and POST with a `Parameters` body), poll the status URL waiting `Retry-After` seconds, read the
- * manifest, fetch every file with the same header. And the banner's Bulk example, run by a real shell.
+ * manifest, fetch every file with the same header. And the banner's Bulk and directory-paging examples, run by
+ * a real shell.
  */
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,5 +108,28 @@ describe('Bulk Data export against the chart-export command', () => {
     expect(status).toMatch(new RegExp(`^${service.origin.replace(/[.]/g, '\\.')}/bulkstatus/[0-9a-f-]{36}$`));
     expect((JSON.parse(manifest as string) as Manifest).requiresAccessToken).toBe(true);
     expect((JSON.parse(first as string) as { resourceType: string }).resourceType).toBe('Patient');
+  });
+
+  it('should print a directory-paging example that works in a shell: two pages, each record once', async () => {
+    const lines = service.stdout().split('\n');
+    const at = lines.findIndex((l) => l.startsWith('Paging the public directory'));
+    expect(at).toBeGreaterThan(0);
+    const script = lines.slice(at + 1, at + 3).map((l) => l.trim()).join('\n');
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile('sh', ['-c', script], { timeout: 60_000 }, (error, stdout) => (error === null ? resolve(stdout) : reject(error)));
+    });
+    interface Page {
+      type: string;
+      link: { relation: string; url: string }[];
+      entry: { resource: { resourceType: string; id: string } }[];
+    }
+    const [first, second] = out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Page);
+    for (const page of [first, second] as Page[]) {
+      expect(page.type).toBe('searchset');
+      expect(page.entry.map((e) => e.resource.resourceType)).toEqual(['Practitioner', 'Practitioner']);
+    }
+    const ids = [...(first as Page).entry, ...(second as Page).entry].map((e) => e.resource.id);
+    expect(new Set(ids).size).toBe(4);
+    expect((second as Page).link.find((l) => l.relation === 'self')?.url).toBe((first as Page).link.find((l) => l.relation === 'next')?.url);
   });
 });
