@@ -125,6 +125,8 @@ for (let i = 0; i < 2; i++) {
   for (const [, fn] of all) fn();
   for (const p of Object.values(parts)) for (const fn of Object.values(p)) fn();
 }
+/** The length of each export's message: an export's hold grows with what it writes. */
+const sizes = new Map(all.map(([name, fn]) => [name, fn().length]));
 const holds = new Map(all.map(([name]) => [name, []]));
 const partTimes = Object.fromEntries(Object.entries(parts).map(([k, p]) => [k, Object.fromEntries(Object.keys(p).map((q) => [q, []]))]));
 /** CPU milliseconds of one call (and its wall-clock milliseconds in `walls`). */
@@ -150,7 +152,15 @@ for (let r = 0; r < ROUNDS; r++) {
 
 const perExport = [...holds].map(([name, list]) => ({ name, ms: median(list), wall: median(walls.get(name)) })).sort((a, b) => b.ms - a.ms);
 console.log(`\nLongest HL7 exports (median of ${ROUNDS} rounds; ${all.length} exports timed)`);
-console.table(perExport.slice(0, 10).map((e) => ({ export: e.name, 'loop hold, CPU (ms)': e.ms.toFixed(2), 'wall-clock (ms)': e.wall.toFixed(2) })));
+console.table(
+  perExport.slice(0, 10).map((e) => ({
+    export: e.name,
+    'loop hold, CPU (ms)': e.ms.toFixed(2),
+    'wall-clock (ms)': e.wall.toFixed(2),
+    'message (characters)': sizes.get(e.name),
+    'CPU ns per character': ((e.ms * 1e6) / sizes.get(e.name)).toFixed(1),
+  })),
+);
 const perChart = ['bench chart', 'max patient', "issue's patient"].map((chart) => {
   const e = perExport.find((x) => x.name.startsWith(`${chart}:`));
   return { chart, 'longest export': e.name.slice(chart.length + 2), 'loop hold, CPU (ms)': e.ms.toFixed(2), 'wall-clock (ms)': e.wall.toFixed(2) };
