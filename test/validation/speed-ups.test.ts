@@ -1,12 +1,13 @@
 /**
  * The chart check's speed-ups (src/validation/speed-ups.ts) give what their plain equivalents give: the text
- * scan (with `isWellFormed`, and without it, as on a runtime that lacks it) finds exactly the control characters
- * and lone surrogates the plain expressions find.
+ * scan (one expression, and its two-scan fallback with `isWellFormed` and without it, as on a runtime that lacks
+ * it) finds exactly the control characters and lone surrogates the plain expressions find, and reads text with
+ * surrogates once.
  */
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { checkPatientChart } from '../../src/index.js';
-import { hasForbiddenText } from '../../src/validation/speed-ups.js';
+import { hasForbiddenText, hasForbiddenTextInTwoScans } from '../../src/validation/speed-ups.js';
 import { runs } from '../support/runs.js';
 
 // eslint-disable-next-line no-control-regex -- the plain check's expressions
@@ -19,14 +20,13 @@ const plain = (text: string): boolean => MAYBE_FORBIDDEN_RE.test(text) && FORBID
 const text = fc.string({ unit: fc.constantFrom('a', ' ', '\t', '\n', '\r', '\u0000', '\u0008', '\u000B', '\u001F', '\u007F', '\u0085', '\uD800', '\uDBFF', '\uDC00', '\uDFFF', '😀', 'é', '中'), maxLength: 40 });
 
 /** The module loaded again on a runtime without `String.prototype.isWellFormed`. */
-async function withoutIsWellFormed(): Promise<(text: string) => boolean> {
+async function withoutIsWellFormed(): Promise<typeof import('../../src/validation/speed-ups.js')> {
   const saved = Object.getOwnPropertyDescriptor(String.prototype, 'isWellFormed');
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- removing a built-in for the test
   delete (String.prototype as any).isWellFormed;
   try {
     vi.resetModules();
-    const module = await import('../../src/validation/speed-ups.js');
-    return module.hasForbiddenText;
+    return await import('../../src/validation/speed-ups.js');
   } finally {
     if (saved !== undefined) Object.defineProperty(String.prototype, 'isWellFormed', saved);
   }
@@ -51,12 +51,14 @@ describe('hasForbiddenText', () => {
   });
 
   it('should answer as the plain expressions, with and without isWellFormed (property)', async () => {
-    const fallback = await withoutIsWellFormed();
-    expect(fallback).not.toBe(hasForbiddenText); // a module evaluated anew, without the built-in
+    const without = await withoutIsWellFormed();
+    expect(without.hasForbiddenText).not.toBe(hasForbiddenText); // a module evaluated anew, without the built-in
     fc.assert(
       fc.property(text, (t) => {
         expect(hasForbiddenText(t)).toBe(plain(t));
-        expect(fallback(t)).toBe(plain(t));
+        expect(hasForbiddenTextInTwoScans(t)).toBe(plain(t));
+        expect(without.hasForbiddenText(t)).toBe(plain(t));
+        expect(without.hasForbiddenTextInTwoScans(t)).toBe(plain(t));
       }),
       { numRuns: runs(2000) },
     );
@@ -66,5 +68,47 @@ describe('hasForbiddenText', () => {
     const family = `${'😀'.repeat(300_000)}\uD800`;
     const issues = checkPatientChart({ patient: { id: 'p1', identifiers: [{ system: 'urn:oid:1.2.3', value: 'M1' }], names: [{ family }] } });
     expect(issues.map((i) => [i.path.join('.'), i.code])).toContainEqual(['patient.names.0.family', 'control-character']);
+  });
+
+  it('should answer as the plain expressions on text of millions of surrogate pairs, past what one expression can hold', () => {
+    // 4 Mi pairs: more than the expression's backtracking room on Node 20 (the two scans answer then).
+    const pairs = '😀'.repeat(4 * 1_048_576);
+    for (const [value, expected] of [
+      [pairs, false],
+      [`${pairs}\u0001`, true],
+      [`${pairs}\uD800`, true],
+      [`\uDC00${pairs}`, true],
+    ] as const) {
+      expect(hasForbiddenText(value)).toBe(expected);
+      expect(plain(value)).toBe(expected);
+    }
+  });
+
+  it('should read text with surrogate pairs once: no isWellFormed scan, no second control-character search', async () => {
+    const isWellFormed = vi.fn(function (this: string) {
+      return true;
+    });
+    const saved = Object.getOwnPropertyDescriptor(String.prototype, 'isWellFormed');
+    Object.defineProperty(String.prototype, 'isWellFormed', { value: isWellFormed, configurable: true, writable: true });
+    try {
+      vi.resetModules();
+      const module = await import('../../src/validation/speed-ups.js');
+      const test = vi.spyOn(RegExp.prototype, 'test');
+      try {
+        const unit = 'Zoë|Ana^B&C~D\\E 😀\tx\r\ny\n中文 ';
+        const long = unit.repeat(30_000); // about 1 MiB with a pair every 30 characters
+        expect(module.hasForbiddenText(long)).toBe(false);
+        expect(module.hasForbiddenText(`${long}\uDBFF`)).toBe(true);
+        expect(module.hasForbiddenText(`${long}\u0007`)).toBe(true);
+        // One search for a control character or surrogate, then the one scan on from there: two calls per text.
+        expect(test).toHaveBeenCalledTimes(6);
+      } finally {
+        test.mockRestore();
+      }
+      expect(isWellFormed).not.toHaveBeenCalled();
+    } finally {
+      if (saved !== undefined) Object.defineProperty(String.prototype, 'isWellFormed', saved);
+      vi.resetModules();
+    }
   });
 });

@@ -205,11 +205,16 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
     // PID-1 and PV1-1 number the QUERY_RESPONSE groups (SI, 4 digits): more groups need a lower limit.
     throw new MappingError(['encounters'], 'PID-1', `the summary would need ${groups.length} QUERY_RESPONSE groups; PID-1 and PV1-1 (SI) number at most ${SI_MAX} (set a lower limit)`);
   }
-  const segments = [buildMsa(options?.queryId === undefined ? p.controlId : queryId), buildQrd(p.now, queryId, limit, selected.length, c.patient)];
+  const head = [buildMsa(options?.queryId === undefined ? p.controlId : queryId), buildQrd(p.now, queryId, limit, selected.length, c.patient)];
+  const groupTexts: string[] = [];
   const coverages = coverageSegments(c.patient.coverages);
   groups.forEach((g, gi) => {
     const setId = gi + 1;
-    segments.push(buildPid(c.patient, setId));
+    // Each group's segments are joined into one flat text (its segments, separated by the line ending) as soon as
+    // the group is written: the engine then keeps one string per group until the message is put together, not a
+    // rope of every value of every segment, which a message of thousands of segments kept for the garbage collector
+    // to copy again and again. The message text is the same.
+    const segments = [buildPid(c.patient, setId)];
     const visit = g.visit;
     if (visit.kind === 'encounter') segments.push(buildPv1(ctx, visit.record.value, setId, ['encounters', visit.record.index]));
     else if (visit.kind === 'reference') segments.push(buildPv1Reference(ctx, visit.id, setId));
@@ -236,8 +241,9 @@ export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): s
     }
     for (const h of g.history) segments.push(buildHistoryDg1(dg1++, h.value, ['medicalHistory', h.index]));
     if (gi === 0) segments.push(...coverages);
+    groupTexts.push(segments.join(p.lineEnding));
   });
-  return assembleMessage(p, ['ADR', 'A19', 'ADR_A19'], segments);
+  return assembleMessage(p, ['ADR', 'A19', 'ADR_A19'], [...head, ...groupTexts]);
 }
 
 /** Push an assessment's OBX (answers, score, interpretation) and return the next OBX set id. */
