@@ -102,7 +102,9 @@ function readHeader(text: string): { controlId: string; charset: string } {
   const separator = text.charAt(3);
   let d: Hl7Delimiters = DEFAULT_HL7_DELIMITERS;
   if (separator !== d.field || encoding !== '^~\\&') {
+    // With the v2.7 truncation character (a fifth character), `\P\` stands for it, as the parser reads it.
     d = { field: separator, component: encoding.charAt(0), repetition: encoding.charAt(1), escape: encoding.charAt(2), subcomponent: encoding.charAt(3) };
+    if (encoding.length === 5) d = { ...d, truncation: encoding.charAt(4) };
   }
   let controlId: string;
   let charset: string;
