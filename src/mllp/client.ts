@@ -191,6 +191,7 @@ export function createMllpClient(options: MllpClientOptions): MllpClient {
     roomWaiters: new Set(),
     idleWaiters: [],
     ackTimer: undefined,
+    resume: undefined,
   };
   return {
     send: (message, sendOptions) => send(state, message, sendOptions),

@@ -62,6 +62,8 @@ export interface ClientState {
   readonly idleWaiters: (() => void)[];
   /** The ACK timer: armed once and re-armed only when it fires early (see {@link armAckTimer}). */
   ackTimer: ReturnType<typeof setTimeout> | undefined;
+  /** `runQueue` of this client, made once (not a closure per message) for `queueMicrotask`. */
+  resume: (() => void) | undefined;
 }
 
 /** True once `close({ mode: 'abort' })` was called (a function, so TypeScript does not narrow it across awaits). */
@@ -329,7 +331,7 @@ function afterExchange(state: ClientState, entry: Entry, outcome: Outcome): void
   settle(entry, outcome);
   state.current = undefined;
   if (state.queue.length === 0) stopPumping(state);
-  else queueMicrotask(() => runQueue(state));
+  else queueMicrotask((state.resume ??= () => runQueue(state)));
 }
 
 function nextEntry(state: ClientState): void {
