@@ -56,6 +56,8 @@ describe('createMllpClient', () => {
     expect(ack.message.segments.map((s) => s.id)).toEqual(['MSH', 'MSA']);
     expect(l.received[0]?.bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
     expect(events.map((e) => e.type)).toEqual(['connected', 'sent', 'acked']);
+    // The frame's bytes: the UTF-8 message and the three framing bytes.
+    expect(events[1]).toMatchObject({ type: 'sent', controlId: 'ADT0001', attempt: 1, bytes: Buffer.byteLength(text, 'utf8') + 3 });
   });
 
   it('should send ISO 8859-1 bytes when MSH-18 says 8859/1, and refuse text MSH-18 does not fit', async () => {
