@@ -1,11 +1,14 @@
 /// <reference types="node" />
 /**
- * Reading an acknowledgement: the ACK is untrusted input, parsed with the package's own HL7 parser. It must
- * hold an MSA segment whose MSA-2 equals the sent MSH-10, and an MSA-1 from HL7 table 0008.
+ * Reading an acknowledgement: the ACK is untrusted input, read as the package's own HL7 parser reads it. It
+ * must hold an MSA segment whose MSA-2 equals the sent MSH-10, and an MSA-1 from HL7 table 0008. A positive
+ * ACK of the usual shape is read without building the whole parsed message (see ack-quick.ts); any other
+ * answer is parsed in full.
  * @see HL7 v2.5.1 chapter 2, 2.14.8 (MSA) and 2.14.5 (ERR)
  */
 import { Buffer } from 'node:buffer';
 import { getHl7Value, parseHl7Message, type Hl7Message, type Hl7Segment } from '../index.js';
+import { readQuickAck } from './ack-quick.js';
 import { MllpError, MllpNakError } from './errors.js';
 
 /** MSA-1 acknowledgment codes (HL7 table 0008): `A*` original mode, `C*` enhanced mode (commit level). */
@@ -36,7 +39,10 @@ export interface MllpAck {
   readonly text: string;
   /** The ACK's own MSH-10, when it has one. */
   readonly ackControlId: string;
-  /** The whole ACK as parsed. */
+  /**
+   * The whole ACK as `parseHl7Message` reads it. For the usual positive ACK it is parsed on first access (once;
+   * the same value every time), so a caller that does not read it does not pay for it.
+   */
   readonly message: Hl7Message;
   /** Milliseconds from writing the message to reading its ACK. */
   readonly durationMs: number;
@@ -74,7 +80,9 @@ export function readAck(bytes: Uint8Array, charset: 'utf8' | 'latin1', controlId
   if (!((bytes as unknown) instanceof Uint8Array)) throw new MllpError('invalid-argument', 'Invalid bytes: must be a Uint8Array');
   if (charset !== 'utf8' && charset !== 'latin1') throw new MllpError('invalid-argument', "Invalid charset: must be 'utf8' or 'latin1'");
   if (typeof controlId !== 'string' || controlId === '') throw new MllpError('invalid-argument', 'Invalid controlId: must be a non-empty string');
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString(charset);
+  const text = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)).toString(charset);
+  const quick = readQuickAck(text, controlId, durationMs);
+  if (quick !== undefined) return quick;
   let message: Hl7Message;
   try {
     message = parseHl7Message(text);

@@ -3,7 +3,7 @@
  * `createMllpClient`: send HL7 v2 messages to one MLLP peer (an interface engine) and read its ACKs.
  */
 import type { MllpAck } from './ack.js';
-import { clearAckTimer, pump, resetConnection, settle, type ClientState, type Entry } from './delivery.js';
+import { clearAckTimer, finishWaiting, pump, resetConnection, settle, type ClientState, type Entry } from './delivery.js';
 import { MllpError } from './errors.js';
 import { prepareOutgoing } from './message.js';
 import { resolveOptions, type MllpClientOptions } from './options.js';
@@ -76,7 +76,7 @@ function abortEntry(state: ClientState, entry: Entry): void {
   if (index !== -1) state.queue.splice(index, 1);
   settle(entry, { error: abortedError(entry.out.controlId) });
   const w = state.waiting;
-  if (w !== undefined && w.entry === entry) w.finish({ error: abortedError(entry.out.controlId), retry: false }, true);
+  if (w !== undefined && w.entry === entry) finishWaiting(state, w, { error: abortedError(entry.out.controlId), retry: false }, true);
   for (const wake of [...state.roomWaiters]) wake();
 }
 
@@ -99,7 +99,7 @@ function send(state: ClientState, message: string | Uint8Array, options: MllpSen
         entry.detach = () => signal.removeEventListener('abort', onAbort);
       }
       state.queue.push(entry);
-      void pump(state);
+      pump(state);
     });
   } catch (error) {
     return Promise.reject(error);
@@ -150,7 +150,7 @@ function close(state: ClientState, options: MllpCloseOptions | undefined): Promi
     for (const entry of state.queue.splice(0)) settle(entry, { error: closedError(entry.out.controlId) });
     const current = state.current;
     if (current !== undefined) settle(current, { error: closedError(current.out.controlId) });
-    state.waiting?.finish({ error: closedError(current?.out.controlId), retry: false }, true);
+    if (state.waiting !== undefined) finishWaiting(state, state.waiting, { error: closedError(current?.out.controlId), retry: false }, true);
     if (state.conn !== undefined) resetConnection(state, state.conn);
     clearAckTimer(state);
   } else if (state.closing === undefined) {
@@ -191,6 +191,7 @@ export function createMllpClient(options: MllpClientOptions): MllpClient {
     roomWaiters: new Set(),
     idleWaiters: [],
     ackTimer: undefined,
+    resume: undefined,
   };
   return {
     send: (message, sendOptions) => send(state, message, sendOptions),

@@ -4,6 +4,7 @@
  * bounded back-off; the ACK wait with its time-out; re-sends. Every promise here settles, and none rejects:
  * outcomes are values, and each message's own promise is settled exactly once.
  */
+import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
 import { readAck, type MllpAck } from './ack.js';
 import { openConnection, type Connection } from './connection.js';
@@ -14,7 +15,8 @@ import type { MllpEvent, ResolvedOptions } from './options.js';
 /** A message in the queue or in flight. */
 export interface Entry {
   readonly out: OutgoingMessage;
-  readonly frame: Uint8Array;
+  /** The frame as `prepareOutgoing` made it (text written with `out.encoding`, or bytes). */
+  readonly frame: string | Uint8Array;
   readonly signal: AbortSignal | undefined;
   readonly resolve: (ack: MllpAck) => void;
   readonly reject: (error: unknown) => void;
@@ -27,15 +29,17 @@ export interface Entry {
 
 type Outcome = { readonly ack: MllpAck } | { readonly error: MllpError; readonly retry: boolean };
 
-/** The message whose ACK is awaited, and how to end the wait. */
-interface Waiting {
+/** The message whose ACK is awaited; {@link finishWaiting} ends the wait. */
+export interface Waiting {
   readonly entry: Entry;
   readonly conn: Connection;
   readonly started: number;
   /** `performance.now()` past which the ACK is late. */
   readonly deadline: number;
   readonly attempt: number;
-  readonly finish: (outcome: Outcome, reset: boolean) => void;
+  /** Where the outcome goes: a waiting `deliver`, or, when undefined, {@link afterExchange} (the queue's own path). */
+  readonly done: ((outcome: Outcome) => void) | undefined;
+  finished: boolean;
 }
 
 /** Everything the client holds. */
@@ -58,6 +62,8 @@ export interface ClientState {
   readonly idleWaiters: (() => void)[];
   /** The ACK timer: armed once and re-armed only when it fires early (see {@link armAckTimer}). */
   ackTimer: ReturnType<typeof setTimeout> | undefined;
+  /** `runQueue` of this client, made once (not a closure per message) for `queueMicrotask`. */
+  resume: (() => void) | undefined;
 }
 
 /** True once `close({ mode: 'abort' })` was called (a function, so TypeScript does not narrow it across awaits). */
@@ -81,6 +87,19 @@ export function settle(entry: Entry, result: { readonly ack: MllpAck } | { reado
   entry.detach();
   if ('ack' in result) entry.resolve(result.ack);
   else entry.reject(result.error);
+}
+
+/**
+ * End the wait for an ACK, once: the outcome goes where the wait said. A reset makes sure that a late ACK is
+ * never read as the next message's.
+ */
+export function finishWaiting(state: ClientState, w: Waiting, outcome: Outcome, reset: boolean): void {
+  if (w.finished) return;
+  w.finished = true;
+  if (state.waiting === w) state.waiting = undefined;
+  if (reset) resetConnection(state, w.conn);
+  if (w.done === undefined) afterExchange(state, w.entry, outcome);
+  else w.done(outcome);
 }
 
 /** Destroy a connection on purpose, so nothing more is read from it. */
@@ -117,15 +136,15 @@ function onFrame(state: ClientState, conn: Connection, frame: Uint8Array): void 
   }
   const { out } = w.entry;
   try {
-    w.finish({ ack: readAck(frame, out.charset, out.controlId, performance.now() - w.started) }, false);
+    finishWaiting(state, w, { ack: readAck(frame, out.charset, out.controlId, performance.now() - w.started) }, false);
   } catch (error) {
     if (error instanceof MllpNakError) {
       const durationMs = performance.now() - w.started;
       emit(state, { type: 'nacked', controlId: out.controlId, ackCode: error.ackCode, errorCode: error.errorCode, durationMs });
-      w.finish({ error, retry: false }, false);
+      finishWaiting(state, w, { error, retry: false }, false);
     } else {
       // Not an ACK, or an ACK of another message: what else the peer will send cannot be matched.
-      w.finish({ error: error as MllpError, retry: false }, true);
+      finishWaiting(state, w, { error: error as MllpError, retry: false }, true);
     }
   }
 }
@@ -138,7 +157,7 @@ function connectionEvents(state: ClientState, holder: { conn?: Connection }): Pa
     onProtocolError: (error) => {
       const w = state.waiting;
       if (holder.conn === undefined || w === undefined || w.conn !== holder.conn) return;
-      w.finish({ error: new MllpError(error.code, error.message, { controlId: w.entry.out.controlId }), retry: false }, true);
+      finishWaiting(state, w, { error: new MllpError(error.code, error.message, { controlId: w.entry.out.controlId }), retry: false }, true);
     },
     onClose: () => {
       const conn = holder.conn;
@@ -149,7 +168,7 @@ function connectionEvents(state: ClientState, holder: { conn?: Connection }): Pa
       const w = state.waiting;
       if (w !== undefined && w.conn === conn) {
         const error = new MllpError('connection', `The connection closed before the ACK of message ${w.entry.out.controlId} came`, { controlId: w.entry.out.controlId });
-        w.finish({ error, retry: true }, false);
+        finishWaiting(state, w, { error, retry: true }, false);
       }
     },
   };
@@ -217,7 +236,7 @@ function armAckTimer(state: ClientState, delayMs: number): void {
     if (left > 0) return armAckTimer(state, left);
     const { controlId } = w.entry.out;
     emit(state, { type: 'timed-out', controlId, attempt: w.attempt, timeoutMs: state.o.ackTimeoutMs });
-    w.finish({ error: new MllpError('ack-timeout', `No ACK of message ${controlId} within ${state.o.ackTimeoutMs} ms`, { controlId }), retry: true }, true);
+    finishWaiting(state, w, { error: new MllpError('ack-timeout', `No ACK of message ${controlId} within ${state.o.ackTimeoutMs} ms`, { controlId }), retry: true }, true);
   }, Math.max(1, Math.ceil(delayMs)));
   // Not what keeps the process alive: while an ACK is awaited, the connection does.
   state.ackTimer.unref();
@@ -230,57 +249,49 @@ export function clearAckTimer(state: ClientState): void {
   state.ackTimer = undefined;
 }
 
-/** Write the message and wait for its ACK, the time-out, a drop, an abort or a close. */
-function exchange(state: ClientState, conn: Connection, entry: Entry): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const attempt = ++entry.attempts;
-    const { controlId } = entry.out;
-    const started = performance.now();
-    let done = false;
-    // No named closures per message here: the build keeps function names, at the cost of a property
-    // definition for each named closure created.
-    const w: Waiting = {
-      entry,
-      conn,
-      started,
-      deadline: started + state.o.ackTimeoutMs,
-      attempt,
-      finish: (outcome, reset) => {
-        if (done) return;
-        done = true;
-        if (state.waiting === w) state.waiting = undefined;
-        // A reset makes sure that a late ACK is never read as the next message's.
-        if (reset) resetConnection(state, conn);
-        resolve(outcome);
-      },
-    };
-    state.waiting = w;
-    if (state.ackTimer === undefined) armAckTimer(state, state.o.ackTimeoutMs);
-    if (conn.socket.destroyed) {
-      w.finish({ error: new MllpError('connection', `The connection closed before message ${controlId} was sent`, { controlId }), retry: true }, false);
-      return;
-    }
-    conn.socket.write(entry.frame);
-    if (state.o.observer !== undefined) emit(state, { type: 'sent', controlId, attempt, bytes: entry.frame.length });
-  });
+/**
+ * Write the message and wait for its ACK, the time-out, a drop, an abort or a close: the outcome goes to `done`,
+ * or to {@link afterExchange} when `done` is undefined. No promise and no closure per message: this runs for
+ * every message sent.
+ */
+function exchange(state: ClientState, conn: Connection, entry: Entry, done: ((outcome: Outcome) => void) | undefined): void {
+  const attempt = ++entry.attempts;
+  const started = performance.now();
+  const w: Waiting = { entry, conn, started, deadline: started + state.o.ackTimeoutMs, attempt, done, finished: false };
+  state.waiting = w;
+  if (state.ackTimer === undefined) armAckTimer(state, state.o.ackTimeoutMs);
+  const { controlId } = entry.out;
+  if (conn.socket.destroyed) {
+    finishWaiting(state, w, { error: new MllpError('connection', `The connection closed before message ${controlId} was sent`, { controlId }), retry: true }, false);
+    return;
+  }
+  const { frame } = entry;
+  conn.socket.write(frame, entry.out.encoding);
+  if (state.o.observer !== undefined) emit(state, { type: 'sent', controlId, attempt, bytes: typeof frame === 'string' ? Buffer.byteLength(frame, entry.out.encoding) : frame.length });
 }
 
-/** Deliver one message: connect, send, wait, re-send as allowed; settles the entry. Never throws. */
-async function deliver(state: ClientState, entry: Entry): Promise<void> {
+/**
+ * Deliver one message: connect, send, wait, re-send as allowed; settles the entry. Never throws. `first` is
+ * the outcome of a first attempt already made by the queue's own path, when there was one.
+ */
+async function deliver(state: ClientState, entry: Entry, first: Outcome | undefined): Promise<void> {
   const { controlId } = entry.out;
+  let outcome = first;
   for (;;) {
-    if (entry.settled) return;
-    if (aborting(state)) return settle(entry, { error: new MllpError('closed', 'The client was closed', { controlId }) });
-    // The usual case, an open connection, without an await.
-    let conn = usableConnection(state);
-    try {
-      conn ??= await ensureConnection(state, entry);
-    } catch (error) {
-      emit(state, { type: 'failed', controlId, code: 'connection' });
-      return settle(entry, { error });
+    if (outcome === undefined) {
+      if (entry.settled) return;
+      if (aborting(state)) return settle(entry, { error: new MllpError('closed', 'The client was closed', { controlId }) });
+      let conn = usableConnection(state);
+      try {
+        conn ??= await ensureConnection(state, entry);
+      } catch (error) {
+        emit(state, { type: 'failed', controlId, code: 'connection' });
+        return settle(entry, { error });
+      }
+      if (conn === undefined || entry.settled) continue;
+      const open = conn;
+      outcome = await new Promise<Outcome>((resolve) => exchange(state, open, entry, resolve));
     }
-    if (conn === undefined || entry.settled) continue;
-    const outcome = await exchange(state, conn, entry);
     if ('ack' in outcome) {
       if (state.o.observer !== undefined) emit(state, { type: 'acked', controlId, ackCode: outcome.ack.code, durationMs: outcome.ack.durationMs });
       return settle(entry, outcome);
@@ -289,6 +300,7 @@ async function deliver(state: ClientState, entry: Entry): Promise<void> {
     if (outcome.retry && entry.attempts <= state.o.retryAttempts && !aborting(state)) {
       emit(state, { type: 'retrying', controlId, attempt: entry.attempts + 1, reason: outcome.error.code });
       await sleep(state.o.retryDelayMs, [entry.signal, state.closeController.signal]);
+      outcome = undefined;
       continue;
     }
     emit(state, { type: 'failed', controlId, code: outcome.error.code });
@@ -296,22 +308,68 @@ async function deliver(state: ClientState, entry: Entry): Promise<void> {
   }
 }
 
-/** Run the queue until it is empty; only one run at a time. Never rejects. */
-export async function pump(state: ClientState): Promise<void> {
-  if (state.pumping) return;
-  state.pumping = true;
+/** Deliver the current message the long way (connect, re-send, fail), then go on with the queue. */
+function deliverThenContinue(state: ClientState, entry: Entry, first: Outcome | undefined): void {
+  deliver(state, entry, first).then(
+    () => nextEntry(state),
+    (error: unknown) => {
+      settle(entry, { error });
+      nextEntry(state);
+    },
+  );
+}
+
+/**
+ * The outcome of a message written by the queue's own path. An ACK settles it at once; anything else goes
+ * the long way (re-send or fail). The next message is written after the frame handler returns (a microtask
+ * later), never from inside it: a frame that came in the same chunk as this ACK must not be read as the
+ * next message's answer.
+ */
+function afterExchange(state: ClientState, entry: Entry, outcome: Outcome): void {
+  if (!('ack' in outcome)) return deliverThenContinue(state, entry, outcome);
+  if (state.o.observer !== undefined) emit(state, { type: 'acked', controlId: entry.out.controlId, ackCode: outcome.ack.code, durationMs: outcome.ack.durationMs });
+  settle(entry, outcome);
+  state.current = undefined;
+  if (state.queue.length === 0) stopPumping(state);
+  else queueMicrotask((state.resume ??= () => runQueue(state)));
+}
+
+function nextEntry(state: ClientState): void {
+  state.current = undefined;
+  runQueue(state);
+}
+
+function stopPumping(state: ClientState): void {
+  state.pumping = false;
+  if (state.idleWaiters.length > 0) for (const wake of state.idleWaiters.splice(0)) wake();
+}
+
+/**
+ * Take the next message of the queue. With an open connection it is written now and its outcome comes back
+ * by callback ({@link afterExchange}); else it goes the long way ({@link deliver}).
+ */
+function runQueue(state: ClientState): void {
   while (state.queue.length > 0) {
     const entry = state.queue.shift() as Entry;
-    for (const wake of [...state.roomWaiters]) wake();
+    if (state.roomWaiters.size > 0) for (const wake of [...state.roomWaiters]) wake();
     if (entry.settled) continue;
     state.current = entry;
+    const conn = aborting(state) ? undefined : usableConnection(state);
     try {
-      await deliver(state, entry);
+      if (conn === undefined) deliverThenContinue(state, entry, undefined);
+      else exchange(state, conn, entry, undefined);
     } catch (error) {
       settle(entry, { error });
+      continue;
     }
-    state.current = undefined;
+    return;
   }
-  state.pumping = false;
-  for (const wake of state.idleWaiters.splice(0)) wake();
+  stopPumping(state);
+}
+
+/** Run the queue until it is empty; only one run at a time. Never throws. */
+export function pump(state: ClientState): void {
+  if (state.pumping) return;
+  state.pumping = true;
+  runQueue(state);
 }

@@ -1,21 +1,25 @@
 /// <reference types="node" />
 /**
- * The outgoing message as the client sends it: its bytes (UTF-8, or the character set MSH-18 names), its
- * MSH-10 control id, and the text decoder the ACK is read with. Only the MSH segment is read (split with the
- * message's delimiters, values unescaped with the package's `unescapeHl7`); the message itself is sent as
- * given, byte for byte.
+ * The outgoing message as the client sends it: its frame (text encoded as UTF-8, or in the character set MSH-18
+ * names, when written; bytes as given), its MSH-10 control id, and the text decoder the ACK is read with. Only
+ * the MSH segment is read (scanned for the message's delimiters, values unescaped with the package's
+ * `unescapeHl7`); the message itself is sent as given, byte for byte.
  */
 import { Buffer } from 'node:buffer';
 import { DEFAULT_HL7_DELIMITERS, unescapeHl7, type Hl7Delimiters } from '../index.js';
 import { MllpError } from './errors.js';
-import { encodeMllpFrame, MLLP_CARRIAGE_RETURN, MLLP_END_BLOCK, MLLP_START_BLOCK } from './frame.js';
+import { encodeMllpFrame } from './frame.js';
 
-/** A message ready to frame. */
+/** A message ready to write. */
 export interface OutgoingMessage {
-  /** The message bytes, exactly as they go on the wire (inside the frame). */
-  readonly bytes: Uint8Array;
-  /** The whole MLLP frame: `0x0B`, the bytes, `0x1C 0x0D`. */
-  readonly frame: Uint8Array;
+  /**
+   * The whole MLLP frame: `0x0B`, the message, `0x1C 0x0D`. Text stays text, written with `encoding` (the
+   * socket encodes it straight into its write: no buffer to allocate and fill per message, and the same bytes
+   * at every write, since the text was checked to have an encoding); bytes given as bytes are framed here.
+   */
+  readonly frame: string | Uint8Array;
+  /** How a text frame is encoded on the wire. */
+  readonly encoding: 'utf8' | 'latin1';
   /** MSH-10, unescaped: the ACK's MSA-2 must equal it. */
   readonly controlId: string;
   /** How the ACK's bytes are decoded: the message's own character set. */
@@ -43,59 +47,73 @@ const CHARSETS: Readonly<Record<string, 'utf8' | 'latin1' | 'ascii'>> = {
   '8859/1': 'latin1',
 };
 
-/** The MSH segment's text: up to the first CR or LF. */
-function mshText(text: string): string {
-  let end = text.length;
+/** Where the MSH segment ends: at the first CR or LF (found without scanning the whole message for an LF). */
+function mshEnd(text: string): number {
   const cr = text.indexOf('\r');
-  const lf = text.indexOf('\n');
-  if (cr !== -1) end = cr;
-  if (lf !== -1 && lf < end) end = lf;
-  return text.slice(0, end);
+  const end = cr === -1 ? text.length : cr;
+  return text.lastIndexOf('\n', end) === -1 ? end : text.indexOf('\n');
 }
 
 /** The first component (first repetition, first subcomponent) of a raw field, unescaped: as `getHl7Value` reads it. */
 function firstValue(raw: string, d: Hl7Delimiters): string {
   let end = raw.length;
-  for (const stop of [d.repetition, d.component, d.subcomponent]) {
-    const at = raw.indexOf(stop);
-    if (at !== -1 && at < end) end = at;
-  }
-  const value = raw.slice(0, end);
+  const repetition = raw.indexOf(d.repetition);
+  if (repetition !== -1) end = repetition;
+  const component = raw.indexOf(d.component);
+  if (component !== -1 && component < end) end = component;
+  const subcomponent = raw.indexOf(d.subcomponent);
+  if (subcomponent !== -1 && subcomponent < end) end = subcomponent;
+  const value = end === raw.length ? raw : raw.slice(0, end);
   return value.includes(d.escape) ? unescapeHl7(value, d) : value;
 }
 
+function unreadable(cause?: unknown): MllpError {
+  return new MllpError('invalid-message', 'The MSH segment cannot be read (MSH-1, MSH-2)', cause === undefined ? undefined : { cause });
+}
+
 /**
- * MSH-10 and MSH-18 of the message, read from the MSH segment alone with the message's own delimiters (a split,
- * not a parse of the whole message: this runs for every message sent).
+ * MSH-2, MSH-10 and MSH-18 as written, read from the MSH segment alone (a scan for its separators, not a parse
+ * of the whole message: this runs for every message sent). MSH-n (n ≥ 2) starts after the (n-1)th separator,
+ * MSH-1 being the separator itself.
  */
-/** MSH-n as written (n ≥ 2), given where each field starts. */
-function mshField(msh: string, separator: string, starts: readonly number[], n: number): string {
-  const from = starts[n - 2];
-  if (from === undefined) return '';
-  const end = msh.indexOf(separator, from);
-  return msh.slice(from, end === -1 ? msh.length : end);
+function mshFields(text: string): { encoding: string; controlId: string; charset: string } {
+  const end = mshEnd(text);
+  if (end < 4) throw unreadable(new MllpError('invalid-message', 'MSH-2 must be 4 or 5 encoding characters'));
+  const separator = text.charAt(3);
+  let encoding = '';
+  let controlId = '';
+  let charset = '';
+  for (let n = 2, at = 3; n <= 18; n++) {
+    const next = text.indexOf(separator, at + 1);
+    const stop = next === -1 || next > end ? end : next;
+    if (n === 2) encoding = text.slice(at + 1, stop);
+    else if (n === 10) controlId = text.slice(at + 1, stop);
+    else if (n === 18) charset = text.slice(at + 1, stop);
+    if (stop === end) break;
+    at = next;
+  }
+  return { encoding, controlId, charset };
 }
 
 function readHeader(text: string): { controlId: string; charset: string } {
   if (!text.startsWith('MSH')) throw new MllpError('invalid-message', 'The message does not begin with an MSH segment');
-  const msh = mshText(text);
-  const separator = msh.charAt(3);
-  // Field n of MSH (n ≥ 2) starts after the (n-1)th separator: MSH-1 is the separator itself.
-  const starts: number[] = [];
-  for (let at = msh.indexOf(separator, 3); at !== -1 && starts.length < 18; at = msh.indexOf(separator, at + 1)) starts.push(at + 1);
-  const encoding = mshField(msh, separator, starts, 2);
+  const raw = mshFields(text);
+  const { encoding } = raw;
+  const separator = text.charAt(3);
   let d: Hl7Delimiters = DEFAULT_HL7_DELIMITERS;
   if (separator !== d.field || encoding !== '^~\\&') {
+    // With the v2.7 truncation character (a fifth character), `\P\` stands for it, as the parser reads it.
     d = { field: separator, component: encoding.charAt(0), repetition: encoding.charAt(1), escape: encoding.charAt(2), subcomponent: encoding.charAt(3) };
+    if (encoding.length === 5) d = { ...d, truncation: encoding.charAt(4) };
   }
   let controlId: string;
   let charset: string;
   try {
     if (encoding.length !== 4 && encoding.length !== 5) throw new MllpError('invalid-message', 'MSH-2 must be 4 or 5 encoding characters');
-    controlId = firstValue(mshField(msh, separator, starts, 10), d);
-    charset = firstValue(mshField(msh, separator, starts, 18), d).toUpperCase();
+    controlId = firstValue(raw.controlId, d);
+    charset = firstValue(raw.charset, d).toUpperCase();
   } catch (error) {
-    throw new MllpError('invalid-message', 'The MSH segment cannot be read (MSH-1, MSH-2)', { cause: error });
+    throw unreadable(error);
   }
   if (controlId === '') throw new MllpError('invalid-message', 'The message has no MSH-10 control id: its ACK could not be matched to it');
   return { controlId, charset };
@@ -106,7 +124,7 @@ function readHeader(text: string): { controlId: string; charset: string } {
  *
  * @param message - HL7 v2 text (encoded as MSH-18 says: UTF-8 when empty or `UNICODE UTF-8`, `ASCII`,
  *   `8859/1`), or bytes already encoded (sent unaltered; MSH is read as ASCII)
- * @returns the bytes, the frame, the control id and the ACK charset
+ * @returns the frame and how to encode it, the control id and the ACK charset
  * @throws {MllpError} `invalid-message` when the message does not start with MSH, has no MSH-10, names a
  *   character set its text does not fit (or one not listed, given as text), holds a lone surrogate, or holds
  *   an MLLP framing byte (0x0B, 0x1C)
@@ -117,7 +135,7 @@ export function prepareOutgoing(message: string | Uint8Array): OutgoingMessage {
     if (!(message instanceof Uint8Array)) throw new MllpError('invalid-message', 'The message must be a string or a Uint8Array');
     const head = Buffer.from(message.buffer, message.byteOffset, Math.min(message.length, 4096)).toString('latin1');
     const { controlId, charset } = readHeader(head);
-    return { bytes: message, frame: encodeMllpFrame(message), controlId, charset: CHARSETS[charset] === 'latin1' ? 'latin1' : 'utf8' };
+    return { frame: encodeMllpFrame(message), encoding: 'latin1', controlId, charset: CHARSETS[charset] === 'latin1' ? 'latin1' : 'utf8' };
   }
   const { controlId, charset } = readHeader(message);
   const encoding = CHARSETS[charset];
@@ -136,13 +154,6 @@ export function prepareOutgoing(message: string | Uint8Array): OutgoingMessage {
   if (message.indexOf('\u000b') !== -1 || message.indexOf('\u001c') !== -1) {
     throw new MllpError('invalid-message', 'The message holds an MLLP framing byte (0x0B or 0x1C): it cannot be framed', { controlId });
   }
-  // Encoded straight into the frame: one buffer, one copy.
   const bufferEncoding = encoding === 'latin1' ? 'latin1' : 'utf8';
-  const length = Buffer.byteLength(message, bufferEncoding);
-  const frame = Buffer.allocUnsafe(length + 3);
-  frame[0] = MLLP_START_BLOCK;
-  frame.write(message, 1, bufferEncoding);
-  frame[length + 1] = MLLP_END_BLOCK;
-  frame[length + 2] = MLLP_CARRIAGE_RETURN;
-  return { bytes: frame.subarray(1, length + 1), frame, controlId, charset: bufferEncoding };
+  return { frame: `\u000b${message}\u001c\r`, encoding: bufferEncoding, controlId, charset: bufferEncoding };
 }

@@ -56,6 +56,8 @@ describe('createMllpClient', () => {
     expect(ack.message.segments.map((s) => s.id)).toEqual(['MSH', 'MSA']);
     expect(l.received[0]?.bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
     expect(events.map((e) => e.type)).toEqual(['connected', 'sent', 'acked']);
+    // The frame's bytes: the UTF-8 message and the three framing bytes.
+    expect(events[1]).toMatchObject({ type: 'sent', controlId: 'ADT0001', attempt: 1, bytes: Buffer.byteLength(text, 'utf8') + 3 });
   });
 
   it('should send ISO 8859-1 bytes when MSH-18 says 8859/1, and refuse text MSH-18 does not fit', async () => {
@@ -274,6 +276,23 @@ describe('createMllpClient', () => {
     await c.send(msg('U2'));
     expect(events.some((e) => e.type === 'unexpected-frame')).toBe(true);
     expect(l.connections()).toBe(2);
+  });
+
+  it('should never read a frame that came with an ACK as the next message’s answer, sends queued or awaited', async () => {
+    // The engine answers the first message with its ACK and, in the same write, an "ACK" of the next message
+    // before that message was sent: it answers nothing sent, so the connection is reset and the next message
+    // goes on a new connection, where its real ACK (no MSA-3) comes.
+    const early = (m: { controlId: string }, next: string): Buffer => Buffer.concat([frame(ackText(m.controlId)), frame(ackText(next, 'AA', [], 'early'))]);
+    const { l, c, events } = await setUp((m, s) => void s.write(m.controlId === 'E1' ? early(m, 'E2') : m.controlId === 'E3' ? early(m, 'E4') : frame(ackText(m.controlId))));
+    await c.send(msg('E0'));
+    // Queued: E2 waits in the queue while E1 is in flight on the open connection.
+    const [first, second] = await Promise.all([c.send(msg('E1')), c.send(msg('E2'))]);
+    expect([first.text, second.text]).toEqual(['', '']);
+    // Awaited.
+    await c.send(msg('E3'));
+    expect((await c.send(msg('E4'))).text).toBe('');
+    expect(l.received.map((r) => [r.controlId, r.connection])).toEqual([['E0', 0], ['E1', 0], ['E2', 1], ['E3', 1], ['E4', 2]]);
+    expect(events.filter((e) => e.type === 'unexpected-frame')).toHaveLength(2);
   });
 
   it('should retry connecting with growing back-off, then reject with connection', async () => {
