@@ -19,6 +19,7 @@ import type { PatientChart } from '../model/chart.js';
 import type { Directory } from '../model/directory.js';
 import type { Encounter } from '../model/encounter.js';
 import type { Coverage, Payer } from '../model/patient.js';
+import { isCheckedFrozen } from '../validation/memo.js';
 
 /** The FHIR R4 `id` shape. */
 export const FHIR_ID_RE = /^[A-Za-z0-9\-.]{1,64}$/;
@@ -206,10 +207,34 @@ function claimPrimaryIds(chart: PatientChart, directory: Directory | undefined):
     claimPrimary(instruments, a.instrument.id, ['assessments', i, 'instrument', 'id'], 'Questionnaire.id');
   });
   const conditions = claim(chart.medicalHistory, ['medicalHistory'], 'Condition.id');
-  const organizations = claim(directory?.organizations, ['directory', 'organizations'], 'Organization.id');
-  claim(directory?.practitioners, ['directory', 'practitioners'], 'Practitioner.id');
-  claim(directory?.locations, ['directory', 'locations'], 'Location.id');
-  return { conditions, organizations };
+  return { conditions, organizations: claimDirectoryIds(directory) };
+}
+
+/**
+ * The directory's claims, remembered per checked frozen directory (they depend on the directory alone, and an
+ * export of many charts over one directory would otherwise claim every directory record once per chart).
+ */
+const DIRECTORY_CLAIMS = new WeakMap<Directory, Map<string, string>>();
+
+/**
+ * Claim the primary ids of a directory's records (each kind apart); a collision is a MappingError.
+ * @returns the taken Organization ids
+ */
+function claimDirectoryIds(directory: Directory | undefined): Map<string, string> {
+  if (directory === undefined) return new Map();
+  const known = DIRECTORY_CLAIMS.get(directory);
+  if (known !== undefined) return known;
+  const claim = (list: readonly { readonly id: string }[] | undefined, kind: string, target: string): Map<string, string> => {
+    const seen = new Map<string, string>();
+    list?.forEach((record, i) => claimPrimary(seen, record.id, ['directory', kind, i, 'id'], target));
+    return seen;
+  };
+  const organizations = claim(directory.organizations, 'organizations', 'Organization.id');
+  claim(directory.practitioners, 'practitioners', 'Practitioner.id');
+  claim(directory.locations, 'locations', 'Location.id');
+  // Only a frozen directory cannot change afterwards; the map is only read (planPayers), never written.
+  if (isCheckedFrozen(directory)) DIRECTORY_CLAIMS.set(directory, organizations);
+  return organizations;
 }
 
 /** Plan the ids of every encounter's diagnoses (`kind` diagnosis) or procedures, resolving collisions in chart order. */

@@ -11,6 +11,7 @@ import type { ChartDocument, PatientChart } from '../model/chart.js';
 import type { Directory } from '../model/directory.js';
 import { validateChartDocument, validateDirectoryOption, validatePatientChart } from '../validation/chart-check.js';
 import { chartResources, directoryResources } from './internal/chart-resources.js';
+import { type DirectoryMemo, directoryMemo } from './internal/directory-memo.js';
 
 /** The resource types the NDJSON writers can emit, in the order a Bulk manifest lists them; `OperationOutcome` lines are the writers' errors. */
 export const FHIR_NDJSON_RESOURCE_TYPES = Object.freeze([
@@ -188,6 +189,9 @@ export async function* streamFhirNdjson(
   const { types, since, yieldEvery } = resolved;
   // Ids written, per type: `Type/id` → the hash of the line for shared types, '' for the others.
   const written = new Map<string, string>();
+  // Per frozen directory: its records already handled, not mapped again for a later chart (their line is written once).
+  const memos = new WeakMap<Directory, DirectoryMemo>();
+  let memo: DirectoryMemo | undefined;
   let sinceTurn = 0;
   let lastTurn = performance.now();
   /** The line of a resource; a conflict line for a different resource under an id already written; or nothing. */
@@ -213,13 +217,19 @@ export async function* streamFhirNdjson(
     for await (const item of charts as AsyncIterable<PatientChart | FhirNdjsonChart>) {
       const chart = validatePatientChart(isWrapped(item) ? item.chart : item);
       const given = isWrapped(item) ? item.directory : undefined;
-      yield chartResources(chart, given === undefined ? resolved.directory : validateDirectoryOption(given));
+      const directory = given === undefined ? resolved.directory : validateDirectoryOption(given);
+      memo = directoryMemo(memos, directory);
+      yield chartResources(chart, directory, memo);
     }
-    if (resolved.wholeDirectory !== undefined) yield directoryResources(resolved.wholeDirectory);
+    if (resolved.wholeDirectory !== undefined) {
+      memo = directoryMemo(memos, resolved.wholeDirectory);
+      yield directoryResources(resolved.wholeDirectory, memo);
+    }
   }
   for await (const resources of batches()) {
     for (const resource of resources) {
       const line = accept(resource);
+      memo?.settle(resource, line?.resourceType !== 'OperationOutcome');
       if (line !== undefined) yield line;
       if (yieldEvery === undefined) {
         // performance.now() is a web standard (browsers, Node, Deno, workers); it only paces, never shapes output.

@@ -15,6 +15,7 @@ import {
   buildFhirPatientExport,
   DIRECTORY_RESOURCE_TYPES,
   defaultBundleId,
+  freezeDirectory,
   InvalidArgumentError,
   toFhirId,
   type Directory,
@@ -403,6 +404,32 @@ describe('Bundle content', () => {
         }
       }),
       { numRuns: runs(40) },
+    );
+  });
+});
+
+describe('Bundles over a frozen directory', () => {
+  // A frozen directory's index and id claims are made once and reused by every export: the output must not change.
+  it('should give the same JSON as over the plain directory, export after export, chart after chart', () => {
+    fc.assert(
+      fc.property(arbCase, arbCase, ({ chart, directory }, other) => {
+        const frozen = freezeDirectory(directory);
+        const plain = { now: NOW, directory };
+        const reused = { now: NOW, directory: frozen };
+        for (let round = 0; round < 2; round++) {
+          expect(patientBundles(chart, reused).map((b) => JSON.stringify(b))).toEqual(patientBundles(chart, plain).map((b) => JSON.stringify(b)));
+        }
+        // Another chart over the same frozen directory (its references may dangle): the plain directory's output or error.
+        const outcome = (options: Options): string => {
+          try {
+            return JSON.stringify(buildFhirPatientBundle(other.chart, options));
+          } catch (error) {
+            return `${(error as Error).name}: ${(error as Error).message}`;
+          }
+        };
+        expect(outcome(reused)).toBe(outcome(plain));
+      }),
+      { numRuns: runs(30) },
     );
   });
 });

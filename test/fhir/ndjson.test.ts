@@ -11,10 +11,13 @@ import {
   InvalidArgumentError,
   buildFhirPatientBundle,
   checkChartDocument,
+  freezeChartDocument,
+  freezeDirectory,
   streamChartDocumentNdjson,
   streamFhirNdjson,
   toFhirEncounter,
   type ChartDocument,
+  type Directory,
   type FhirNdjsonLine,
   type PatientChart,
 } from '../../src/index.js';
@@ -173,6 +176,75 @@ describe('streamChartDocumentNdjson', () => {
       }),
       { numRuns: runs(30) },
     );
+  });
+});
+
+/** The directory with the records of the kinds `change` names changed (same ids): each conflicts with the original. */
+function altered(directory: Directory | undefined, change: { practitioners: boolean; locations: boolean; organizations: boolean }): Directory {
+  return {
+    practitioners: directory?.practitioners?.map((p) => (change.practitioners ? { ...p, active: !(p.active ?? true) } : p)),
+    locations: directory?.locations?.map((l) => (change.locations ? { ...l, description: `${l.description ?? 'Room'} (moved)` } : l)),
+    organizations: directory?.organizations?.map((o) => (change.organizations ? { ...o, active: !(o.active ?? true) } : o)),
+  };
+}
+
+describe('streamFhirNdjson over frozen directories', () => {
+  // The writer maps a frozen directory's record once per export, not once per chart: the lines must not change.
+  it('should give the same lines, in the same order, as over plain copies, also across conflicting directories', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        arbDoc,
+        fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 6 }),
+        fc.option(fc.subarray(['Patient', 'Organization', 'Practitioner', 'Location'] as const)),
+        fc.boolean(),
+        fc.record({ practitioners: fc.boolean(), locations: fc.boolean(), organizations: fc.boolean() }),
+        async (doc, picks, types, whole, change) => {
+          // A location the same in both directories and its organization not: the location is written once, its
+          // organization refused (an error line) each time a chart of the other directory refers to it.
+          const other = altered(doc.directory, change);
+          const frozen = freezeChartDocument(doc);
+          const frozenOther = freezeDirectory(other);
+          const items = (useFrozen: boolean): { chart: PatientChart; directory: Directory | undefined }[] =>
+            doc.patients.length === 0
+              ? []
+              : picks.map(([n, alt]) => {
+                  const i = n % doc.patients.length;
+                  const directory = alt ? (useFrozen ? frozenOther : other) : useFrozen ? frozen.directory : doc.directory;
+                  return { chart: (useFrozen ? frozen.patients[i] : doc.patients[i]) as PatientChart, directory };
+                });
+          const options = (useFrozen: boolean): Parameters<typeof streamFhirNdjson>[1] => ({
+            yieldEvery: 0,
+            ...(types === null ? {} : { types }),
+            ...(whole ? { wholeDirectory: useFrozen ? frozen.directory : doc.directory } : {}),
+          });
+          const want = await collect(streamFhirNdjson(items(false), options(false)));
+          expect(await collect(streamFhirNdjson(items(true), options(true)))).toEqual(want);
+        },
+      ),
+      { numRuns: runs(40) },
+    );
+  });
+
+  it('should refuse a conflicting organization again for each chart that reaches it through a location written once', async () => {
+    // Arrange: the same location in two directories, its organization different; charts over the second, the first, the first
+    const location = { id: 'loc-1', name: 'Clinic', organizationId: 'org-1' };
+    const first: Directory = { organizations: [{ id: 'org-1', name: 'First' }], locations: [location] };
+    const second: Directory = { organizations: [{ id: 'org-1', name: 'Second' }], locations: [location] };
+    const chart = (id: string): PatientChart => ({
+      patient: { id, identifiers: [{ system: 'urn:oid:2.16.840.1.113883.19.5', value: id }], names: [{ family: 'Test' }] },
+      encounters: [{ id: `${id}-e1`, status: 'finished', class: 'AMB', locationId: 'loc-1' }],
+    });
+    const items = (a: Directory, b: Directory): { chart: PatientChart; directory: Directory }[] => [
+      { chart: chart('p1'), directory: b },
+      { chart: chart('p2'), directory: a },
+      { chart: chart('p3'), directory: a },
+    ];
+    // Act
+    const plain = await collect(streamFhirNdjson(items(first, second), { yieldEvery: 0 }));
+    const frozen = await collect(streamFhirNdjson(items(freezeDirectory(first), freezeDirectory(second)), { yieldEvery: 0 }));
+    // Assert
+    expect(plain.filter((l) => l.resourceType === 'OperationOutcome').map((l) => l.id)).toEqual(['Organization/org-1', 'Organization/org-1']);
+    expect(frozen).toEqual(plain);
   });
 });
 

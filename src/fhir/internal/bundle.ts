@@ -12,11 +12,13 @@ import { mapOrganization } from '../organization.js';
 import { mapPractitioner } from '../practitioner.js';
 import { ENCOUNTER_CLASS_DISPLAY } from './codings.js';
 import type { MapContext } from './context.js';
+import type { DirectoryKind, DirectoryMemo, DirectoryNeed } from './directory-memo.js';
 import { literalRef, responseQuestionnaireUrl } from './context.js';
 import { type BundleMember, contentBundleId, type IdPlan, mapChartId } from '../ids.js';
 import type { ResolvedOptions } from './resolve-options.js';
 import { sortKey } from './sort-key.js';
 import { hasText } from '../../internal/text.js';
+import { isCheckedFrozen } from '../../validation/memo.js';
 
 /** A logical reference: the record's chart id as identifier value, and a display when one is known. */
 export function logicalRef(resourceType: string, chartId: string, display: string | undefined): fhir.Reference {
@@ -46,16 +48,23 @@ function byId<T extends { id: string }>(list: readonly T[] | undefined): Map<str
   return out;
 }
 
-/** Index a directory (empty when absent). */
+/** Indexes of checked frozen directories (which cannot change): made once, not once per export or per chart. */
+const INDEXES = new WeakMap<Directory, DirectoryIndex>();
+
+/** Index a directory (empty when absent); a checked frozen directory's index is remembered. */
 export function indexDirectory(directory: Directory | undefined): DirectoryIndex {
-  return {
+  if (directory !== undefined) {
+    const known = INDEXES.get(directory);
+    if (known !== undefined) return known;
+  }
+  const index: DirectoryIndex = {
     practitioners: byId(directory?.practitioners),
     locations: byId(directory?.locations),
     organizations: byId(directory?.organizations),
   };
+  if (directory !== undefined && isCheckedFrozen(directory)) INDEXES.set(directory, index);
+  return index;
 }
-
-type DirectoryKind = 'Practitioner' | 'Location' | 'Organization';
 
 /** A Bundle context plus the directory resources its references asked for. */
 export interface BundleContext extends MapContext {
@@ -69,12 +78,15 @@ export interface BundleContext extends MapContext {
  * @param ids - its id plan
  * @param directory - the directory index
  * @param includedEncounters - chart ids of the encounters that are entries of the Bundle
+ * @param memo - the NDJSON writer's memory of a frozen directory: records it handled are not mapped again (only
+ *   the references their mapping made are queued again, so what follows them comes out as before)
  */
 export function createBundleContext(
   chart: PatientChart,
   ids: IdPlan,
   directory: DirectoryIndex,
   includedEncounters: ReadonlySet<string>,
+  memo?: DirectoryMemo,
 ): BundleContext {
   const encountersById = new Map<string, Encounter>();
   for (const e of chart.encounters ?? []) encountersById.set(e.id, e);
@@ -83,7 +95,10 @@ export function createBundleContext(
   const queue: { kind: DirectoryKind; id: string }[] = [];
   // Per kind: chart id → its `Type/id` reference text, once the record is queued.
   const queued: Record<DirectoryKind, Map<string, string>> = { Practitioner: new Map(), Location: new Map(), Organization: new Map() };
+  // While a directory record is mapped for a memo: the references its mapping makes.
+  let needs: DirectoryNeed[] | undefined;
   const need = (kind: DirectoryKind, chartId: string): fhir.Reference => {
+    needs?.push({ kind, id: chartId });
     const seen = queued[kind];
     let reference = seen.get(chartId);
     if (reference === undefined) {
@@ -114,9 +129,20 @@ export function createBundleContext(
       // The queue grows while it is drained: a Location adds its Organization, an Organization its parent.
       for (; drained < queue.length; drained++) {
         const { kind, id } = queue[drained] as { kind: DirectoryKind; id: string };
-        if (kind === 'Practitioner') out.push(mapPractitioner(directory.practitioners.get(id) as DirectoryPractitioner));
-        else if (kind === 'Location') out.push(mapLocation(directory.locations.get(id) as DirectoryLocation, ctx));
-        else out.push(mapOrganization(directory.organizations.get(id) as DirectoryOrganization, ctx));
+        const record = (kind === 'Practitioner' ? directory.practitioners : kind === 'Location' ? directory.locations : directory.organizations).get(id) as object;
+        const replay = memo?.replay(record);
+        if (replay !== undefined) {
+          for (const n of replay) need(n.kind, n.id);
+          continue;
+        }
+        if (memo !== undefined) needs = [];
+        let resource: fhir.Resource;
+        if (kind === 'Practitioner') resource = mapPractitioner(record as DirectoryPractitioner);
+        else if (kind === 'Location') resource = mapLocation(record as DirectoryLocation, ctx);
+        else resource = mapOrganization(record as DirectoryOrganization, ctx);
+        if (memo !== undefined) memo.mapped(record, resource, needs as DirectoryNeed[]);
+        needs = undefined;
+        out.push(resource);
       }
       return out;
     },

@@ -11,20 +11,23 @@ import { mapDocumentReference } from '../document-reference.js';
 import { mapHistoryCondition } from '../history-condition.js';
 import { buildIdPlan } from '../ids.js';
 import { createBundleContext, indexDirectory, newestFirst } from './bundle.js';
+import type { DirectoryMemo } from './directory-memo.js';
 import { instrumentScores, pushAssessmentGroup, pushEncounterGroup, pushPatientGroup } from './groups.js';
 
 /**
  * Every resource of a (checked) chart, as `buildFhirPatientBundle(chart, { directory })` gives them, in its order.
  * @param chart - a chart that passed the chart check
  * @param directory - a directory that passed the directory check, or undefined
+ * @param memo - the writer's memory of `directory` when it is a frozen one: directory records it handled for an
+ *   earlier chart are not given again
  * @throws {MappingError} as the Bundle builder does (two records of one type with one FHIR id)
  */
-export function* chartResources(chart: PatientChart, directory: Directory | undefined): Generator<fhir.FhirResource> {
+export function* chartResources(chart: PatientChart, directory: Directory | undefined, memo?: DirectoryMemo): Generator<fhir.FhirResource> {
   const all = Number.POSITIVE_INFINITY;
   const encounters = newestFirst(chart.encounters, all, (e) => [e.period?.start]);
   const included = new Set<string>();
   for (const e of encounters) included.add(e.id);
-  const ctx = createBundleContext(chart, buildIdPlan(chart, directory), indexDirectory(directory), included);
+  const ctx = createBundleContext(chart, buildIdPlan(chart, directory), indexDirectory(directory), included, memo);
   const group: fhir.FhirResource[] = [];
   pushPatientGroup(group, chart, ctx);
   yield* drain(group);
@@ -63,10 +66,11 @@ const DIRECTORY_ONLY: PatientChart = Object.freeze({ patient: Object.freeze({ id
  * (literal references to the directory's own records): practitioners, then locations (each followed by the
  * organizations it brings in first), then the remaining organizations.
  * @param directory - a directory that passed the directory check
+ * @param memo - as for {@link chartResources}
  * @throws {MappingError} when two records of one kind map to one FHIR id
  */
-export function* directoryResources(directory: Directory): Generator<fhir.FhirResource> {
-  const ctx = createBundleContext(DIRECTORY_ONLY, buildIdPlan(DIRECTORY_ONLY, directory), indexDirectory(directory), new Set());
+export function* directoryResources(directory: Directory, memo?: DirectoryMemo): Generator<fhir.FhirResource> {
+  const ctx = createBundleContext(DIRECTORY_ONLY, buildIdPlan(DIRECTORY_ONLY, directory), indexDirectory(directory), new Set(), memo);
   for (const p of directory.practitioners ?? []) {
     ctx.practitionerRef(p.id);
     for (const r of ctx.drainDirectory()) yield r as fhir.FhirResource;
