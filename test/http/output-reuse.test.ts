@@ -354,7 +354,7 @@ describe('request-target reuse (src/http/output-reuse.ts)', () => {
   });
 
   it('should keep only query strings up to its length limit, and drop the oldest past its count', () => {
-    const reuse = createOutputReuse(true);
+    const reuse = createOutputReuse('frozen');
     const kept = { parameters: { ids: {}, limits: {}, resourceType: undefined }, data: {} };
     const long = `?${'a'.repeat(MAX_KEPT_TARGET_LENGTH)}`;
     reuse.keepTarget('r', long, kept);
@@ -367,7 +367,7 @@ describe('request-target reuse (src/http/output-reuse.ts)', () => {
   });
 
   it('should keep nothing over a data source whose records may change', () => {
-    const reuse = createOutputReuse(false);
+    const reuse = createOutputReuse('none');
     reuse.keepTarget('r', '?n=1', { parameters: { ids: {}, limits: {}, resourceType: undefined }, data: {} });
     expect(reuse.keptTarget('r', '?n=1')).toBeUndefined();
   });
