@@ -184,7 +184,7 @@ function recordIn(doc: ReturnType<typeof copyOf>, table: UpdateCase['table'], id
   if (table === 'patients') return chartOf(doc).patient;
   if (table === 'encounters') return byId(chartOf(doc).encounters, id);
   if (table === 'notes') return byId(chartOf(doc).notes, id);
-  return byId((doc.directory ?? {})[table], id);
+  return byId<{ id: string }>((doc.directory ?? {})[table], id);
 }
 
 describe('output reuse over PostgreSQL: a row updated', () => {
