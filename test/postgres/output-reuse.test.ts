@@ -303,6 +303,21 @@ describe('output reuse over PostgreSQL: never across records, keys or options', 
     }
   });
 
+  it('should build afresh from records too long for its record cache (handed out unfrozen), and answer alike', async () => {
+    const schema = freshSchema('long');
+    await writeDocument(pool, schema, CHART_DOCUMENT);
+    const small = createPostgresDataSource({ pool, schema, recordCacheChars: 64 });
+    expect(Object.isFrozen(await small.getNote(PATIENT_ID, 'note-0002'))).toBe(false);
+    const { ask } = await reusingPair(schema, {}, small);
+    for (let i = 0; i < 3; i++) {
+      for (const target of [...NOTE_2, `/exportFhirPatient?patientId=${P}`]) {
+        const { got, fresh } = await ask(target);
+        expect(got.status, target).toBe(200);
+        expect(got.body, target).toBe(fresh.body);
+      }
+    }
+  });
+
   it('should declare stable records only with its record cache on', () => {
     expect(createPostgresDataSource({ pool, schema: 'x' }).stableRecords).toBe(true);
     expect(createPostgresDataSource({ pool, schema: 'x', recordCacheChars: 0 }).stableRecords).toBe(false);
