@@ -178,6 +178,22 @@ export interface ChartDataSource {
    * in-memory one is.
    */
   ping?(signal: AbortSignal): Promise<void>;
+  /**
+   * Optional capability: `true` when the source hands out identity-stable records. Every record object it
+   * gives is deep-frozen (never changed after it is handed out), and it gives the same object again only
+   * while the stored record is unchanged: a record that changed, or was removed and written again, comes as a
+   * new object. The handler then reuses output built from the same record objects (HL7 messages and FHIR
+   * Bundles with only their time, id and control id filled in, proven byte for byte against the builders) and
+   * keys that reuse on the identity of every record the output is built from, directory records included.
+   * It still reads every request's records from the source, so a change shows in the very next answer. A
+   * record that is not frozen is built afresh. Absent or `false`: every answer is built afresh. Read once,
+   * when the handler is created; anything but a boolean is refused there. `createPostgresDataSource` sets
+   * it while its record cache is on.
+   * @example
+   * // Reads that keep one deep-frozen record per stored row text, as the PostgreSQL source's record cache does:
+   * const dataSource: ChartDataSource = { ...reads, stableRecords: true };
+   */
+  readonly stableRecords?: boolean | undefined;
 }
 
 /**

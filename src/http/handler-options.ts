@@ -221,6 +221,11 @@ export interface HandlerSettings {
   readonly dataSource: ChartDataSource;
   /** Whether the data source serves deep-frozen records fixed at creation (the in-memory one): output may be reused. */
   readonly frozenSource: boolean;
+  /**
+   * Whether the data source declares identity-stable records (`ChartDataSource.stableRecords`; never with
+   * `frozenSource`): rendered output may be reused per record identity, but data is read on every request.
+   */
+  readonly stableRecords: boolean;
   readonly keyStore: KeyStore;
   readonly rateLimiter: RateLimiter;
   readonly now: () => number;

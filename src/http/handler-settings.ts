@@ -58,6 +58,8 @@ function checkHostOptions(options: unknown): asserts options is ExportHandlerOpt
   checkOptionalFunction('hl7.controlId', (options['hl7'] as Record<string, unknown> | undefined)?.['controlId']);
   for (const name of ['now', 'requestId', 'observer', 'onError'] as const) checkOptionalFunction(name, options[name]);
   checkOptionalFunction('dataSource.ping', dataSource['ping']);
+  const stableRecords = dataSource['stableRecords'];
+  if (stableRecords !== undefined && typeof stableRecords !== 'boolean') throw new InvalidArgumentError('dataSource.stableRecords', 'must be a boolean');
   checkOptionalFunction('rateLimiter.ping', (rateLimiter as Record<string, unknown> | undefined)?.['ping']);
   const failsOpen = (rateLimiter as Record<string, unknown> | undefined)?.['failsOpen'];
   if (failsOpen !== undefined && typeof failsOpen !== 'boolean') throw new InvalidArgumentError('rateLimiter.failsOpen', 'must be a boolean');
@@ -186,6 +188,8 @@ export function resolveHandlerSettings(options: ExportHandlerOptions): HandlerSe
   const frozenSource = isFrozenSource(options.dataSource);
   // The in-memory source is the package's own and never throws synchronously; any other is guarded.
   const dataSource = frozenSource ? options.dataSource : guardDataSource(options.dataSource);
+  // Read once, as checked above: a getter cannot turn the reuse on or off later.
+  const stableRecords = !frozenSource && options.dataSource.stableRecords === true;
   const now = options.now ?? Date.now;
   const rateLimiter = options.rateLimiter ?? createFixedWindowRateLimiter({ now });
   const basePath = normaliseBasePath(options.basePath);
@@ -196,6 +200,7 @@ export function resolveHandlerSettings(options: ExportHandlerOptions): HandlerSe
   return {
     dataSource,
     frozenSource,
+    stableRecords,
     keyStore: options.keyStore,
     rateLimiter,
     now,

@@ -36,7 +36,9 @@ const ENCODER = new TextEncoder();
  * an HL7 message template that only needs MSH-7, EVN-2 and MSH-10 filled in, and the JSON text of a Bundle's
  * entries. Each reuse is proven against the builders before it is used and is held in a `WeakMap` keyed by
  * the record, so responses are byte-for-byte what the builders give and nothing outlives the data source.
- * Over any other data source every request builds afresh.
+ * Over a data source that declares `stableRecords` (the PostgreSQL one), the HL7 and Bundle templates are kept
+ * per record object and used only while every record an output is built from is the same object; its records
+ * are still read on every request. Over any other data source every request builds afresh.
  *
  * @param options - data source, key store and the optional settings of {@link ExportHandlerOptions}
  * @returns `(request: Request) => Promise<Response>`; it answers every request and never rejects, except with

@@ -313,7 +313,7 @@ function bulkFailure(
 export function createExportCore(options: ExportHandlerOptions, reuse?: OutputReuseSwitches): ExportCore {
   const settings: HandlerSettings = resolveHandlerSettings(options);
   const { observer, onError, frozenSource } = settings;
-  const output = createOutputReuse(frozenSource, reuse);
+  const output = createOutputReuse(frozenSource ? 'frozen' : settings.stableRecords ? 'stable' : 'none', reuse);
   const checkAccess = createAccessCheck(settings);
   const operational = createOperationalRoutes(settings);
   const parts: CoreParts = { settings, output, isoNow: createIsoClock(settings.now) };

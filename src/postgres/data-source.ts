@@ -21,7 +21,13 @@ export interface PostgresDataSourceOptions extends PostgresConnectionOptions {
 }
 
 /** The PostgreSQL data source: a `ChartDataSource` with every optional method, and `close()`. */
-export interface PostgresDataSource extends Required<Omit<ChartDataSource, 'ping'>> {
+export interface PostgresDataSource extends Required<Omit<ChartDataSource, 'ping' | 'stableRecords'>> {
+  /**
+   * `true` while the record cache is on (`recordCacheChars` above 0): each record comes as the cache's frozen
+   * object, the same one for the same row text and a new one for a changed row, so the handler may reuse
+   * output built from it (see `ChartDataSource.stableRecords`).
+   */
+  readonly stableRecords: boolean;
   /** Readiness (`GET /readyz`): one query that also checks the schema is migrated to this package's version. */
   ping(signal: AbortSignal): Promise<void>;
   /** End the pool when the data source made it from a connection string (a host's pool is left open). */
@@ -172,6 +178,10 @@ function ping({ rows, s }: Reader) {
  * - An idle pooled connection's `error` event is always listened to (`onPoolError`), never a crash.
  * - A record read back must be an object whose `id` is its row's; the builders check the rest (a bad record
  *   written by someone else gives 500, never bad output).
+ * - With the record cache on, the source declares `stableRecords`: an unchanged row gives the same frozen
+ *   object, so the handler fills kept HL7 messages and FHIR Bundles in instead of building them again. The
+ *   records are still read on every request, and a changed row (or a changed record it refers to) is built
+ *   afresh on the next request.
  *
  * @param options - a `pg` pool or a connection string, the schema, the pool's wait and size
  * @returns the data source; `close()` ends a pool it made
@@ -206,6 +216,8 @@ export function createPostgresDataSource(options: PostgresDataSourceOptions): Po
     listPractitionersPage: keysetPage(r, 'practitioners'),
     listLocationsPage: keysetPage(r, 'locations'),
     ping: ping(r),
+    // The cache hands out one frozen object per row text: the handler may key its output reuse on it.
+    stableRecords: cacheChars > 0,
     close: () => connection.close(),
   };
 }

@@ -4,7 +4,7 @@
  * request after request, with the clock and the control ids moving.
  */
 import { describe, expect, it } from 'vitest';
-import { buildMdmT02, defaultBundleId } from '../../src/index.js';
+import { InvalidArgumentError, buildMdmT02, defaultBundleId } from '../../src/index.js';
 import { createExportHandler, createInMemoryDataSource, type ChartDataSource, type ExportHandlerOptions } from '../../src/http/index.js';
 import type * as fhir from 'fhir/r4';
 import { createFhirBundleCache } from '../../src/http/internal/fhir-template.js';
@@ -354,7 +354,7 @@ describe('request-target reuse (src/http/output-reuse.ts)', () => {
   });
 
   it('should keep only query strings up to its length limit, and drop the oldest past its count', () => {
-    const reuse = createOutputReuse(true);
+    const reuse = createOutputReuse('frozen');
     const kept = { parameters: { ids: {}, limits: {}, resourceType: undefined }, data: {} };
     const long = `?${'a'.repeat(MAX_KEPT_TARGET_LENGTH)}`;
     reuse.keepTarget('r', long, kept);
@@ -367,8 +367,92 @@ describe('request-target reuse (src/http/output-reuse.ts)', () => {
   });
 
   it('should keep nothing over a data source whose records may change', () => {
-    const reuse = createOutputReuse(false);
+    const reuse = createOutputReuse('none');
     reuse.keepTarget('r', '?n=1', { parameters: { ids: {}, limits: {}, resourceType: undefined }, data: {} });
     expect(reuse.keptTarget('r', '?n=1')).toBeUndefined();
+  });
+});
+
+describe('output reuse over a source with stable records (ChartDataSource.stableRecords)', () => {
+  /** The in-memory source's records (deep-frozen, one object per record) behind a source of a host's own. */
+  const stable = (): ChartDataSource => ({ ...createInMemoryDataSource(CHART_DOCUMENT), stableRecords: true });
+  const kept = { parameters: { ids: {}, limits: {}, resourceType: undefined }, data: {} };
+
+  it('should send the bytes the builders give, with the clock and control ids moving', async () => {
+    // Arrange
+    const reused = await fixtureOptions({ now: movingClock(), dataSource: stable() });
+    const plain = await fixtureOptions({ now: movingClock(), dataSource: opaque(createInMemoryDataSource(CHART_DOCUMENT)) });
+    // Act
+    const got = await bodies(reused, 4, [...PATHS, ...FHIR_PATHS]);
+    const expected = await bodies(plain, 4, [...PATHS, ...FHIR_PATHS]);
+    // Assert
+    expect(got.every((r) => r.status === 200)).toBe(true);
+    expect(got).toEqual(expected);
+  });
+
+  it('should keep no request target and read the directory on every request', async () => {
+    // Arrange: a source counting its directory reads.
+    let reads = 0;
+    const source = stable();
+    const getPractitioner = source.getPractitioner.bind(source);
+    source.getPractitioner = (id) => (reads++, getPractitioner(id));
+    const reuse = createOutputReuse('stable');
+    const note = CHART_DOCUMENT.patients[0]?.notes?.[1] as object;
+    // Act
+    reuse.keepTarget('r', '?n=1', kept);
+    for (let i = 0; i < 3; i++) await reuse.directoryFor(source, note, undefined, { notes: [CHART_DOCUMENT.patients[0]?.notes?.[1] as never] });
+    // Assert
+    expect(reuse.keptTarget('r', '?n=1')).toBeUndefined();
+    expect(reads).toBe(3);
+  });
+
+  it('should fill kept output for frozen records only, and build every time when one is not frozen', () => {
+    const reuse = createOutputReuse('stable');
+    const frozen = Object.freeze({ id: 'a' });
+    const open = { id: 'b' };
+    let builds = 0;
+    const build = (at: string): fhir.Bundle => (builds++, bundle(at, 2));
+    const times = ['2026-03-01T15:00:00.000Z', '2026-03-01T15:00:00.001Z', '2026-03-01T15:00:00.002Z', '2026-03-01T15:00:00.003Z'];
+    // Frozen: built, then proven (the request and two other times), then filled without a build.
+    for (const at of times) expect(reuse.fhirBody('r', frozen, [frozen, 1], at, build)).toBe(JSON.stringify(bundle(at, 2)));
+    expect(builds).toBe(4);
+    // A record among them not frozen (it could change after it was handed out): one build per request, no proof.
+    builds = 0;
+    for (const at of times) expect(reuse.fhirBody('r', frozen, [frozen, open], at, build)).toBe(JSON.stringify(bundle(at, 2)));
+    expect(builds).toBe(times.length);
+    let messages = 0;
+    const chart = CHART_DOCUMENT.patients[0]!;
+    const message = (now: string, controlId: string): string => (messages++, buildMdmT02(chart, 'note-0002', { now, controlId, directory: CHART_DOCUMENT.directory! }));
+    for (const [i, at] of times.entries()) expect(reuse.hl7Body('r', open, [open], 'MDM', at, `MDM${i}`, message)).toBe(message(at, `MDM${i}`));
+    expect(messages).toBe(2 * times.length);
+  });
+
+  it('should refuse a stableRecords that is not a boolean when the handler is created', async () => {
+    const options = await fixtureOptions({ dataSource: { ...createInMemoryDataSource(CHART_DOCUMENT), stableRecords: 'yes' } as unknown as ChartDataSource });
+    expect(() => createExportHandler(options)).toThrow(InvalidArgumentError);
+    expect(() => createExportHandler(options)).toThrow(/dataSource\.stableRecords/);
+  });
+});
+
+describe('HL7 templates over records that change around a kept one', () => {
+  const chart = CHART_DOCUMENT.patients[0]!;
+  const build = (now: string, controlId: string): string => buildMdmT02(chart, 'note-0002', { now, controlId, directory: CHART_DOCUMENT.directory! });
+
+  it('should pay no proof for requests alternating between two sets of records of one key, and prove a set asked twice in a row', () => {
+    // Arrange: one key (a record shared by two patients, or whose encounter changed), two sets of records.
+    const cache = createHl7TemplateCache();
+    const key = {};
+    let builds = 0;
+    const counting = (now: string, id: string): string => (builds++, build(now, id));
+    const at = (i: number): string => `2026-03-01T15:00:${String(i).padStart(2, '0')}.000Z`;
+    cache.render('r', key, [key, 1], 'MDM', at(0), 'MDM0', counting);
+    builds = 0;
+    // Act: sets alternating from the other one, one build each.
+    for (let i = 1; i <= 6; i++) expect(cache.render('r', key, [key, (i + 1) % 2], 'MDM', at(i), `MDM${i}`, counting)).toBe(build(at(i), `MDM${i}`));
+    expect(builds).toBe(6);
+    // Then set 0 three times: remembered (one build), proven (three), filled (none).
+    builds = 0;
+    for (let i = 7; i <= 9; i++) expect(cache.render('r', key, [key, 0], 'MDM', at(i), `MDM${i}`, counting)).toBe(build(at(i), `MDM${i}`));
+    expect(builds).toBe(4);
   });
 });

@@ -11,6 +11,10 @@
  * Anything else (a field that depends on the time in another way, an option the builder refuses, a control id
  * the builder would escape) keeps the plain builder path.
  *
+ * The template is looked for on the first request for a record, and, when a later request brings other records
+ * with it (over an identity-stable source, a changed encounter or directory record), only on the second
+ * request in a row for those, so that requests alternating between them pay no extra builds.
+ *
  * Templates live in a `WeakMap` keyed by the frozen record a route exports (the note, encounter, assessment
  * or patient), so they go away with the data source's records and add no state that outlives them: memory is
  * bounded by one message per record and route.
@@ -31,7 +35,9 @@ interface Entry {
   readonly route: string;
   /** The records the message was built from, compared by identity. */
   readonly records: readonly unknown[];
-  /** `undefined`: the builder's message cannot be templated; build every time. */
+  /** Whether the template was looked for; until the same records come twice in a row, only they are remembered. */
+  readonly proven: boolean;
+  /** `undefined`: the builder's message cannot be templated (or was not looked for yet); build every time. */
   readonly template: Template | undefined;
 }
 
@@ -131,11 +137,18 @@ export function createHl7TemplateCache(): Hl7TemplateCache {
       // The builder refuses a control id that does not begin with the message code: let it.
       if (dtm === undefined || !PLAIN_CONTROL_ID_RE.test(controlId) || !controlId.startsWith(messageCode)) return build(now, controlId);
       const entry = entries.get(key);
-      if (entry !== undefined && entry.route === route && sameRecords(entry.records, records)) {
-        return entry.template === undefined ? build(now, controlId) : fill(entry.template, dtm, controlId);
-      }
-      // First request for these records: the builder's own message is the answer; learn the template aside.
+      const same = entry !== undefined && entry.route === route && sameRecords(entry.records, records);
+      if (same && entry.proven) return entry.template === undefined ? build(now, controlId) : fill(entry.template, dtm, controlId);
+      // The builder's own message is the answer.
       const message = build(now, controlId);
+      if (entry !== undefined && !same) {
+        // Other records for this key than last time (over an identity-stable source: a record it refers to
+        // changed, or one record object serves two patients): remember them, and look for a template only when they come again,
+        // so that requests alternating between them never pay the two extra builds.
+        entries.set(key, { route, records, proven: false, template: undefined });
+        return message;
+      }
+      // The first request for this key, or the second for the same records: learn the template aside.
       const pad = (c: string): string => (messageCode + c.repeat(20)).slice(0, 20);
       const values: Record<Slot, readonly [string, string]> = {
         now: [hl7UtcInstant(PROOF_TIMES[0]) as string, hl7UtcInstant(PROOF_TIMES[1]) as string],
@@ -148,7 +161,7 @@ export function createHl7TemplateCache(): Hl7TemplateCache {
         template = undefined;
       }
       if (template !== undefined && fill(template, dtm, controlId) !== message) template = undefined;
-      entries.set(key, { route, records, template });
+      entries.set(key, { route, records, proven: true, template });
       return message;
     },
   };
