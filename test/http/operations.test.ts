@@ -326,6 +326,27 @@ describe('client disconnect', () => {
     // The client's going away is not a failure of the host's services.
     expect(errors).toEqual([]);
   });
+
+  it('should give the data source a fired signal when the node client went away before the reads began', async () => {
+    const { source, signal } = hangingPatient();
+    const errors: unknown[] = [];
+    const options = await fixtureOptions({ dataSource: source, dataSourceTimeoutMs: 60_000, onError: (e) => errors.push(e) });
+    // A key store that answers only once the client has gone: the reads begin after the connection closed.
+    let closed: () => void = () => undefined;
+    const gone = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const keys = options.keyStore;
+    const port = await listen(toNodeListener({ ...options, keyStore: { lookup: async (key: string) => (await gone, keys.lookup(key)) } }));
+    const req = httpRequest({ host: '127.0.0.1', port, path: PATIENT, headers: { 'x-api-key': KEYS.both }, agent: false });
+    req.on('error', () => undefined);
+    req.on('close', () => setTimeout(closed, 50));
+    req.end();
+    setTimeout(() => req.destroy(), 50);
+    const given = await signal;
+    expect(given.aborted).toBe(true);
+    expect(errors).toEqual([]);
+  });
 });
 
 describe('option checks', () => {
