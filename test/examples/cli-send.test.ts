@@ -44,6 +44,31 @@ describe('chart-export send', () => {
     expect(stdout).toContain(`${lines.length} messages for mllp://127.0.0.1:${listener.port}: ${lines.length} accepted, 0 rejected, 0 failed.`);
   });
 
+  it('should draw a progress bar on a terminal with --all, and clear it before every line and at the end', async () => {
+    listener = await startTestListener();
+    const command = [process.execPath, CLI, 'send', '--to', `mllp://127.0.0.1:${listener.port}`, '--all'].map((a) => `'${a}'`).join(' ');
+    // util-linux script(1) runs the command on a pseudo-terminal: stdout and stderr are both that terminal.
+    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    const total = listener.received.length;
+    expect(total).toBeGreaterThan(100);
+    // Every drawing starts at the line's start and clears it; the bar counts every message, in order.
+    // eslint-disable-next-line no-control-regex -- the terminal's clear-line sequence is what is checked
+    const bars = [...out.matchAll(/\r\u001b\[K\[([#.]{30})\] (\d+)\/(\d+)/g)];
+    expect(bars.map((m) => Number(m[2]))).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    for (const m of bars) {
+      expect(Number(m[3])).toBe(total);
+      expect((m[1] as string).indexOf('.') === -1 ? 30 : (m[1] as string).indexOf('.')).toBe(Math.round((Number(m[2]) / total) * 30));
+    }
+    // Cleared before the summary: no bar is left on the last line.
+    const summary = out.lastIndexOf(`${total} messages for`);
+    expect(summary).toBeGreaterThan(out.lastIndexOf('] ' + total + '/' + total));
+    expect(out.slice(out.lastIndexOf('] ' + total + '/' + total), summary)).toContain('\r\u001b[K');
+  });
+
   it('should send one message with the HL7 header options', async () => {
     listener = await startTestListener();
     const args = ['send', '--to', `mllp://127.0.0.1:${listener.port}`, '--message', 'adt-a08', '--patient', 'pat-0001', '--record', 'enc-0001-01', '--sending-application', 'MY-APP', '--processing-id', 'T'];
