@@ -8,7 +8,6 @@
 import type { NodeRequestLike as IncomingMessage, NodeResponseLike as ServerResponse } from './node-types.js';
 import type { ExportHandler, ExportHandlerOptions } from './handler-options.js';
 import { EXPORT_CORE, createExportCore, type ExportCore, type IncomingCall } from './pipeline.js';
-import type { ClientWatch } from './data-deadline.js';
 import { lastResortResponse, type PreparedResponse } from './internal/responses.js';
 import { writeNodeBody } from './output/node-body.js';
 import { isStreamed } from './output/streamed-body.js';
@@ -111,28 +110,12 @@ function writeFailure(res: ServerResponse): void {
 }
 
 /** A signal that fires when the connection closes before the response is written (the client went away). */
-/** Whether the client went away before the answer was written: one `close` listener, no `AbortController`. */
-function clientWatch(res: ServerResponse): ClientWatch {
-  let gone = false;
-  let subscriber: (() => void) | undefined;
+function clientSignal(res: ServerResponse): AbortSignal {
+  const aborter = new AbortController();
   res.on('close', () => {
-    if (res.writableFinished) return;
-    gone = true;
-    const listener = subscriber;
-    subscriber = undefined;
-    listener?.();
+    if (!res.writableFinished) aborter.abort();
   });
-  return {
-    get gone() {
-      return gone;
-    },
-    subscribe(listener) {
-      subscriber = listener;
-      return () => {
-        if (subscriber === listener) subscriber = undefined;
-      };
-    },
-  };
+  return aborter.signal;
 }
 
 function fastListener(core: ExportCore): NodeListener {
@@ -145,7 +128,7 @@ function fastListener(core: ExportCore): NodeListener {
       search,
       header: headerOf(req),
       remoteAddress: req.socket?.remoteAddress,
-      clientGone: core.wantsSignal ? clientWatch(res) : undefined,
+      signal: core.wantsSignal ? clientSignal(res) : undefined,
       origin: () => requestOrigin(req),
       readBody: (maxBytes) => readNodeBody(req, maxBytes),
     };

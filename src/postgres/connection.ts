@@ -247,54 +247,59 @@ export function acquire(connection: Connection, signal: AbortSignal | undefined)
  * signal's reason at once, the query is cancelled on the server (cancel request), and the connection is then
  * closed rather than reused (a cancel request still in flight must never reach the next query on it).
  */
-export function runQuery(connection: Connection, text: string, values: readonly unknown[], signal: AbortSignal | undefined): Promise<PostgresQueryResult> {
-  return acquire(connection, signal).then((client) => queryOn(client, text, values, signal));
-}
-
-/** {@link runQuery} once the connection is checked out: one promise, settled by the query or by the signal, first come. */
-function queryOn(client: PostgresPoolClient, text: string, values: readonly unknown[], signal: AbortSignal | undefined): Promise<PostgresQueryResult> {
-  return new Promise((resolve, reject) => {
-    let released = false;
-    const release = (destroy: boolean): void => {
-      if (released) return;
-      released = true;
-      client.release(destroy);
-    };
-    let state: 'running' | 'done' | 'cancelled' = 'running';
-    const onAbort = (): void => {
-      if (state !== 'running') return;
-      state = 'cancelled';
-      reject(signal?.reason);
-      void sendCancelRequest(client).then(() => release(true));
-    };
-    let query: Promise<PostgresQueryResult>;
-    try {
-      query = client.query(text, values);
-    } catch (error) {
-      release(true);
-      reject(readError(error));
-      return;
-    }
-    // After a cancel the query's own outcome (57014) comes later and is nobody's to handle.
-    query.then(
-      (result) => {
-        signal?.removeEventListener('abort', onAbort);
-        const cancelled = state === 'cancelled';
-        if (!cancelled) state = 'done';
-        release(cancelled);
-        if (!cancelled) resolve(result);
-      },
-      (error: unknown) => {
-        signal?.removeEventListener('abort', onAbort);
-        const cancelled = state === 'cancelled';
-        if (!cancelled) state = 'done';
-        release(cancelled || isUnavailable(error));
-        if (!cancelled) reject(readError(error));
-      },
-    );
-    if (signal !== undefined) {
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-    }
+export async function runQuery(connection: Connection, text: string, values: readonly unknown[], signal: AbortSignal | undefined): Promise<PostgresQueryResult> {
+  const client = await acquire(connection, signal);
+  let released = false;
+  const release = (destroy: boolean): void => {
+    if (released) return;
+    released = true;
+    client.release(destroy);
+  };
+  let state: 'running' | 'done' | 'cancelled' = 'running';
+  let rejectAborted: (reason: unknown) => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    rejectAborted = reject;
   });
+  aborted.catch(() => undefined);
+  const onAbort = (): void => {
+    if (state !== 'running') return;
+    state = 'cancelled';
+    rejectAborted(signal?.reason);
+    void sendCancelRequest(client).then(() => release(true));
+  };
+  let started: Promise<PostgresQueryResult>;
+  try {
+    started = client.query(text, values);
+  } catch (error) {
+    // A query the driver refuses at once: the connection goes back (closed, as after any doubt about it).
+    release(true);
+    throw readError(error);
+  }
+  const query = started.then(
+    (result) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (state === 'running') state = 'done';
+      release(state === 'cancelled');
+      return result;
+    },
+    (error: unknown) => {
+      signal?.removeEventListener('abort', onAbort);
+      const cancelled = state === 'cancelled';
+      if (state === 'running') state = 'done';
+      release(cancelled || isUnavailable(error));
+      throw error;
+    },
+  );
+  // After a cancel the query's own rejection (57014) comes later and is nobody's to handle.
+  query.catch(() => undefined);
+  if (signal !== undefined) {
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  }
+  try {
+    return await (signal === undefined ? query : Promise.race([query, aborted]));
+  } catch (error) {
+    if ((state as string) === 'cancelled') throw signal?.reason;
+    throw readError(error);
+  }
 }

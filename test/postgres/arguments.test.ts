@@ -33,6 +33,22 @@ describe('chart-export/postgres factories', () => {
     expect(() => createPostgresKeyStore({ pool: idlePool, cacheTtlMs: -1 })).toThrow(InvalidArgumentError);
   });
 
+  it('should give the connection back, closed, when the driver throws at once on a query', async () => {
+    const released: unknown[] = [];
+    const refused = new Error('the driver refused the query');
+    const client = {
+      query: () => {
+        throw refused;
+      },
+      release: (destroy?: unknown) => released.push(destroy),
+    };
+    const pool = { connect: () => Promise.resolve(client), on: () => undefined, end: () => Promise.resolve() };
+    const dataSource = createPostgresDataSource({ pool });
+    await expect(dataSource.getPatient('p1', new AbortController().signal)).rejects.toBe(refused);
+    await expect(dataSource.getPatient('p2')).rejects.toBe(refused);
+    expect(released).toEqual([true, true]);
+  });
+
   it('should reject bad method arguments with a typed error, or answer nothing, without a query', async () => {
     const dataSource = createPostgresDataSource({ pool: idlePool });
     const keys = createPostgresKeyStore({ pool: idlePool });
