@@ -2,38 +2,25 @@
  * `createPostgresKeyStore` against a real PostgreSQL: only hashes stored, lookups through the handler, and
  * a revocation made on one instance seen by a second within the cache time, without a reload.
  */
-import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/http/index.js';
 import { createPostgresKeyStore, migratePostgres } from '../../src/postgres/index.js';
 import { fixtureOptions, serve } from '../http/support/harness.js';
-import { startPostgresServer, type PostgresTestServer } from '../support/postgres-server.js';
-import { freshSchema, testPool } from './support.js';
+import { freshSchema, usePostgres } from './support.js';
 import { CHART_DOCUMENT } from '../http/support/fixture.js';
 
-let server: PostgresTestServer;
-let pool: pg.Pool;
-
-beforeAll(async () => {
-  server = await startPostgresServer();
-  pool = testPool(server.url);
-});
-
-afterAll(async () => {
-  await pool?.end();
-  await server?.close();
-});
+const db = usePostgres();
 
 const PATIENT = encodeURIComponent(CHART_DOCUMENT.patients[0]?.patient.id as string);
 
 describe('createPostgresKeyStore', () => {
   it('should store the hash only, and find the key by it', async () => {
     const schema = freshSchema('keys');
-    await migratePostgres({ pool, schema });
-    const store = createPostgresKeyStore({ pool, schema });
+    await migratePostgres({ pool: db.pool, schema });
+    const store = createPostgresKeyStore({ pool: db.pool, schema });
     const key = 'k-0123456789-secret-key-material';
     await store.add({ keyHash: await hashApiKey(key), keyId: 'acme-1', partnerId: 'acme', scopes: ['fhir:export'], rateLimit: { limit: 5, windowSeconds: 60 } });
-    const dump = JSON.stringify((await pool.query(`SELECT * FROM "${schema}".api_keys`)).rows);
+    const dump = JSON.stringify((await db.pool.query(`SELECT * FROM "${schema}".api_keys`)).rows);
     expect(dump).not.toContain(key);
     expect(dump).toContain(await hashApiKey(key));
     expect(await store.lookup(key)).toEqual({ keyId: 'acme-1', partnerId: 'acme', scopes: ['fhir:export'], rateLimit: { limit: 5, windowSeconds: 60 }, revoked: false });
@@ -50,9 +37,9 @@ describe('createPostgresKeyStore', () => {
   it('should make a revocation on one instance seen by a second within the cache time, without a reload', async () => {
     // Arrange: two instances, each with its own key store (own cache) over one database.
     const schema = freshSchema('revoke');
-    await migratePostgres({ pool, schema });
-    const first = createPostgresKeyStore({ pool, schema, cacheTtlMs: 300 });
-    const second = createPostgresKeyStore({ connectionString: server.url, schema, cacheTtlMs: 300 });
+    await migratePostgres({ pool: db.pool, schema });
+    const first = createPostgresKeyStore({ pool: db.pool, schema, cacheTtlMs: 300 });
+    const second = createPostgresKeyStore({ connectionString: db.server.url, schema, cacheTtlMs: 300 });
     const key = 'partner-key-for-revocation-test';
     await first.add({ keyHash: await hashApiKey(key), keyId: 'p-1', partnerId: 'p', scopes: ['fhir:export', 'hl7:export'] });
     const callFirst = await serve('fetch', await fixtureOptions({ keyStore: first }));

@@ -7,8 +7,7 @@
  * where records change between requests.
  */
 import fc from 'fast-check';
-import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { checkChartDocument, type ChartDocument, type PatientChart } from '../../src/index.js';
 import {
   createExportHandler,
@@ -23,23 +22,14 @@ import { arbChartDocument } from '../../src/testing/charts.js';
 import { routeRequests } from '../http/support/every-route.js';
 import { CHART_DOCUMENT, KEYS, OTHER_PATIENT_ID, PATIENT_ID } from '../http/support/fixture.js';
 import { fixtureKeys, serve, type Caller } from '../http/support/harness.js';
-import { startPostgresServer, type PostgresTestServer } from '../support/postgres-server.js';
 import { runs } from '../support/runs.js';
-import { freshSchema, testPool, writeDocument } from './support.js';
+import { freshSchema, usePostgres, writeDocument } from './support.js';
 
-let server: PostgresTestServer;
-let pool: pg.Pool;
+const db = usePostgres();
 let keys: InMemoryKeyEntry[];
 
 beforeAll(async () => {
-  server = await startPostgresServer();
-  pool = testPool(server.url);
   keys = await fixtureKeys();
-});
-
-afterAll(async () => {
-  await pool?.end();
-  await server?.close();
 });
 
 const P = encodeURIComponent(PATIENT_ID);
@@ -82,7 +72,7 @@ const STEPS = [1, 999, 86_400_007, 0, 3_600_000];
  * A handler over PostgreSQL with output reuse, and `ask(target)`: its answer and that of a handler made afresh
  * for this one request over a source without record cache (no reuse at all), at the same time and control id.
  */
-async function reusingPair(schema: string, extra: Partial<ExportHandlerOptions> = {}, dataSource: PostgresDataSource = createPostgresDataSource({ pool, schema })) {
+async function reusingPair(schema: string, extra: Partial<ExportHandlerOptions> = {}, dataSource: PostgresDataSource = createPostgresDataSource({ pool: db.pool, schema })) {
   const moment: Moment = { t: Date.UTC(2026, 2, 1, 15, 0, 0, 0), n: 0 };
   const reused = await serve('node', optionsAt(dataSource, moment, extra));
   const ask = async (target: string, key: string = KEYS.both): Promise<{ got: { status: number; body: string }; fresh: { status: number; body: string } }> => {
@@ -90,7 +80,7 @@ async function reusingPair(schema: string, extra: Partial<ExportHandlerOptions> 
     moment.n += 1;
     const headers = { 'x-api-key': key, 'x-request-id': 'reuse-1' };
     const got = await reused(target, { headers });
-    const handler = createExportHandler(optionsAt(createPostgresDataSource({ pool, schema, recordCacheChars: 0 }), moment, extra));
+    const handler = createExportHandler(optionsAt(createPostgresDataSource({ pool: db.pool, schema, recordCacheChars: 0 }), moment, extra));
     const response = await handler(new Request(`http://127.0.0.1${target}`, { headers }));
     return { got: { status: got.status, body: got.body }, fresh: { status: response.status, body: await response.text() } };
   };
@@ -193,7 +183,7 @@ describe('output reuse over PostgreSQL: a row updated', () => {
       it(`should answer from the new row at once when ${update.name} is updated by ${via === 'writer' ? 'the chart writer' : 'SQL'}`, async () => {
         // Arrange: every target asked three times (built, proven, reused), each answer the fresh handler's.
         const schema = freshSchema('upd');
-        await writeDocument(pool, schema, CHART_DOCUMENT);
+        await writeDocument(db.pool, schema, CHART_DOCUMENT);
         const { ask } = await reusingPair(schema);
         for (let i = 0; i < 3; i++) {
           for (const target of update.targets) {
@@ -208,13 +198,13 @@ describe('output reuse over PostgreSQL: a row updated', () => {
         update.change(doc, update.value);
         expect(checkChartDocument(doc)).toEqual([]);
         if (via === 'writer') {
-          const writer = createPostgresChartWriter({ pool, schema });
+          const writer = createPostgresChartWriter({ pool: db.pool, schema });
           if (update.table === 'patients' || update.table === 'encounters' || update.table === 'notes') await writer.writePatientCharts([chartOf(doc)]);
           else await writer.writeDirectory(doc.directory ?? {});
         } else {
           const text = JSON.stringify(recordIn(doc, update.table, update.id));
           const values = update.table === 'encounters' || update.table === 'notes' ? [PATIENT_ID, update.id, text] : [update.id, text];
-          expect((await pool.query(updateSql(schema, update.table), values)).rowCount).toBe(1);
+          expect((await db.pool.query(updateSql(schema, update.table), values)).rowCount).toBe(1);
         }
         // Assert: the very next answer shows the new value, as a fresh handler's does, and so do later ones.
         for (let i = 0; i < 2; i++) {
@@ -240,7 +230,7 @@ describe('output reuse over PostgreSQL: never across records, keys or options', 
     twin.notes = [byId(first.notes, 'note-0002')];
     twin.assessments = [];
     const schema = freshSchema('twin');
-    await writeDocument(pool, schema, loadChartDocument(doc));
+    await writeDocument(db.pool, schema, loadChartDocument(doc));
     const { ask, dataSource } = await reusingPair(schema);
     const Q = encodeURIComponent(OTHER_PATIENT_ID);
     expect(await dataSource.getNote(OTHER_PATIENT_ID, 'note-0002')).toBe(await dataSource.getNote(PATIENT_ID, 'note-0002'));
@@ -258,7 +248,7 @@ describe('output reuse over PostgreSQL: never across records, keys or options', 
 
   it('should refuse keys without access after an answer was kept, and answer another partner with its own request', async () => {
     const schema = freshSchema('keys');
-    await writeDocument(pool, schema, CHART_DOCUMENT);
+    await writeDocument(db.pool, schema, CHART_DOCUMENT);
     const { ask } = await reusingPair(schema);
     const [hl7, fhir] = NOTE_2 as [string, string];
     for (let i = 0; i < 3; i++) expect((await ask(hl7)).got.status).toBe(200);
@@ -281,8 +271,8 @@ describe('output reuse over PostgreSQL: never across records, keys or options', 
   it("should give each handler over one data source its own options' output", async () => {
     // Arrange: two handlers over the same source (so the same record objects), with other HL7 and FHIR options.
     const schema = freshSchema('opts');
-    await writeDocument(pool, schema, CHART_DOCUMENT);
-    const shared: PostgresDataSource = createPostgresDataSource({ pool, schema });
+    await writeDocument(db.pool, schema, CHART_DOCUMENT);
+    const shared: PostgresDataSource = createPostgresDataSource({ pool: db.pool, schema });
     const one = await reusingPair(schema, { hl7: { sendingFacility: 'NORTH' } }, shared);
     const other = await reusingPair(schema, { hl7: { sendingFacility: 'SOUTH' }, fhir: { baseUrl: 'https://fhir.example.org/r4' } }, shared);
     const targets = [...NOTE_2, ...ENCOUNTER_3, `/exportFhirPatient?patientId=${P}`, `/exportHl7PatientAdt?patientId=${P}`];
@@ -305,8 +295,8 @@ describe('output reuse over PostgreSQL: never across records, keys or options', 
 
   it('should build afresh from records too long for its record cache (handed out unfrozen), and answer alike', async () => {
     const schema = freshSchema('long');
-    await writeDocument(pool, schema, CHART_DOCUMENT);
-    const small = createPostgresDataSource({ pool, schema, recordCacheChars: 64 });
+    await writeDocument(db.pool, schema, CHART_DOCUMENT);
+    const small = createPostgresDataSource({ pool: db.pool, schema, recordCacheChars: 64 });
     expect(Object.isFrozen(await small.getNote(PATIENT_ID, 'note-0002'))).toBe(false);
     const { ask } = await reusingPair(schema, {}, small);
     for (let i = 0; i < 3; i++) {
@@ -319,8 +309,8 @@ describe('output reuse over PostgreSQL: never across records, keys or options', 
   });
 
   it('should declare stable records only with its record cache on', () => {
-    expect(createPostgresDataSource({ pool, schema: 'x' }).stableRecords).toBe(true);
-    expect(createPostgresDataSource({ pool, schema: 'x', recordCacheChars: 0 }).stableRecords).toBe(false);
+    expect(createPostgresDataSource({ pool: db.pool, schema: 'x' }).stableRecords).toBe(true);
+    expect(createPostgresDataSource({ pool: db.pool, schema: 'x', recordCacheChars: 0 }).stableRecords).toBe(false);
   });
 });
 
@@ -358,14 +348,14 @@ async function applyChange(schema: string, doc: ReturnType<typeof copyOf>, step:
   if (step.kind === 'location' || step.kind === 'organization') Object.assign(record, { name: step.word });
   expect(checkChartDocument(doc)).toEqual([]);
   if (step.via === 'writer') {
-    const writer = createPostgresChartWriter({ pool, schema });
+    const writer = createPostgresChartWriter({ pool: db.pool, schema });
     if (table === 'patients' || table === 'notes' || table === 'encounters') await writer.writePatientCharts([chart]);
     else await writer.writeDirectory(directory);
     return;
   }
   const scoped = table === 'notes' || table === 'encounters';
   const text = JSON.stringify(record);
-  await pool.query(updateSql(schema, table), scoped ? [chart.patient.id, record.id, text] : [record.id, text]);
+  await db.pool.query(updateSql(schema, table), scoped ? [chart.patient.id, record.id, text] : [record.id, text]);
 }
 
 describe('output reuse over PostgreSQL: records changing between requests', () => {
@@ -377,7 +367,7 @@ describe('output reuse over PostgreSQL: records changing between requests', () =
         async (generated, steps) => {
           const doc = copyOf(loadChartDocument(generated));
           const schema = freshSchema('chg');
-          await writeDocument(pool, schema, doc, 2);
+          await writeDocument(db.pool, schema, doc, 2);
           try {
             const { ask } = await reusingPair(schema);
             const targets = routeRequests(doc).map((r) => r.target);
@@ -399,7 +389,7 @@ describe('output reuse over PostgreSQL: records changing between requests', () =
               for (const target of asked) await compare(target);
             }
           } finally {
-            await pool.query(`DROP SCHEMA ${schema} CASCADE`);
+            await db.pool.query(`DROP SCHEMA ${schema} CASCADE`);
           }
         },
       ),

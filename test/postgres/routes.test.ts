@@ -5,8 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { checkChartDocument, type ChartDocument } from '../../src/index.js';
 import { createInMemoryDataSource, createInMemoryKeyStore, loadChartDocument, type ChartDataSource, type KeysetPage } from '../../src/http/index.js';
 import { createPostgresDataSource } from '../../src/postgres/index.js';
@@ -14,22 +13,10 @@ import { arbChartDocument } from '../../src/testing/charts.js';
 import { KEYS } from '../http/support/fixture.js';
 import { fixtureKeys, fixtureOptions, serve, type Caller } from '../http/support/harness.js';
 import { routeRequests } from '../http/support/every-route.js';
-import { startPostgresServer, type PostgresTestServer } from '../support/postgres-server.js';
 import { runs } from '../support/runs.js';
-import { freshSchema, testPool, writeDocument } from './support.js';
+import { freshSchema, usePostgres, writeDocument } from './support.js';
 
-let server: PostgresTestServer;
-let pool: pg.Pool;
-
-beforeAll(async () => {
-  server = await startPostgresServer();
-  pool = testPool(server.url);
-});
-
-afterAll(async () => {
-  await pool?.end();
-  await server?.close();
-});
+const db = usePostgres();
 
 const q = encodeURIComponent;
 
@@ -115,8 +102,8 @@ describe('createPostgresDataSource over the demo chart', () => {
   let dataSource: ReturnType<typeof createPostgresDataSource>;
 
   beforeAll(async () => {
-    await writeDocument(pool, schema, doc, 7);
-    dataSource = createPostgresDataSource({ pool, schema });
+    await writeDocument(db.pool, schema, doc, 7);
+    dataSource = createPostgresDataSource({ pool: db.pool, schema });
   });
 
   it('should answer every route byte for byte as the in-memory source', async () => {
@@ -162,8 +149,8 @@ describe('createPostgresDataSource over generated chart documents', () => {
       fc.asyncProperty(arbChartDocument({ mappable: true, maxPatients: 3 }).filter((d) => checkChartDocument(d).length === 0), async (generated) => {
         const doc = loadChartDocument(generated);
         const schema = freshSchema('gen');
-        await writeDocument(pool, schema, doc, 2);
-        const dataSource = createPostgresDataSource({ pool, schema });
+        await writeDocument(db.pool, schema, doc, 2);
+        const dataSource = createPostgresDataSource({ pool: db.pool, schema });
         try {
           const memory = await serve('fetch', await options(createInMemoryDataSource(doc)));
           const postgres = await serve('fetch', await options(dataSource));
@@ -173,7 +160,7 @@ describe('createPostgresDataSource over generated chart documents', () => {
           const memorySource = createInMemoryDataSource(doc);
           expect(await pages(dataSource, 'listPatients', 2)).toEqual(await pages(memorySource, 'listPatients', 2));
         } finally {
-          await pool.query(`DROP SCHEMA ${schema} CASCADE`);
+          await db.pool.query(`DROP SCHEMA ${schema} CASCADE`);
         }
       }),
       { numRuns: runs(8), endOnFailure: true },

@@ -1,10 +1,12 @@
 /**
- * Helpers of the PostgreSQL tests: a migrated schema of its own per test (so tests share one cluster per
+ * Helpers of the PostgreSQL tests: one cluster and pool per test file, a migrated schema of its own per test (so tests share one cluster per
  * file without seeing each other's rows), and a chart document written to it.
  */
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import type { ChartDocument } from '../../src/index.js';
 import { createPostgresChartWriter, migratePostgres } from '../../src/postgres/index.js';
+import { startPostgresServer, type PostgresTestServer } from '../support/postgres-server.js';
 
 let counter = 0;
 
@@ -19,6 +21,29 @@ export function testPool(url: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max });
   pool.on('error', () => undefined);
   return pool;
+}
+
+/** The cluster and pool of a test file, set before its tests run (see {@link usePostgres}). */
+export interface PostgresForTests {
+  server: PostgresTestServer;
+  pool: pg.Pool;
+}
+
+/**
+ * Start a PostgreSQL cluster and a pool on it before the tests of the calling file, and stop both after them.
+ * @returns the cluster and pool, filled in before the file's first test (and its own `beforeAll` hooks declared later)
+ */
+export function usePostgres(): PostgresForTests {
+  const db = {} as PostgresForTests;
+  beforeAll(async () => {
+    db.server = await startPostgresServer();
+    db.pool = testPool(db.server.url);
+  });
+  afterAll(async () => {
+    await db.pool?.end();
+    await db.server?.close();
+  });
+  return db;
 }
 
 /** Migrate `schema` and write `doc` to it (directory, then the charts in batches of `batch`). */
