@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { cannon as cannonLoad, measure as measureLoad, startChild as startServedChild } from './support/served-child.mjs';
+import { ONE_PATIENT_DIRECTORY, onePatientChart } from './support/one-patient.mjs';
 import { printSummary } from './support/summary.mjs';
 
 const TARGET_RATIO = 0.75;
@@ -30,49 +31,7 @@ const cannon = (port, path, duration) => cannonLoad(port, path, { ...LOAD, durat
 const SELF = fileURLToPath(import.meta.url);
 
 /** A synthetic one-patient chart: demographics with coverage, one encounter with diagnosis, one note. */
-const CHART = {
-  directory: {
-    practitioners: [{ id: 'prac-001', names: [{ family: 'Okafor', given: ['Adaeze'], prefix: ['Dr.'] }], identifiers: [{ system: 'http://hl7.org/fhir/sid/us-npi', value: '1003000126', type: 'NPI' }] }],
-    locations: [{ id: 'loc-001', name: 'Riverside Clinic, Suite 200', status: 'active' }],
-  },
-  patients: [
-    {
-      patient: {
-        id: 'pat-0001',
-        identifiers: [{ system: 'urn:oid:2.16.840.1.113883.19.5', value: 'MRN-000123', type: 'MR' }],
-        names: [{ use: 'official', family: 'Quintero', given: ['Ana', 'María'] }],
-        birthDate: '1984-07-02',
-        gender: 'female',
-        addresses: [{ use: 'home', lines: ['12 Elm St', 'Apt 4'], city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' }],
-        telecoms: [{ system: 'phone', value: '+1 217 555 0142', use: 'mobile' }],
-        coverages: [{ id: 'cov-1', status: 'active', payer: { id: 'payer-aetna', name: 'Aetna' }, memberId: 'XZ123456', relationship: 'self', order: 1 }],
-      },
-      encounters: [
-        {
-          id: 'enc-0001',
-          status: 'finished',
-          class: 'AMB',
-          period: { start: '2026-03-01T09:30:00-05:00', end: '2026-03-01T10:10:00-05:00' },
-          locationId: 'loc-001',
-          participants: [{ role: 'ATND', practitionerId: 'prac-001' }],
-          diagnoses: [{ code: { system: 'icd-10-cm', code: 'F32.1', display: 'Major depressive disorder, single episode, moderate' }, rank: 1 }],
-        },
-      ],
-      notes: [
-        {
-          id: 'note-0001',
-          type: 'progress-note',
-          title: 'Progress note',
-          status: 'final',
-          authored: '2026-03-01T10:15:00-05:00',
-          authorId: 'prac-001',
-          encounterId: 'enc-0001',
-          text: 'S: sleeping ~5h | mood 4/10\nO: A&O x3, affect flat\nA: MDD, moderate\nP: continue sertraline 50 mg; follow-up in 2 weeks.',
-        },
-      ],
-    },
-  ],
-};
+const CHART = { directory: ONE_PATIENT_DIRECTORY, patients: [onePatientChart('pat-0001', 'MRN-000123')] };
 
 const ROUTES = [
   { name: 'exportHl7Note', path: '/exportHl7Note?patientId=pat-0001&noteId=note-0001' },

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { ONE_PATIENT_DIRECTORY, onePatientChart } from './support/one-patient.mjs';
 import { startCluster } from './support/postgres-cluster.mjs';
 import { cannon as cannonLoad, measure as measureLoad, startChild as startServedChild } from './support/served-child.mjs';
 
@@ -37,49 +38,6 @@ const SELF = fileURLToPath(import.meta.url);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const startChild = (message) => startServedChild(SELF, message);
 
-/** One generated patient: demographics with coverage, one encounter with a diagnosis, one note. */
-function chartOf(id) {
-  return {
-    patient: {
-      id,
-      identifiers: [{ system: 'urn:oid:2.16.840.1.113883.19.5', value: `MRN-${id}`, type: 'MR' }],
-      names: [{ use: 'official', family: 'Quintero', given: ['Ana', 'María'] }],
-      birthDate: '1984-07-02',
-      gender: 'female',
-      addresses: [{ use: 'home', lines: ['12 Elm St', 'Apt 4'], city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' }],
-      telecoms: [{ system: 'phone', value: '+1 217 555 0142', use: 'mobile' }],
-      coverages: [{ id: 'cov-1', status: 'active', payer: { id: 'payer-aetna', name: 'Aetna' }, memberId: 'XZ123456', relationship: 'self', order: 1 }],
-    },
-    encounters: [
-      {
-        id: 'enc-0001',
-        status: 'finished',
-        class: 'AMB',
-        period: { start: '2026-03-01T09:30:00-05:00', end: '2026-03-01T10:10:00-05:00' },
-        locationId: 'loc-001',
-        participants: [{ role: 'ATND', practitionerId: 'prac-001' }],
-        diagnoses: [{ code: { system: 'icd-10-cm', code: 'F32.1', display: 'Major depressive disorder, single episode, moderate' }, rank: 1 }],
-      },
-    ],
-    notes: [
-      {
-        id: 'note-0001',
-        type: 'progress-note',
-        title: 'Progress note',
-        status: 'final',
-        authored: '2026-03-01T10:15:00-05:00',
-        authorId: 'prac-001',
-        encounterId: 'enc-0001',
-        text: 'S: sleeping ~5h | mood 4/10\nO: A&O x3, affect flat\nA: MDD, moderate\nP: continue sertraline 50 mg; follow-up in 2 weeks.',
-      },
-    ],
-  };
-}
-
-const DIRECTORY = {
-  practitioners: [{ id: 'prac-001', names: [{ family: 'Okafor', given: ['Adaeze'], prefix: ['Dr.'] }], identifiers: [{ system: 'http://hl7.org/fhir/sid/us-npi', value: '1003000126', type: 'NPI' }] }],
-  locations: [{ id: 'loc-001', name: 'Riverside Clinic, Suite 200', status: 'active' }],
-};
 const idOf = (i) => `pat-${String(i).padStart(6, '0')}`;
 const ROUTES = [
   { name: 'exportFhirPatient', path: `/exportFhirPatient?patientId=${idOf(1)}` },
@@ -99,7 +57,7 @@ async function serveAdapter(message) {
   let dataSource;
   const recorder = { on: false, log: [], completed: 0 };
   if (message.url === undefined) {
-    dataSource = http.createInMemoryDataSource({ patients: [chartOf(idOf(1))], directory: DIRECTORY });
+    dataSource = http.createInMemoryDataSource({ patients: [onePatientChart(idOf(1))], directory: ONE_PATIENT_DIRECTORY });
   } else {
     const { createPostgresDataSource } = await import('../dist/postgres/index.js');
     const pool = new pg.Pool({ connectionString: message.url, max: CONNECTIONS });
@@ -195,8 +153,8 @@ async function fill(url, schema, n) {
   await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   await migratePostgres({ pool, schema });
   const writer = createPostgresChartWriter({ pool, schema });
-  await writer.writeDirectory(DIRECTORY);
-  await writer.writePatientCharts([chartOf(idOf(1))]);
+  await writer.writeDirectory(ONE_PATIENT_DIRECTORY);
+  await writer.writePatientCharts([onePatientChart(idOf(1))]);
   const id = `'pat-' || lpad(i::text, 6, '0')`;
   await pool.query(`INSERT INTO ${schema}.patients (id, record) SELECT ${id}, replace(p.record::text, '${idOf(1)}', ${id})::json FROM ${schema}.patients p, generate_series(2, $1) i WHERE p.id = '${idOf(1)}'`, [n]);
   for (const table of ['encounters', 'notes']) {
@@ -286,9 +244,9 @@ async function rssServing(url, schema, patients) {
 async function importFile(url, n, dir) {
   const file = join(dir, `import-${n}.json`);
   const out = createWriteStream(file);
-  out.write(`{"directory":${JSON.stringify(DIRECTORY)},"patients":[`);
+  out.write(`{"directory":${JSON.stringify(ONE_PATIENT_DIRECTORY)},"patients":[`);
   for (let i = 1; i <= n; i++) {
-    if (!out.write(`${i === 1 ? '' : ','}${JSON.stringify(chartOf(idOf(i)))}`)) await new Promise((resolve) => out.once('drain', resolve));
+    if (!out.write(`${i === 1 ? '' : ','}${JSON.stringify(onePatientChart(idOf(i)))}`)) await new Promise((resolve) => out.once('drain', resolve));
   }
   await new Promise((resolve) => out.end(']}', resolve));
   const schema = `bench_import_${n}`;
