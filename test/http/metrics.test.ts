@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { describe, expect, it } from 'vitest';
 import { ChartValidationError, InvalidArgumentError } from '../../src/index.js';
-import { EXPORT_ROUTE_NAMES } from '../../src/http/routes/route-types.js';
+import { BULK_ROUTE_NAMES, EXPORT_ROUTE_NAMES } from '../../src/http/routes/route-types.js';
 import {
   DEFAULT_DURATION_BUCKETS,
   DataSourceUnavailableError,
@@ -31,8 +31,8 @@ const FAMILIES = [
   ['chart_export_data_source_timeouts_total', 'counter'],
 ] as const;
 
-const ROUTE_LABELS = new Set<string>([...EXPORT_ROUTE_NAMES, 'other']);
-const STATUS_LABELS = new Set(['200', '400', '401', '403', '404', '405', '406', '429', '500', '503', 'other']);
+const ROUTE_LABELS = new Set<string>([...EXPORT_ROUTE_NAMES, ...BULK_ROUTE_NAMES, 'other']);
+const STATUS_LABELS = new Set(['200', '202', '400', '401', '403', '404', '405', '406', '413', '429', '500', '501', '503', 'other']);
 
 function observation(route: string | undefined, status: number, durationMs = 1): ExportObservation {
   return { requestId: 'r', route: route as ExportObservation['route'], method: 'GET', status, durationMs, partnerId: 'partner-secret' };
@@ -188,13 +188,24 @@ describe('createExportMetrics', () => {
     expect(metrics.render()).not.toMatch(/partner-|pat-0001|KEY/);
   });
 
+  it('should count the Bulk Data routes and their statuses under their own labels', () => {
+    const metrics = createExportMetrics();
+    for (const [route, status] of [['bulkKickOff', 202], ['bulkKickOff', 413], ['bulkKickOff', 501], ['bulkStatus', 202], ['bulkFile', 200], ['metadata', 200]] as const) {
+      metrics.observer(observation(route, status));
+    }
+    const samples = read(metrics.render()).get('chart_export_requests_total')?.samples ?? [];
+    expect(samples.map((s) => `${s.labels['route']} ${s.labels['status']} ${s.value}`).sort()).toEqual(
+      ['bulkFile 200 1', 'bulkKickOff 202 1', 'bulkKickOff 413 1', 'bulkKickOff 501 1', 'bulkStatus 202 1', 'metadata 200 1'],
+    );
+  });
+
   it('should keep label sets bounded and the text valid under 10 000 random routes, statuses and contexts', () => {
     fc.assert(
       fc.property(
         fc.array(
           fc.record({
-            route: fc.oneof(fc.constantFrom(...EXPORT_ROUTE_NAMES, undefined), fc.string({ unit: 'binary' }), fc.constantFrom('__proto__', 'constructor', 'a"b\\c\nd')),
-            status: fc.oneof(fc.constantFrom(200, 404, 429, 500, 503), fc.integer(), fc.double()),
+            route: fc.oneof(fc.constantFrom(...EXPORT_ROUTE_NAMES, ...BULK_ROUTE_NAMES, undefined), fc.string({ unit: 'binary' }), fc.constantFrom('__proto__', 'constructor', 'a"b\\c\nd')),
+            status: fc.oneof(fc.constantFrom(200, 202, 404, 413, 429, 500, 501, 503), fc.integer(), fc.double()),
             durationMs: fc.double(),
             source: fc.option(fc.oneof(fc.constantFrom(...EXPORT_ERROR_SOURCES), fc.string({ unit: 'binary' }))),
           }),
@@ -209,7 +220,7 @@ describe('createExportMetrics', () => {
             metrics.onError(new Error(e.route ?? ''), { requestId: 'r', route: e.route as never, source: (e.source ?? undefined) as never });
           }
           const families = read(metrics.render());
-          // Assert: every label value from its fixed set, so at most (11 routes + other) × (10 statuses + other) series.
+          // Assert: every label value from its fixed set, so at most (15 routes + other) × (13 statuses + other) series.
           for (const family of families.values()) {
             for (const s of family.samples) {
               if (s.labels['route'] !== undefined) expect(ROUTE_LABELS.has(s.labels['route'])).toBe(true);
