@@ -118,7 +118,33 @@ function clientSignal(res: ServerResponse): AbortSignal {
   return aborter.signal;
 }
 
+/**
+ * A queue of answers to write right after the current turn of the event loop (`setImmediate`), all together.
+ * Under load one turn reads several requests; writing their answers in one burst after the turn, rather than
+ * one between each two reads, lets the peer take them in one wake-up: on loopback and on a busy host that
+ * saves more kernel time per response than the adapter's own JavaScript costs. Bytes, order per connection
+ * and every check are unchanged; an answer waits at most for the rest of the turn.
+ */
+function createWriteBatch(): (write: () => void) => void {
+  let queue: Array<() => void> = [];
+  const flush = (): void => {
+    const writes = queue;
+    queue = [];
+    for (const write of writes) {
+      try {
+        write();
+      } catch {
+        // Each write answers its own failure (writeFailure); one that still throws must not stop the others.
+      }
+    }
+  };
+  return (write) => {
+    if (queue.push(write) === 1) setImmediate(flush);
+  };
+}
+
 function fastListener(core: ExportCore): NodeListener {
+  const soon = createWriteBatch();
   return (req, res) => {
     const method = req.method ?? 'GET';
     const { pathname, search } = splitRequestTarget(req.url ?? '/');
@@ -139,10 +165,10 @@ function fastListener(core: ExportCore): NodeListener {
         writeFailure(res);
       }
     };
-    // An answer that needed no wait is written in this turn, as a plain node:http handler would.
+    // Every answer, ready now or later, joins the writes of its turn (createWriteBatch).
     const answered = core.handleNow(call);
-    if (answered instanceof Promise) answered.then(write, () => writeFailure(res));
-    else write(answered);
+    if (answered instanceof Promise) answered.then((prepared) => soon(() => write(prepared)), () => soon(() => writeFailure(res)));
+    else soon(() => write(answered));
   };
 }
 
