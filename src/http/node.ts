@@ -8,6 +8,7 @@
 import type { NodeRequestLike as IncomingMessage, NodeResponseLike as ServerResponse } from './node-types.js';
 import type { ExportHandler, ExportHandlerOptions } from './handler-options.js';
 import { EXPORT_CORE, createExportCore, type ExportCore, type IncomingCall } from './pipeline.js';
+import type { ClientWatch } from './data-deadline.js';
 import { lastResortResponse, type PreparedResponse } from './internal/responses.js';
 import { writeNodeBody } from './output/node-body.js';
 import { isStreamed } from './output/streamed-body.js';
@@ -109,13 +110,28 @@ function writeFailure(res: ServerResponse): void {
   writePrepared(res, lastResortResponse(), false);
 }
 
-/** A signal that fires when the connection closes before the response is written (the client went away). */
-function clientSignal(res: ServerResponse): AbortSignal {
-  const aborter = new AbortController();
+/** Whether the client went away (the connection closed before the response was written): one `close` listener. */
+function clientWatch(res: ServerResponse): ClientWatch {
+  let gone = false;
+  let subscriber: (() => void) | undefined;
   res.on('close', () => {
-    if (!res.writableFinished) aborter.abort();
+    if (res.writableFinished) return;
+    gone = true;
+    const listener = subscriber;
+    subscriber = undefined;
+    listener?.();
   });
-  return aborter.signal;
+  return {
+    get gone() {
+      return gone;
+    },
+    subscribe(listener) {
+      subscriber = listener;
+      return () => {
+        if (subscriber === listener) subscriber = undefined;
+      };
+    },
+  };
 }
 
 /**
@@ -154,7 +170,7 @@ function fastListener(core: ExportCore): NodeListener {
       search,
       header: headerOf(req),
       remoteAddress: req.socket?.remoteAddress,
-      signal: core.wantsSignal ? clientSignal(res) : undefined,
+      clientGone: core.wantsSignal ? clientWatch(res) : undefined,
       origin: () => requestOrigin(req),
       readBody: (maxBytes) => readNodeBody(req, maxBytes),
     };

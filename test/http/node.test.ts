@@ -169,7 +169,7 @@ function rawExchange(port: number, text: string): Promise<{ status: number; head
 }
 
 /** A fake response that logs its writes; `throws` makes writeHead throw (a broken socket). */
-function fakeResponse(log: string[], name: string, throws = false): NodeResponseLike & { body?: string } {
+function fakeResponse(log: string[], name: string, throws = false): NodeResponseLike & { body?: string | undefined } {
   return {
     destroyed: false,
     writableEnded: false,
