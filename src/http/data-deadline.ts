@@ -25,58 +25,90 @@ const DATA_SOURCE_ARITY: Readonly<Record<string, number>> = {
   listLocations: 1,
 };
 
+/** A method of a source and the number of arguments it declares. */
+type Forward = readonly [method: string, call: (...args: unknown[]) => unknown, arity: number];
+
+/** What `bindSignal` forwards for each (guarded) source, read once per source instead of once per request. */
+const FORWARDS = new WeakMap<ChartDataSource, readonly Forward[]>();
+
+function forwardsOf(source: ChartDataSource): readonly Forward[] {
+  const known = FORWARDS.get(source);
+  if (known !== undefined) return known;
+  const methods = source as unknown as Record<string, unknown>;
+  const forwards: Forward[] = [];
+  for (const [method, arity] of Object.entries(DATA_SOURCE_ARITY)) forwards.push([method, methods[method] as (...args: unknown[]) => unknown, arity]);
+  // The optional keyset pages (one argument: the page), only when the source has them.
+  for (const method of DIRECTORY_PAGE_METHODS) {
+    const page = methods[method];
+    if (typeof page === 'function') forwards.push([method, page as (...args: unknown[]) => unknown, 1]);
+  }
+  FORWARDS.set(source, forwards);
+  return forwards;
+}
+
 /**
- * The data source of one request: each method calls the (guarded) source's with its declared arguments and
- * then `signal`.
+ * The data source of one request: each method calls the (guarded) source's with its declared arguments (more
+ * are dropped, missing ones are `undefined`) and then `signal`.
  * @param source - a data source whose methods always return a promise (see `guardDataSource`)
  * @param signal - the request's signal
  */
 export function bindSignal(source: ChartDataSource, signal: AbortSignal): ChartDataSource {
-  const bound: Record<string, (...args: unknown[]) => unknown> = {};
-  for (const [method, arity] of Object.entries(DATA_SOURCE_ARITY)) {
-    const call = (source as unknown as Record<string, (...args: unknown[]) => unknown>)[method] as (...args: unknown[]) => unknown;
-    bound[method] = (...args) => {
-      const given = args.slice(0, arity);
-      while (given.length < arity) given.push(undefined);
-      return call(...given, signal);
-    };
-  }
-  // The optional keyset pages (one argument: the page), only when the source has them.
-  for (const method of DIRECTORY_PAGE_METHODS) {
-    const page = (source as unknown as Record<string, unknown>)[method];
-    if (typeof page === 'function') bound[method] = (given: unknown) => (page as (...args: unknown[]) => unknown)(given, signal);
+  const bound: Record<string, (a?: unknown, b?: unknown) => unknown> = {};
+  for (const [method, call, arity] of forwardsOf(source)) {
+    bound[method] = arity === 1 ? (a) => call(a, signal) : (a, b) => call(a, b, signal);
   }
   return bound as unknown as ChartDataSource;
 }
 
 /**
+ * Whether the client went away before the answer was written, told by the Node listener with one `close`
+ * listener, where an `AbortSignal` per request would cost an `AbortController` more.
+ */
+export interface ClientWatch {
+  /** True once the client went away. */
+  readonly gone: boolean;
+  /** Call `listener` once when the client goes away; returns what stops that. One listener at a time. */
+  subscribe(listener: () => void): () => void;
+}
+
+/**
  * Run `work` with a deadline: it gets a signal that fires when `timeoutMs` expire (reason: a
- * {@link DataSourceTimeoutError}) or when `clientSignal` fires (the client went away; reason: its reason).
+ * {@link DataSourceTimeoutError}) or when the client goes away (reason: the client signal's reason, or an
+ * `AbortError` for a {@link ClientWatch}).
  * @param work - the reads (and the render) of the request
  * @param timeoutMs - the deadline
- * @param clientSignal - the client's signal, when the runtime gives one
+ * @param client - the client's signal or watch, when the runtime gives one
  * @returns what `work` gives, unless the deadline expires first
- * @throws {DataSourceTimeoutError} when the deadline expires first; the client's abort reason when the client
+ * @throws {DataSourceTimeoutError} when the deadline expires first; {@link ClientGoneError} when the client
  *   went away first; else what `work` throws
  */
-export function runWithDeadline<T>(work: (signal: AbortSignal) => Promise<T>, timeoutMs: number, clientSignal: AbortSignal | undefined): Promise<T> {
+export function runWithDeadline<T>(work: (signal: AbortSignal) => Promise<T>, timeoutMs: number, client: AbortSignal | ClientWatch | undefined): Promise<T> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let onClientAbort: (() => void) | undefined;
+  let stopWatching: (() => void) | undefined;
   const stopped = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const error = new DataSourceTimeoutError(timeoutMs);
       controller.abort(error);
       reject(error);
     }, timeoutMs);
-    if (clientSignal === undefined) return;
-    onClientAbort = (): void => {
-      const reason: unknown = clientSignal.reason;
-      controller.abort(reason);
-      reject(new ClientGoneError('The client went away', { cause: reason }));
+    if (client === undefined) return;
+    const signal = 'subscribe' in client ? undefined : client;
+    const onGone = (): void => {
+      // A watch has no reason of its own: the signal then carries the default AbortError, as an aborted one would.
+      if (signal === undefined) controller.abort();
+      else controller.abort(signal.reason);
+      reject(new ClientGoneError('The client went away', { cause: controller.signal.reason }));
     };
-    if (clientSignal.aborted) onClientAbort();
-    else clientSignal.addEventListener('abort', onClientAbort, { once: true });
+    if (signal === undefined) {
+      const watch = client as ClientWatch;
+      if (watch.gone) onGone();
+      else stopWatching = watch.subscribe(onGone);
+    } else if (signal.aborted) onGone();
+    else {
+      signal.addEventListener('abort', onGone, { once: true });
+      stopWatching = () => signal.removeEventListener('abort', onGone);
+    }
   });
   let running: Promise<T>;
   try {
@@ -86,7 +118,7 @@ export function runWithDeadline<T>(work: (signal: AbortSignal) => Promise<T>, ti
   }
   return Promise.race([running, stopped]).finally(() => {
     clearTimeout(timer);
-    if (onClientAbort !== undefined) clientSignal?.removeEventListener('abort', onClientAbort);
+    stopWatching?.();
   });
 }
 

@@ -8,6 +8,7 @@
 import type { NodeRequestLike as IncomingMessage, NodeResponseLike as ServerResponse } from './node-types.js';
 import type { ExportHandler, ExportHandlerOptions } from './handler-options.js';
 import { EXPORT_CORE, createExportCore, type ExportCore, type IncomingCall } from './pipeline.js';
+import type { ClientWatch } from './data-deadline.js';
 import { lastResortResponse, type PreparedResponse } from './internal/responses.js';
 import { writeNodeBody } from './output/node-body.js';
 import { isStreamed } from './output/streamed-body.js';
@@ -109,16 +110,57 @@ function writeFailure(res: ServerResponse): void {
   writePrepared(res, lastResortResponse(), false);
 }
 
-/** A signal that fires when the connection closes before the response is written (the client went away). */
-function clientSignal(res: ServerResponse): AbortSignal {
-  const aborter = new AbortController();
+/** Whether the client went away (the connection closed before the response was written): one `close` listener. */
+function clientWatch(res: ServerResponse): ClientWatch {
+  let gone = false;
+  let subscriber: (() => void) | undefined;
   res.on('close', () => {
-    if (!res.writableFinished) aborter.abort();
+    if (res.writableFinished) return;
+    gone = true;
+    const listener = subscriber;
+    subscriber = undefined;
+    listener?.();
   });
-  return aborter.signal;
+  return {
+    get gone() {
+      return gone;
+    },
+    subscribe(listener) {
+      subscriber = listener;
+      return () => {
+        if (subscriber === listener) subscriber = undefined;
+      };
+    },
+  };
+}
+
+/**
+ * A queue of answers to write right after the current turn of the event loop (`setImmediate`), all together.
+ * Under load one turn reads several requests; writing their answers in one burst after the turn, rather than
+ * one between each two reads, lets the peer take them in one wake-up: on loopback and on a busy host that
+ * saves more kernel time per response than the adapter's own JavaScript costs. Bytes, order per connection
+ * and every check are unchanged; an answer waits at most for the rest of the turn.
+ */
+function createWriteBatch(): (write: () => void) => void {
+  let queue: Array<() => void> = [];
+  const flush = (): void => {
+    const writes = queue;
+    queue = [];
+    for (const write of writes) {
+      try {
+        write();
+      } catch {
+        // Each write answers its own failure (writeFailure); one that still throws must not stop the others.
+      }
+    }
+  };
+  return (write) => {
+    if (queue.push(write) === 1) setImmediate(flush);
+  };
 }
 
 function fastListener(core: ExportCore): NodeListener {
+  const soon = createWriteBatch();
   return (req, res) => {
     const method = req.method ?? 'GET';
     const { pathname, search } = splitRequestTarget(req.url ?? '/');
@@ -128,7 +170,7 @@ function fastListener(core: ExportCore): NodeListener {
       search,
       header: headerOf(req),
       remoteAddress: req.socket?.remoteAddress,
-      signal: core.wantsSignal ? clientSignal(res) : undefined,
+      clientGone: core.wantsSignal ? clientWatch(res) : undefined,
       origin: () => requestOrigin(req),
       readBody: (maxBytes) => readNodeBody(req, maxBytes),
     };
@@ -139,10 +181,10 @@ function fastListener(core: ExportCore): NodeListener {
         writeFailure(res);
       }
     };
-    // An answer that needed no wait is written in this turn, as a plain node:http handler would.
+    // Every answer, ready now or later, joins the writes of its turn (createWriteBatch).
     const answered = core.handleNow(call);
-    if (answered instanceof Promise) answered.then(write, () => writeFailure(res));
-    else write(answered);
+    if (answered instanceof Promise) answered.then((prepared) => soon(() => write(prepared)), () => soon(() => writeFailure(res)));
+    else soon(() => write(answered));
   };
 }
 

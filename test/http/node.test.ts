@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { createExportHandler, createInMemoryDataSource, toNodeListener, type ChartDataSource, type ExportObservation } from '../../src/http/index.js';
 import { splitRequestTarget } from '../../src/http/node.js';
+import type { NodeRequestLike, NodeResponseLike } from '../../src/http/node-types.js';
 import { expectFhir } from './support/bodies.js';
 import { CHART_DOCUMENT, KEYS, PATIENT_ID } from './support/fixture.js';
 import { fixtureOptions, listen, serve, serveNodeOptions, type CallInit, type Caller } from './support/harness.js';
@@ -166,6 +167,50 @@ function rawExchange(port: number, text: string): Promise<{ status: number; head
     });
   });
 }
+
+/** A fake response that logs its writes; `throws` makes writeHead throw (a broken socket). */
+function fakeResponse(log: string[], name: string, throws = false): NodeResponseLike & { body?: string | undefined } {
+  return {
+    destroyed: false,
+    writableEnded: false,
+    writableFinished: false,
+    headersSent: false,
+    on: () => undefined,
+    write: () => true,
+    writeHead(status: number) {
+      if (throws) throw new Error('broken socket');
+      log.push(`${name} ${status}`);
+      return this;
+    },
+    end(chunk?: Uint8Array | string) {
+      (this as { writableEnded: boolean }).writableEnded = true;
+      this.body = typeof chunk === 'string' ? chunk : undefined;
+      return this;
+    },
+  };
+}
+
+describe('toNodeListener write batch', () => {
+  it('should write the answers of one turn together right after it, past a write that throws', async () => {
+    // Arrange: three requests handled in one turn; the second response's socket throws on every write.
+    const listener = toNodeListener(await fixtureOptions());
+    const log: string[] = [];
+    const request = (url: string): NodeRequestLike => ({ method: 'GET', url, headers: { host: 'x', ...BOTH }, on: () => undefined });
+    const [a, b, c] = [fakeResponse(log, 'a'), fakeResponse(log, 'b', true), fakeResponse(log, 'c')];
+    // Act
+    listener(request(`/exportFhirPatient?patientId=${P}`), a);
+    listener(request(`/exportFhirPatient?patientId=${P}`), b);
+    listener(request('/nowhere'), c);
+    const written = [...log];
+    await new Promise<void>((resolve) => setImmediate(() => (log.push('next turn'), resolve())));
+    // Assert: nothing in the turn, then every answer before the next turn's tasks, the broken one skipped.
+    expect(written).toEqual([]);
+    // (An answer that waited for a promise joins the batch when it settles, so a and c may come in either order.)
+    expect(log.slice(0, 2).sort()).toEqual(['a 200', 'c 404']);
+    expect(log.slice(2)).toEqual(['next turn']);
+    expect(JSON.parse(a.body ?? '')).toMatchObject({ resourceType: 'Bundle' });
+  });
+});
 
 describe('toNodeListener generic path (a handler that is not ours)', () => {
   /** The fast path and the generic path, each on its own server, over the same options. */

@@ -322,8 +322,9 @@ describe('client disconnect', () => {
     const given = await signal;
     expect(given.aborted).toBe(false);
     req.destroy();
-    await firedWithin(given, 2000);
-    // The client's going away is not a failure of the host's services.
+    const reason = await firedWithin(given, 2000);
+    // The reason a fetch runtime gives an aborted request; the client's going away is no failure of the host's services.
+    expect((reason as Error).name).toBe('AbortError');
     expect(errors).toEqual([]);
   });
 
@@ -345,6 +346,7 @@ describe('client disconnect', () => {
     setTimeout(() => req.destroy(), 50);
     const given = await signal;
     expect(given.aborted).toBe(true);
+    expect((given.reason as Error).name).toBe('AbortError');
     expect(errors).toEqual([]);
   });
 });
