@@ -91,6 +91,14 @@ describe('utf8Base64', () => {
     expect(utf8Base64(text).data).toBe(Buffer.from(text, 'utf8').toString('base64'));
     expect(utf8Base64('').data).toBe('');
   });
+
+  it('should encode each text of a sequence on its own, whatever the lengths before it', () => {
+    // The kept buffers grow and are reused: a shorter text after a longer one must not see its bytes.
+    const texts = ['é'.repeat(65_536), 'é'.repeat(65_537), 'ü'.repeat(3), 'a😀'.repeat(700), 'ß', 'é'.repeat(2_000), 'ñ'.repeat(1_025)];
+    for (const text of texts) {
+      expect(base64Internals.encodeUtf8Base64(text)).toEqual({ data: Buffer.from(text, 'utf8').toString('base64'), size: Buffer.byteLength(text, 'utf8') });
+    }
+  });
 });
 
 describe('escapeXhtmlText', () => {

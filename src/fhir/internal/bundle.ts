@@ -158,6 +158,8 @@ export function createBundleContext(
  */
 export function newestFirst<T>(records: readonly T[] | undefined, limit: number, keys: (record: T) => readonly (string | undefined)[]): T[] {
   if (records === undefined || records.length === 0 || limit <= 0) return [];
+  // One record: nothing to sort, no key to read.
+  if (records.length === 1) return [records[0] as T];
   // Decorate once: parsing a date per comparison would repeat the work n log n times.
   const decorated = records.map((record, index) => ({ record, index, keys: keys(record).map(sortKey) }));
   decorated.sort((a, b) => {
