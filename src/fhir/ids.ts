@@ -198,8 +198,11 @@ function claimPrimaryIds(chart: PatientChart, directory: Directory | undefined):
     list?.forEach((record, i) => claimPrimary(seen, record.id, [key, i, 'id'], target));
     return seen;
   };
-  claim(chart.encounters, 'encounters', 'Encounter.id');
-  claim(chart.notes, 'notes', 'Composition.id');
+  // When every id of a list is kept as its FHIR id, two records share a FHIR id only if they share a chart id,
+  // which is no collision: no map to build (a chart of a population has a few encounters and notes each).
+  const kept = (list: readonly { readonly id: string }[] | undefined): boolean => list === undefined || list.every((r) => mapChartId(r.id) === r.id);
+  if (!kept(chart.encounters)) claim(chart.encounters, 'encounters', 'Encounter.id');
+  if (!kept(chart.notes)) claim(chart.notes, 'notes', 'Composition.id');
   const instruments = new Map<string, string>();
   const responses = new Map<string, string>();
   chart.assessments?.forEach((a, i) => {
