@@ -194,19 +194,22 @@ function claimDerived(taken: Set<string>, candidate: string, material: () => str
  * @returns the taken Condition ids (medical-history entries) and Organization ids (directory organizations)
  */
 function claimPrimaryIds(chart: PatientChart, directory: Directory | undefined): { conditions: Map<string, string>; organizations: Map<string, string> } {
-  const claim = (list: readonly { readonly id: string }[] | undefined, path: readonly string[], target: string, seen = new Map<string, string>()): Map<string, string> => {
-    list?.forEach((record, i) => claimPrimary(seen, record.id, [...path, i, 'id'], target));
+  const claim = (list: readonly { readonly id: string }[] | undefined, key: string, target: string, seen = new Map<string, string>()): Map<string, string> => {
+    list?.forEach((record, i) => claimPrimary(seen, record.id, [key, i, 'id'], target));
     return seen;
   };
-  claim(chart.encounters, ['encounters'], 'Encounter.id');
-  claim(chart.notes, ['notes'], 'Composition.id');
+  // When every id of a list is kept as its FHIR id, two records share a FHIR id only if they share a chart id,
+  // which is no collision: no map to build (a chart of a population has a few encounters and notes each).
+  const kept = (list: readonly { readonly id: string }[] | undefined): boolean => list === undefined || list.every((r) => mapChartId(r.id) === r.id);
+  if (!kept(chart.encounters)) claim(chart.encounters, 'encounters', 'Encounter.id');
+  if (!kept(chart.notes)) claim(chart.notes, 'notes', 'Composition.id');
   const instruments = new Map<string, string>();
   const responses = new Map<string, string>();
   chart.assessments?.forEach((a, i) => {
     claimPrimary(responses, a.id, ['assessments', i, 'id'], 'QuestionnaireResponse.id');
     claimPrimary(instruments, a.instrument.id, ['assessments', i, 'instrument', 'id'], 'Questionnaire.id');
   });
-  const conditions = claim(chart.medicalHistory, ['medicalHistory'], 'Condition.id');
+  const conditions = claim(chart.medicalHistory, 'medicalHistory', 'Condition.id');
   return { conditions, organizations: claimDirectoryIds(directory) };
 }
 

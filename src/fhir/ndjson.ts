@@ -187,8 +187,9 @@ export async function* streamFhirNdjson(
     throw new InvalidArgumentError('charts', 'must be an iterable or async iterable of charts');
   }
   const { types, since, yieldEvery } = resolved;
-  // Ids written, per type: `Type/id` → the hash of the line for shared types, '' for the others.
-  const written = new Map<string, string>();
+  // Ids written, per type: id → the hash of the line for shared types, '' for the others. A map per type, not
+  // one keyed by `Type/id`: that key would be a new string to build and hash for every resource.
+  const written = new Map<string, Map<string, string>>();
   // Per frozen directory: its records already handled, not mapped again for a later chart (their line is written once).
   const memos = new WeakMap<Directory, DirectoryMemo>();
   let memo: DirectoryMemo | undefined;
@@ -203,17 +204,23 @@ export async function* streamFhirNdjson(
       if (updated !== undefined && isoOrderKey(updated) <= since) return undefined;
     }
     const id = resource.id as string;
-    const key = `${type}/${id}`;
+    // Serialised before the id is looked up: serialising flattens an id built by concatenation, so it is
+    // hashed once as a flat string.
     const text = `${JSON.stringify(resource)}\n`;
+    let ids = written.get(type);
+    if (ids === undefined) {
+      ids = new Map<string, string>();
+      written.set(type, ids);
+    }
     const shared = SHARED_TYPES.has(type);
-    const seen = written.get(key);
+    const seen = ids.get(id);
     if (seen !== undefined) return !shared || seen !== digest(text) ? conflictLine(type, id) : undefined;
-    written.set(key, shared ? digest(text) : '');
+    ids.set(id, shared ? digest(text) : '');
     return { resourceType: type as FhirNdjsonResourceType, id, text };
   }
   // Per chart, its resources (mapped lazily); then the whole directory's. The lines are given by the loop below,
   // not by nested generators: every item a nested async generator passes on costs promise turns.
-  async function* batches(): AsyncGenerator<Iterable<fhir.FhirResource>> {
+  async function* batches(): AsyncGenerator<Iterable<readonly fhir.FhirResource[]>> {
     for await (const item of charts as AsyncIterable<PatientChart | FhirNdjsonChart>) {
       const chart = validatePatientChart(isWrapped(item) ? item.chart : item);
       const given = isWrapped(item) ? item.directory : undefined;
@@ -226,20 +233,24 @@ export async function* streamFhirNdjson(
       yield directoryResources(resolved.wholeDirectory, memo);
     }
   }
-  for await (const resources of batches()) {
-    for (const resource of resources) {
-      const line = accept(resource);
-      memo?.settle(resource, line?.resourceType !== 'OperationOutcome');
-      if (line !== undefined) yield line;
-      if (yieldEvery === undefined) {
-        // performance.now() is a web standard (browsers, Node, Deno, workers); it only paces, never shapes output.
-        if (performance.now() - lastTurn >= SLICE_MS) {
+  for await (const groups of batches()) {
+    for (const group of groups) {
+      // By index, to the end, before the next step of `groups`: that step refills the same array.
+      for (let i = 0; i < group.length; i++) {
+        const resource = group[i] as fhir.FhirResource;
+        const line = accept(resource);
+        memo?.settle(resource, line?.resourceType !== 'OperationOutcome');
+        if (line !== undefined) yield line;
+        if (yieldEvery === undefined) {
+          // performance.now() is a web standard (browsers, Node, Deno, workers); it only paces, never shapes output.
+          if (performance.now() - lastTurn >= SLICE_MS) {
+            await giveBack();
+            lastTurn = performance.now();
+          }
+        } else if (yieldEvery > 0 && ++sinceTurn >= yieldEvery) {
+          sinceTurn = 0;
           await giveBack();
-          lastTurn = performance.now();
         }
-      } else if (yieldEvery > 0 && ++sinceTurn >= yieldEvery) {
-        sinceTurn = 0;
-        await giveBack();
       }
     }
   }

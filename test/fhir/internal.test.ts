@@ -11,6 +11,7 @@ import { sha256 } from '../../src/internal/sha256.js';
 function sha256Hex(text: string): string {
   return Array.from(sha256(new TextEncoder().encode(text)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
+import { newestFirst } from '../../src/fhir/internal/bundle.js';
 import { sortKey } from '../../src/fhir/internal/sort-key.js';
 import { escapeXhtmlText, narrativeDiv, textNarrative } from '../../src/fhir/internal/xhtml.js';
 import { isoOrderKey } from '../../src/internal/iso.js';
@@ -91,6 +92,14 @@ describe('utf8Base64', () => {
     expect(utf8Base64(text).data).toBe(Buffer.from(text, 'utf8').toString('base64'));
     expect(utf8Base64('').data).toBe('');
   });
+
+  it('should encode each text of a sequence on its own, whatever the lengths before it', () => {
+    // The kept buffers grow and are reused: a shorter text after a longer one must not see its bytes.
+    const texts = ['é'.repeat(65_536), 'é'.repeat(65_537), 'ü'.repeat(3), 'a😀'.repeat(700), 'ß', 'é'.repeat(2_000), 'ñ'.repeat(1_025)];
+    for (const text of texts) {
+      expect(base64Internals.encodeUtf8Base64(text)).toEqual({ data: Buffer.from(text, 'utf8').toString('base64'), size: Buffer.byteLength(text, 'utf8') });
+    }
+  });
 });
 
 describe('escapeXhtmlText', () => {
@@ -140,5 +149,40 @@ describe('sortKey', () => {
       expect(sortKey(v)).toBe(isoOrderKey(v));
     }
     expect(sortKey(undefined)).toBe(Number.NEGATIVE_INFINITY);
+  });
+});
+
+describe('newestFirst', () => {
+  // The reference: every record's keys by isoOrderKey (the independent parser), compared key by key, newest
+  // first, missing last, by the engine's stable sort; equal keys keep chart order.
+  const reference = <T>(records: readonly T[], limit: number, keys: (r: T) => readonly (string | undefined)[]): T[] =>
+    records
+      .map((record) => ({ record, keys: keys(record).map(isoOrderKey) }))
+      .sort((a, b) => {
+        for (let k = 0; k < a.keys.length; k++) {
+          const x = a.keys[k] as number;
+          const y = b.keys[k] as number;
+          if (x !== y) return x < y ? 1 : -1;
+        }
+        return 0;
+      })
+      .slice(0, limit)
+      .map((d) => d.record);
+  const arbKey = fc.option(fc.oneof(arbIsoDate(), arbIsoDateTime(), fc.constantFrom('2024-01-01', '2024-01-01T00:00:00Z')), { nil: undefined });
+
+  it('should order newest first, missing last, ties in chart order, and keep the newest limit (small and large lists)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(arbKey, arbKey), { maxLength: 40 }),
+        fc.oneof(fc.constant(Number.POSITIVE_INFINITY), fc.integer({ min: 0, max: 45 })),
+        (pairs, limit) => {
+          // Objects, so equal keys of different records stay told apart.
+          const records = pairs.map(([a, b], i) => ({ i, a, b }));
+          const keys = (r: { a: string | undefined; b: string | undefined }): readonly (string | undefined)[] => [r.a, r.b];
+          expect(newestFirst(records, limit, keys)).toEqual(reference(records, limit, keys));
+        },
+      ),
+      { numRuns: runs(300) },
+    );
   });
 });

@@ -42,14 +42,35 @@ for (let i = 0; i < 4096; i++) {
 
 const DECODER = new TextDecoder();
 
+/**
+ * Texts up to this many UTF-16 code units are encoded in buffers kept between calls, grown to the longest such
+ * text seen (at most 192 KB of UTF-8 bytes and 256 KB of digits): a note of a few KB would otherwise allocate
+ * two buffers outside the JavaScript heap per call, whose cost (and the collections they prompt) was a third of
+ * the encoding's. Longer texts get buffers of their own, so one huge note does not stay in memory.
+ */
+const REUSED_MAX = 65536;
+let reusedBytes = new Uint8Array(0);
+let reusedDigits = new Uint16Array(0);
+
 /** Base64 of UTF-8 bytes written straight into a buffer of digits and decoded once as an (ASCII) string. */
 function encodeUtf8Base64(text: string): Utf8Base64 {
-  // UTF-8 needs at most 3 bytes per UTF-16 code unit.
-  const bytes = new Uint8Array(text.length * 3);
+  // UTF-8 needs at most 3 bytes per UTF-16 code unit; base64 two digit pairs per 3 bytes, plus 2 for the rest.
+  let bytes: Uint8Array;
+  let out: Uint16Array;
+  if (text.length > REUSED_MAX) {
+    bytes = new Uint8Array(text.length * 3);
+    out = new Uint16Array(text.length * 2 + 2);
+  } else {
+    if (reusedBytes.length < text.length * 3) {
+      const capacity = Math.min(REUSED_MAX, Math.max(1024, 2 ** Math.ceil(Math.log2(text.length))));
+      reusedBytes = new Uint8Array(capacity * 3);
+      reusedDigits = new Uint16Array(capacity * 2 + 2);
+    }
+    bytes = reusedBytes;
+    out = reusedDigits;
+  }
   const n = ENCODER.encodeInto(text, bytes).written;
   const full = n - (n % 3);
-  const units = (full / 3) * 2 + 2;
-  const out = new Uint16Array(units);
   let j = 0;
   for (let i = 0; i < full; i += 3) {
     const v = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);

@@ -88,8 +88,8 @@ export function createBundleContext(
   includedEncounters: ReadonlySet<string>,
   memo?: DirectoryMemo,
 ): BundleContext {
-  const encountersById = new Map<string, Encounter>();
-  for (const e of chart.encounters ?? []) encountersById.set(e.id, e);
+  // Only a reference to an encounter that is not an entry needs it (for its display): made on first use.
+  let encountersById: Map<string, Encounter> | undefined;
   const patientReference = `Patient/${ids.patient}`;
   // Directory records to include, in order of first reference; a queue so that what they reference follows.
   const queue: { kind: DirectoryKind; id: string }[] = [];
@@ -115,7 +115,7 @@ export function createBundleContext(
     localRef: literalRef,
     encounterRef: (chartId) => {
       if (includedEncounters.has(chartId)) return { reference: `Encounter/${mapChartId(chartId)}` };
-      const encounter = encountersById.get(chartId);
+      const encounter = (encountersById ??= byId(chart.encounters)).get(chartId);
       return logicalRef('Encounter', chartId, encounter !== undefined ? encounterDisplay(encounter) : undefined);
     },
     practitionerRef: (chartId) =>
@@ -150,6 +150,26 @@ export function createBundleContext(
   return ctx;
 }
 
+/** A record with its position and sort keys. */
+interface Decorated<T> {
+  readonly record: T;
+  readonly index: number;
+  readonly keys: readonly number[];
+}
+
+/** Up to this many records are sorted by insertion. */
+const INSERTION_SORT_MAX = 12;
+
+/** Newest first by the keys in turn (a missing key last), then in chart order: a total order. */
+function newerFirst<T>(a: Decorated<T>, b: Decorated<T>): number {
+  for (let k = 0; k < a.keys.length; k++) {
+    const x = a.keys[k] as number;
+    const y = b.keys[k] as number;
+    if (x !== y) return x < y ? 1 : -1;
+  }
+  return a.index - b.index;
+}
+
 /**
  * The newest `limit` records, newest first by `key` (records without a key last; ties keep chart order).
  * @param records - the records
@@ -158,16 +178,21 @@ export function createBundleContext(
  */
 export function newestFirst<T>(records: readonly T[] | undefined, limit: number, keys: (record: T) => readonly (string | undefined)[]): T[] {
   if (records === undefined || records.length === 0 || limit <= 0) return [];
+  // One record: nothing to sort, no key to read.
+  if (records.length === 1) return [records[0] as T];
   // Decorate once: parsing a date per comparison would repeat the work n log n times.
-  const decorated = records.map((record, index) => ({ record, index, keys: keys(record).map(sortKey) }));
-  decorated.sort((a, b) => {
-    for (let k = 0; k < a.keys.length; k++) {
-      const x = a.keys[k] as number;
-      const y = b.keys[k] as number;
-      if (x !== y) return x < y ? 1 : -1;
+  const decorated: Decorated<T>[] = records.map((record, index) => ({ record, index, keys: keys(record).map(sortKey) }));
+  if (decorated.length <= INSERTION_SORT_MAX) {
+    // A few records (a chart of a population): insertion sort, without the work array `Array.prototype.sort` allocates.
+    for (let i = 1; i < decorated.length; i++) {
+      const item = decorated[i] as Decorated<T>;
+      let j = i - 1;
+      for (; j >= 0 && newerFirst(decorated[j] as Decorated<T>, item) > 0; j--) decorated[j + 1] = decorated[j] as Decorated<T>;
+      decorated[j + 1] = item;
     }
-    return a.index - b.index;
-  });
+  } else {
+    decorated.sort(newerFirst);
+  }
   const out: T[] = [];
   const n = Math.min(limit, decorated.length);
   for (let i = 0; i < n; i++) out.push((decorated[i] as { record: T }).record);

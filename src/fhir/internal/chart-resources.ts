@@ -15,14 +15,17 @@ import type { DirectoryMemo } from './directory-memo.js';
 import { instrumentScores, pushAssessmentGroup, pushEncounterGroup, pushPatientGroup } from './groups.js';
 
 /**
- * Every resource of a (checked) chart, as `buildFhirPatientBundle(chart, { directory })` gives them, in its order.
+ * Every resource of a (checked) chart, as `buildFhirPatientBundle(chart, { directory })` gives them, in its order,
+ * a record's resources at a time (the patient with its coverages and payers, an encounter with its conditions and
+ * procedures, a note's Composition and DocumentReference…): one generator step per group rather than per
+ * resource. Each group is the same array, emptied and filled again for the next step: read it before the next.
  * @param chart - a chart that passed the chart check
  * @param directory - a directory that passed the directory check, or undefined
  * @param memo - the writer's memory of `directory` when it is a frozen one: directory records it handled for an
  *   earlier chart are not given again
  * @throws {MappingError} as the Bundle builder does (two records of one type with one FHIR id)
  */
-export function* chartResources(chart: PatientChart, directory: Directory | undefined, memo?: DirectoryMemo): Generator<fhir.FhirResource> {
+export function* chartResources(chart: PatientChart, directory: Directory | undefined, memo?: DirectoryMemo): Generator<readonly fhir.FhirResource[]> {
   const all = Number.POSITIVE_INFINITY;
   const encounters = newestFirst(chart.encounters, all, (e) => [e.period?.start]);
   const included = new Set<string>();
@@ -30,32 +33,33 @@ export function* chartResources(chart: PatientChart, directory: Directory | unde
   const ctx = createBundleContext(chart, buildIdPlan(chart, directory), indexDirectory(directory), included, memo);
   const group: fhir.FhirResource[] = [];
   pushPatientGroup(group, chart, ctx);
-  yield* drain(group);
+  yield group;
   for (const e of encounters) {
+    group.length = 0;
     pushEncounterGroup(group, e, ctx, true);
-    yield* drain(group);
+    yield group;
   }
   for (const n of newestFirst(chart.notes, all, (x) => [x.authored])) {
-    yield mapComposition(n, ctx);
-    yield mapDocumentReference(n, ctx);
+    group.length = 0;
+    group.push(mapComposition(n, ctx), mapDocumentReference(n, ctx));
+    yield group;
   }
   const assessments = newestFirst(chart.assessments, all, (a) => [a.authored]);
   if (assessments.length > 0) {
     const scores = instrumentScores(chart);
     const questionnaires = new Set<string>();
     for (const a of assessments) {
+      group.length = 0;
       pushAssessmentGroup(group, a, ctx, scores, questionnaires);
-      yield* drain(group);
+      yield group;
     }
   }
-  for (const h of newestFirst(chart.medicalHistory, all, (x) => [x.recordedDate, x.onset])) yield mapHistoryCondition(h, ctx);
-  for (const r of ctx.drainDirectory()) yield r as fhir.FhirResource;
-}
-
-/** The resources of `group`, emptying it as they go. */
-function* drain(group: fhir.FhirResource[]): Generator<fhir.FhirResource> {
-  for (let i = 0; i < group.length; i++) yield group[i] as fhir.FhirResource;
-  group.length = 0;
+  for (const h of newestFirst(chart.medicalHistory, all, (x) => [x.recordedDate, x.onset])) {
+    group.length = 0;
+    group.push(mapHistoryCondition(h, ctx));
+    yield group;
+  }
+  yield ctx.drainDirectory() as fhir.FhirResource[];
 }
 
 /** A chart no directory record refers to: the id plan of a directory alone. */
@@ -64,23 +68,23 @@ const DIRECTORY_ONLY: PatientChart = Object.freeze({ patient: Object.freeze({ id
 /**
  * Every record of a (checked) directory, mapped as a patient Bundle maps the directory records it refers to
  * (literal references to the directory's own records): practitioners, then locations (each followed by the
- * organizations it brings in first), then the remaining organizations.
+ * organizations it brings in first), then the remaining organizations; a record's resources at a time.
  * @param directory - a directory that passed the directory check
  * @param memo - as for {@link chartResources}
  * @throws {MappingError} when two records of one kind map to one FHIR id
  */
-export function* directoryResources(directory: Directory, memo?: DirectoryMemo): Generator<fhir.FhirResource> {
+export function* directoryResources(directory: Directory, memo?: DirectoryMemo): Generator<readonly fhir.FhirResource[]> {
   const ctx = createBundleContext(DIRECTORY_ONLY, buildIdPlan(DIRECTORY_ONLY, directory), indexDirectory(directory), new Set(), memo);
   for (const p of directory.practitioners ?? []) {
     ctx.practitionerRef(p.id);
-    for (const r of ctx.drainDirectory()) yield r as fhir.FhirResource;
+    yield ctx.drainDirectory() as fhir.FhirResource[];
   }
   for (const l of directory.locations ?? []) {
     ctx.locationRef(l.id);
-    for (const r of ctx.drainDirectory()) yield r as fhir.FhirResource;
+    yield ctx.drainDirectory() as fhir.FhirResource[];
   }
   for (const o of directory.organizations ?? []) {
     ctx.organizationRef(o.id);
-    for (const r of ctx.drainDirectory()) yield r as fhir.FhirResource;
+    yield ctx.drainDirectory() as fhir.FhirResource[];
   }
 }
