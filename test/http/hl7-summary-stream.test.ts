@@ -31,9 +31,18 @@ function longText(seed: number, n: number): string {
   return `${out.slice(0, n).trimEnd()}.`;
 }
 
-/** The document with every note of every patient made `n` characters long. */
+/** A note of `n` characters, without encounter. */
+const longNote = (n: number): ClinicalNote => ({ id: 'long-note', type: 'progress-note', title: 'Long note', status: 'final', authored: '2026-01-01T09:00:00Z', text: longText(0, n) });
+
+/** The document with every note of every patient made `n` characters long (a patient without notes gets one). */
 function withLongNotes(doc: ChartDocument, n: number): ChartDocument {
-  return { ...doc, patients: doc.patients.map((c) => ({ ...c, notes: (c.notes ?? []).map((note, i): ClinicalNote => ({ ...note, text: longText(i, n) })) })) };
+  return {
+    ...doc,
+    patients: doc.patients.map((c) => ({
+      ...c,
+      notes: c.notes === undefined || c.notes.length === 0 ? [longNote(n)] : c.notes.map((note, i): ClinicalNote => ({ ...note, text: longText(i, n) })),
+    })),
+  };
 }
 
 interface RawResponse {
@@ -86,9 +95,9 @@ describeMatrix('the streamed HL7 summary', (mode: Mode) => {
     await fc.assert(
       fc.asyncProperty(
         arbChartDocument({ mappable: true, maxPatients: 2 })
-          .map((doc) => withLongNotes(doc, 120_000))
+          .map((doc) => withLongNotes(doc, 300_000))
           .filter((doc) => checkChartDocument(doc).length === 0),
-        fc.constantFrom(3, 8, 5000),
+        fc.constantFrom(1, 3, 8, 5000),
         async (doc, limit) => {
           const call = await rawCaller(mode, createExportHandler(await options(doc)));
           for (const chart of doc.patients) {
