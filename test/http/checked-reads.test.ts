@@ -76,8 +76,11 @@ describe('checkedReads', () => {
   });
 
   it('should keep one copy per record of a source with stable records (output reuse finds it), a new one otherwise', async () => {
-    const stable = source(true, [note(0, 10)]);
+    const stable = source(true, [Object.freeze(note(0, 10))]);
     expect(await stable.getNote(PATIENT_ID, 'n-0')).toBe(await stable.getNote(PATIENT_ID, 'n-0'));
+    // A record of a stable source that is not frozen may change: a new copy on every read.
+    const loose = source(true, [note(0, 10)]);
+    expect(await loose.getNote(PATIENT_ID, 'n-0')).not.toBe(await loose.getNote(PATIENT_ID, 'n-0'));
     const fresh = source(false, [note(0, 10)]);
     expect(await fresh.getNote(PATIENT_ID, 'n-0')).not.toBe(await fresh.getNote(PATIENT_ID, 'n-0'));
   });

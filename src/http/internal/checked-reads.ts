@@ -9,7 +9,8 @@
  * A record that fails its check is passed on as given, so the builder's own check reports it exactly as before
  * (the same `ChartValidationError`, the same issues in the same order). The checks that span records (unique
  * ids, references) still run in the builder. With `stableRecords` (the source gives the same deep-frozen object
- * for the same row), each record's copy is kept beside it, so it is checked once and output reuse still finds it.
+ * for the same row), each frozen record's copy is kept beside it, so it is checked once and output reuse still
+ * finds it; a record that is not frozen gets a new copy on every read, so it is built afresh as before.
  */
 import { freezeCheckedRecord, giveBack, type RecordKind } from '../../internal/adapter.js';
 import type { ChartDataSource } from '../data-source.js';
@@ -55,7 +56,9 @@ export function checkedReads(source: ChartDataSource, stableRecords: boolean): C
   let queue: Promise<unknown> = Promise.resolve();
   const freeze = (kind: RecordKind, record: unknown): unknown => {
     if (typeof record !== 'object' || record === null) return record;
-    if (stableRecords) {
+    // Only a frozen record of a stable source can be the same record next time (else it is built afresh).
+    const keep = stableRecords && Object.isFrozen(record);
+    if (keep) {
       const kept = copies.get(record);
       if (kept !== undefined) return kept;
     }
@@ -66,7 +69,7 @@ export function checkedReads(source: ChartDataSource, stableRecords: boolean): C
       // A getter that throws: the builder reads it too, and answers as it did before.
       return record;
     }
-    if (stableRecords) copies.set(record, copy);
+    if (keep) copies.set(record, copy);
     return copy;
   };
   /** Check one answer's records in the queue, giving the loop back whenever the checks have held it long enough. */
