@@ -132,6 +132,8 @@ export {
   validateDirectory,
 } from './validation/chart-check.js';
 export { freezeChartDocument, freezePatientChart, freezeDirectory } from './validation/frozen.js';
+export { freezeChartRecord } from './validation/record-freeze.js';
+export type { ChartRecordKind } from './validation/record-freeze.js';
 
 // FHIR R4
 export {

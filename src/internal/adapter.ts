@@ -12,6 +12,3 @@ export { isoOrderKey } from './iso.js';
 
 // A turn of the event loop from long work (the NDJSON writer, the Bulk job runner).
 export { giveBack } from './give-back.js';
-
-// A record checked on its own and frozen (the records of a data source that are not frozen).
-export { freezeCheckedRecord, type RecordKind } from '../validation/record-freeze.js';

@@ -2,9 +2,9 @@
  * Check one record on its own and freeze it: what `freezePatientChart` does for a whole chart, for one patient,
  * encounter, note, assessment, medical-history entry or directory record as a data source hands it out. The
  * builders' chart check then skips the field walk of the record (see `frozen.ts`); the checks that span records
- * still run on the chart the record is put in.
+ * (unique ids, references, set-id counts) still run on the chart the record is put in.
  */
-import type { ChartIssue } from '../errors.js';
+import { ChartValidationError, InvalidArgumentError, type ChartIssue } from '../errors.js';
 import { Checker } from './checker.js';
 import { checkAssessment } from './assessment-rules.js';
 import { checkDirectoryInto } from './directory-rules.js';
@@ -15,11 +15,11 @@ import { isCheckedFrozen, rememberChecked } from './memo.js';
 import { checkNote } from './note-rules.js';
 import { checkPatient } from './patient-rules.js';
 
-/** The kinds of record a data source hands out. */
-export type RecordKind = 'patient' | 'encounter' | 'note' | 'assessment' | 'medicalHistory' | 'organization' | 'practitioner' | 'location';
+/** The kinds of record {@link freezeChartRecord} takes: those a chart or a directory holds. */
+export type ChartRecordKind = 'patient' | 'encounter' | 'note' | 'assessment' | 'medicalHistory' | 'organization' | 'practitioner' | 'location';
 
 /** The field walk of one record of each kind: the rule the chart (or directory) check applies to it. */
-const RECORD_CHECKS: Readonly<Record<RecordKind, (c: Checker, value: unknown) => void>> = {
+const RECORD_CHECKS: Readonly<Record<ChartRecordKind, (c: Checker, value: unknown) => void>> = {
   patient: (c, v) => checkPatient(c, v, undefined),
   encounter: (c, v) => checkEncounter(c, v, undefined),
   note: (c, v) => checkNote(c, v, undefined),
@@ -32,23 +32,30 @@ const RECORD_CHECKS: Readonly<Record<RecordKind, (c: Checker, value: unknown) =>
 };
 
 /**
- * A deep-frozen copy of one record that passed its kind's rules, remembered as checked (the builders do not walk
- * it again), or `undefined` when the record (or its copy) fails them: the caller then keeps the record as given,
- * and the builder's own check reports it exactly as it would have.
- * @param kind - what the record is
- * @param value - the record as handed out
- * @returns the checked frozen copy (the record itself when it is already one), or `undefined`
- * @example const note = freezeCheckedRecord('note', row) ?? row;
+ * Check one record on its own and return a deep-frozen, checked copy that the builders do not check again,
+ * wherever it is put: a chart assembled from such records is checked only for what spans records (unique ids,
+ * references, set-id counts). For a data source that reads records one at a time, this spreads the chart check
+ * over the reads, and a record read again as the same frozen copy is never checked twice.
+ * @param kind - what the record is: `patient`, `encounter`, `note`, `assessment`, `medicalHistory`,
+ *   `organization`, `practitioner` or `location`
+ * @param value - the record (typically parsed JSON)
+ * @returns the frozen copy, typed as given (the record itself when it already is such a copy)
+ * @throws {InvalidArgumentError} when `kind` is not one of the kinds above
+ * @throws {ChartValidationError} listing every problem by path within the record (never by value), also for a
+ *   cycle or nesting deeper than 64 levels
+ * @example const note = freezeChartRecord('note', JSON.parse(row)); buildMdmT02({ patient, notes: [note] }, note.id);
  */
-export function freezeCheckedRecord(kind: RecordKind, value: unknown): unknown {
+export function freezeChartRecord<T = unknown>(kind: ChartRecordKind, value: T): T {
+  const check = typeof kind === 'string' && Object.hasOwn(RECORD_CHECKS, kind) ? RECORD_CHECKS[kind] : undefined;
+  if (check === undefined) throw new InvalidArgumentError('kind', `must be one of ${Object.keys(RECORD_CHECKS).join(', ')}`);
   if (isCheckedFrozen(value)) return value;
-  if (typeof value !== 'object' || value === null) return undefined;
   const issues: ChartIssue[] = [];
   const copy = frozenCopy(value, [], new Set(), issues);
-  if (issues.length > 0 || typeof copy !== 'object' || copy === null) return undefined;
   const c = new Checker();
-  RECORD_CHECKS[kind](c, copy);
-  if (c.issues.length > 0) return undefined;
-  rememberChecked(copy);
-  return copy;
+  check(c, copy);
+  const all = [...issues, ...c.issues];
+  if (all.length > 0) throw new ChartValidationError(all);
+  // A value that is no object (the check refused it above) never reaches here.
+  rememberChecked(copy as object);
+  return copy as T;
 }

@@ -3,7 +3,7 @@
  * given back between them. A host's source hands out fresh records, so every export would check each one again,
  * in one synchronous stretch with the build (a patient at the accepted maximum of every text field takes tens
  * of milliseconds to check). Read through this wrapper, each record is checked on its own and replaced by a
- * deep-frozen checked copy (`freezeCheckedRecord`), which the builders do not walk again: the check is paced per
+ * deep-frozen checked copy (`freezeChartRecord`), which the builders do not walk again: the check is paced per
  * record, and the build that follows holds the loop only for what it writes.
  *
  * A record that fails its check is passed on as given, so the builder's own check reports it exactly as before
@@ -12,11 +12,12 @@
  * for the same row), each frozen record's copy is kept beside it, so it is checked once and output reuse still
  * finds it; a record that is not frozen gets a new copy on every read, so it is built afresh as before.
  */
-import { freezeCheckedRecord, giveBack, type RecordKind } from '../../internal/adapter.js';
+import { freezeChartRecord, type ChartRecordKind } from '../../index.js';
+import { giveBack } from '../../internal/adapter.js';
 import type { ChartDataSource } from '../data-source.js';
 
 /** The record kind each read gives (the page methods and `ping` pass through). */
-const READS: Readonly<Record<string, RecordKind>> = {
+const READS: Readonly<Record<string, ChartRecordKind>> = {
   getPatient: 'patient',
   getEncounter: 'encounter',
   getNote: 'note',
@@ -54,7 +55,7 @@ export function checkedReads(source: ChartDataSource, stableRecords: boolean): C
   const copies = new WeakMap<object, unknown>();
   let spent = 0;
   let queue: Promise<unknown> = Promise.resolve();
-  const freeze = (kind: RecordKind, record: unknown): unknown => {
+  const freeze = (kind: ChartRecordKind, record: unknown): unknown => {
     if (typeof record !== 'object' || record === null) return record;
     // Only a frozen record of a stable source can be the same record next time (else it is built afresh).
     const keep = stableRecords && Object.isFrozen(record);
@@ -64,16 +65,16 @@ export function checkedReads(source: ChartDataSource, stableRecords: boolean): C
     }
     let copy: unknown;
     try {
-      copy = freezeCheckedRecord(kind, record) ?? record;
+      copy = freezeChartRecord(kind, record);
     } catch {
-      // A getter that throws: the builder reads it too, and answers as it did before.
-      return record;
+      // The record fails its check (or a getter throws): passed on as given, the builder reports it as before.
+      copy = record;
     }
     if (keep) copies.set(record, copy);
     return copy;
   };
   /** Check one answer's records in the queue, giving the loop back whenever the checks have held it long enough. */
-  const check = (kind: RecordKind, answer: unknown): Promise<unknown> => {
+  const check = (kind: ChartRecordKind, answer: unknown): Promise<unknown> => {
     const step = async (record: unknown): Promise<unknown> => {
       const t = clock();
       const out = freeze(kind, record);
