@@ -28,6 +28,13 @@
  *   surrogate); on two-byte text with surrogate pairs no single scan was found that answers both faster than the
  *   check's one expression.
  *
+ * Served (the target): every HL7 route (ADT^A31, ADR^A19 at limit 200 and at a host-raised 5 000, ADT^A08, MDM^T02,
+ * ORU^R01) of both charts through `createExportHandler` (the fetch handler in-process), over the in-memory data
+ * source (records frozen once) and over a host source handing out records that are not frozen; the figure is the
+ * longest event-loop stretch during a request, read by a chain of `setImmediate` (see `loopMonitor`), target
+ * ≤ 50 ms. The synchronous library calls above are information: a synchronous call costs what it writes. Last,
+ * `streamAdrA19` of the whole bench chart in-process, against `buildAdrA19`.
+ *
  * Each headline figure is printed as `SUMMARY\t<figure>\t<value>\t<target>`.
  *
  * Run: `npx tsup && node --expose-gc bench/loop-hold.bench.mjs`. `BENCH_DIST=/path/to/dist` runs it against
