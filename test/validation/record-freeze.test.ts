@@ -80,7 +80,7 @@ describe('freezeChartRecord', () => {
   });
 
   it('should return a checked frozen copy itself, and refuse an unknown kind', () => {
-    const [{ chart }] = fc.sample(arbPatientChart(), { numRuns: 1, seed: 4 }) as [{ chart: PatientChart }];
+    const { chart } = fc.sample(arbPatientChart(), { numRuns: 1, seed: 4 })[0] as { chart: PatientChart };
     const patient = freezeChartRecord('patient', chart.patient);
     expect(freezeChartRecord('patient', patient)).toBe(patient);
     expect(() => freezeChartRecord('chart' as ChartRecordKind, chart.patient)).toThrow(InvalidArgumentError);
