@@ -9,7 +9,8 @@
  *   defaults to the current time (option `now`). `Bundle.id` (option `bundleId`) defaults to
  *   `defaultBundleId`, derived from the Bundle's type, timestamp and entries: no randomness, but it follows
  *   the clock through the timestamp.
- * - The HL7 message builders (`buildAdtA31`, `buildAdtA08`, `buildAdrA19`, `buildMdmT02`, `buildOruR01`):
+ * - The HL7 message builders (`buildAdtA31`, `buildAdtA08`, `buildAdrA19`, `buildMdmT02`, `buildOruR01`, and
+ *   `streamAdrA19`, which reads them once, at the call):
  *   MSH-7, and EVN-2 or QRD-1, default to the current time (option `now`); MSH-10 defaults to a
  *   `generateControlId` id (option `controlId`), and `buildAdrA19`'s query id in QRD-4 and MSA-2 (option
  *   `queryId`) to that control id.
@@ -131,6 +132,8 @@ export {
   validateDirectory,
 } from './validation/chart-check.js';
 export { freezeChartDocument, freezePatientChart, freezeDirectory } from './validation/frozen.js';
+export { freezeChartRecord } from './validation/record-freeze.js';
+export type { ChartRecordKind } from './validation/record-freeze.js';
 
 // FHIR R4
 export {
@@ -186,6 +189,8 @@ export type { Hl7MessageOptions } from './hl7/messages/prepare-message.js';
 export { buildAdtA31 } from './hl7/messages/adt-a31.js';
 export { buildAdrA19 } from './hl7/messages/adr-a19.js';
 export type { Hl7SummaryOptions } from './hl7/messages/adr-a19.js';
+export { streamAdrA19 } from './hl7/messages/adr-a19-stream.js';
+export type { Hl7StreamOptions, Hl7SummaryStreamOptions } from './hl7/messages/adr-a19-stream.js';
 export { buildAdtA08 } from './hl7/messages/adt-a08.js';
 export { buildMdmT02 } from './hl7/messages/mdm-t02.js';
 export { buildOruR01 } from './hl7/messages/oru-r01.js';

@@ -12,6 +12,7 @@ import {
 } from '../index.js';
 import { DATA_SOURCE_METHODS } from './data-source.js';
 import { guardDataSource, isObject, safeCall } from './guards.js';
+import { checkedReads } from './internal/checked-reads.js';
 import {
   DEFAULT_DATA_SOURCE_TIMEOUT_MS,
   DEFAULT_LIMITS,
@@ -186,10 +187,11 @@ function resolveOutputOptions(options: ExportHandlerOptions): { fhir: FhirExport
 export function resolveHandlerSettings(options: ExportHandlerOptions): HandlerSettings {
   checkHostOptions(options);
   const frozenSource = isFrozenSource(options.dataSource);
-  // The in-memory source is the package's own and never throws synchronously; any other is guarded.
-  const dataSource = frozenSource ? options.dataSource : guardDataSource(options.dataSource);
   // Read once, as checked above: a getter cannot turn the reuse on or off later.
   const stableRecords = !frozenSource && options.dataSource.stableRecords === true;
+  // The in-memory source is the package's own, never throws synchronously and serves checked frozen records; any
+  // other is guarded, and its records are checked one by one as they are read (see checked-reads.ts).
+  const dataSource = frozenSource ? options.dataSource : checkedReads(guardDataSource(options.dataSource), stableRecords);
   const now = options.now ?? Date.now;
   const rateLimiter = options.rateLimiter ?? createFixedWindowRateLimiter({ now });
   const basePath = normaliseBasePath(options.basePath);

@@ -30,7 +30,7 @@ function structural(issues: ChartIssue[], path: (string | number)[], message: st
  * Copy `value` into frozen plain data (arrays and objects of own enumerable properties). A cycle or nesting
  * deeper than {@link MAX_DEPTH} is added to `issues` and left out of the copy, and the copy goes on.
  */
-function frozenCopy(value: unknown, path: (string | number)[], ancestors: Set<object>, issues: ChartIssue[]): unknown {
+export function frozenCopy(value: unknown, path: (string | number)[], ancestors: Set<object>, issues: ChartIssue[]): unknown {
   if (typeof value === 'function') return undefined;
   if (typeof value !== 'object' || value === null) return value;
   if (ancestors.has(value)) return structural(issues, path, 'must not contain itself (a cycle)');

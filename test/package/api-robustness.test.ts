@@ -480,6 +480,7 @@ const CALLS: Record<string, CallSpec> = {
   'core.freezeChartDocument': { arity: 1, valid: fc.constant([FIXTURE_DOCUMENT]), check: isFrozenObject },
   'core.freezePatientChart': { arity: 1, valid: arbChart.map((c) => [c.chart]), check: isFrozenObject },
   'core.freezeDirectory': { arity: 1, valid: arbChart.map((c) => [c.directory]), check: isFrozenObject },
+  'core.freezeChartRecord': { arity: 2, valid: arbChart.map((c) => ['patient', c.chart.patient]), check: isFrozenObject },
 
   // --- FHIR Bundle builders: (chart[, record id], options)
   'core.buildFhirPatientExport': { arity: 2, valid: chartArgs(fhirOptions), check: isBundle },
@@ -547,6 +548,11 @@ const CALLS: Record<string, CallSpec> = {
   // --- HL7 builders: (chart[, record id], options)
   'core.buildAdtA31': { arity: 2, valid: chartArgs(hl7Options('ADT')), check: isHl7Message },
   'core.buildAdrA19': { arity: 2, valid: chartArgs((c) => ({ ...hl7Options('ADR')(c), limit: 3, queryId: 'Q1' })), check: isHl7Message },
+  'core.streamAdrA19': {
+    arity: 2,
+    valid: chartArgs((c) => ({ ...hl7Options('ADR')(c), limit: 3, chunkChars: 100, maxHoldMs: 1000 })),
+    check: (r) => expect(typeof (r as AsyncIterable<string>)[Symbol.asyncIterator]).toBe('function'),
+  },
   'core.buildAdtA08': { arity: 3, valid: recordArgs((c) => c.encounters, hl7Options('ADT')), check: isHl7Message },
   'core.buildMdmT02': { arity: 3, valid: recordArgs((c) => c.notes, hl7Options('MDM')), check: isHl7Message },
   'core.buildOruR01': { arity: 3, valid: recordArgs((c) => c.assessments, hl7Options('ORU')), check: isHl7Message },

@@ -6,58 +6,13 @@
  * whole Bundle, and the walk gives the event loop back at least every `maxHoldMs`.
  */
 import type * as fhir from 'fhir/r4.js';
-import { InvalidArgumentError, MappingError } from '../../errors.js';
+import { MappingError } from '../../errors.js';
+import { createPacer, type StreamSettings } from '../../internal/pacing.js';
 import type { BundleMember } from '../ids.js';
 import { bundleEntry, bundleHead, fullUrlPrefix } from './bundle.js';
 import type { ResolvedOptions } from './resolve-options.js';
 
-/** Defaults of {@link StreamSettings}. */
-export const DEFAULT_CHUNK_CHARS = 64 * 1024;
-export const DEFAULT_MAX_HOLD_MS = 10;
-
-/** How a stream is cut and paced, after checks. */
-export interface StreamSettings {
-  /** A chunk is given once it holds at least this many characters (a larger resource is one chunk). */
-  readonly chunkChars: number;
-  /** The longest the walk keeps the event loop before it waits for a macrotask. */
-  readonly maxHoldMs: number;
-}
-
-/**
- * Check the stream options.
- * @throws {InvalidArgumentError} when `chunkChars` is not a positive safe integer or `maxHoldMs` not a non-negative finite number
- */
-export function resolveStreamSettings(options: { chunkChars?: unknown; maxHoldMs?: unknown } | undefined): StreamSettings {
-  const chunkChars = options?.chunkChars ?? DEFAULT_CHUNK_CHARS;
-  const maxHoldMs = options?.maxHoldMs ?? DEFAULT_MAX_HOLD_MS;
-  if (typeof chunkChars !== 'number' || !Number.isSafeInteger(chunkChars) || chunkChars < 1) {
-    throw new InvalidArgumentError('chunkChars', 'must be a positive integer');
-  }
-  if (typeof maxHoldMs !== 'number' || !Number.isFinite(maxHoldMs) || maxHoldMs < 0) {
-    throw new InvalidArgumentError('maxHoldMs', 'must be a non-negative finite number');
-  }
-  return { chunkChars, maxHoldMs };
-}
-
-/** The runtime's monotonic clock (only for pacing: it never reaches the output). */
-const clock: () => number = typeof globalThis.performance?.now === 'function' ? () => globalThis.performance.now() : () => Date.now();
-
-/** Wait for a macrotask: `setTimeout` is in every runtime the core supports (browsers, Node, Deno, Bun, workers). */
-function macrotask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-/** A pacer: `due()` tells whether the walk has held the event loop long enough to give it back now. */
-function createPacer(maxHoldMs: number): { due(): boolean; pause(): Promise<void> } {
-  let since = clock();
-  return {
-    due: () => clock() - since >= maxHoldMs,
-    async pause() {
-      await macrotask();
-      since = clock();
-    },
-  };
-}
+export { DEFAULT_CHUNK_CHARS, DEFAULT_MAX_HOLD_MS, resolveStreamSettings, type StreamSettings } from '../../internal/pacing.js';
 
 /**
  * Stream a Bundle of `resources()` (called twice; each call must give the same types and ids in the same order).

@@ -20,7 +20,7 @@ import { buildPv1, buildPv1NotApplicable, buildPv1Reference } from '../segments/
 import { buildQrd, QRD_QUERY_ID_MAX } from '../segments/qrd.js';
 import { coverageSegments } from './adt-a31.js';
 import { assembleMessage } from './assemble-message.js';
-import { prepareMessage, type Hl7MessageOptions } from './prepare-message.js';
+import { prepareMessage, type Hl7MessageOptions, type PreparedMessage } from './prepare-message.js';
 import { SI_MAX } from '../internal/set-id.js';
 import { esc } from '../internal/standard-escape.js';
 import type { MessageContext } from '../internal/message-context.js';
@@ -77,7 +77,7 @@ export function summaryRecords(chart: PatientChart): SummaryRecord[] {
 }
 
 /** One QUERY_RESPONSE group: a visit and what rides with it. */
-interface Group {
+export interface Group {
   /** The encounter record, an encounter id known only by reference, or nothing (records without encounter). */
   readonly visit: { kind: 'encounter'; record: SummaryRecord & { kind: 'encounter' } } | { kind: 'reference'; id: string } | { kind: 'none' };
   readonly observations: (SummaryRecord & { kind: 'note' | 'assessment' })[];
@@ -191,59 +191,108 @@ function groupRecords(selected: readonly SummaryRecord[]): Group[] {
  * @example buildAdrA19(chart, { limit: 10, queryId: 'Q1', now: '2026-03-01T10:30:00-05:00' })
  */
 export function buildAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): string {
+  const plan = planAdrA19(chart, options);
+  const le = plan.p.lineEnding;
+  // Each group's segments are joined into one flat text (its segments, separated by the line ending) as soon as
+  // the group is written: the engine then keeps one string per group until the message is put together, not a
+  // rope of every value of every segment, which a message of thousands of segments kept for the garbage collector
+  // to copy again and again. The message text is the same.
+  const texts: string[] = [...plan.head];
+  let segments: string[] = [];
+  for (const unit of adrA19Units(plan)) {
+    if (unit === GROUP_END) {
+      texts.push(segments.join(le));
+      segments = [];
+    } else for (const s of unit) segments.push(s);
+  }
+  return assembleMessage(plan.p, ADR_A19_TYPE, texts);
+}
+
+/** MSH-9 of ADR^A19. */
+export const ADR_A19_TYPE: readonly [string, string, string] = ['ADR', 'A19', 'ADR_A19'];
+
+/** What an ADR^A19 is written from, after every check that can fail before the first segment. */
+export interface AdrA19Plan {
+  readonly p: PreparedMessage;
+  /** MSA and QRD. */
+  readonly head: readonly string[];
+  readonly groups: readonly Group[];
+  /** The coverages' IN1, which ride in the first group. */
+  readonly coverages: readonly string[];
+}
+
+/**
+ * Check the chart and options of an ADR^A19 and plan its groups: everything {@link buildAdrA19} throws before it
+ * writes the first group (chart, options, too many groups) is thrown here.
+ * @param chart - the patient's chart
+ * @param options - the builder's options
+ * @returns the prepared header values, MSA and QRD, and the groups
+ * @throws ChartValidationError, InvalidArgumentError, MappingError as {@link buildAdrA19}
+ * @example planAdrA19(chart, { limit: 10 }).groups.length
+ */
+export function planAdrA19(chart: PatientChart, options?: Hl7SummaryOptions): AdrA19Plan {
   const p = prepareMessage(chart, options, 'ADR');
-  const ctx = p.ctx;
   const limit = checkLimit(options?.limit);
   const queryId = checkQueryId(options?.queryId, p.controlId);
   const c = p.chart;
   const records = summaryRecords(c);
   const selected = limit === undefined ? records : records.slice(0, limit);
-
   const groups = groupRecords(selected);
-
   if (groups.length > SI_MAX) {
     // PID-1 and PV1-1 number the QUERY_RESPONSE groups (SI, 4 digits): more groups need a lower limit.
     throw new MappingError(['encounters'], 'PID-1', `the summary would need ${groups.length} QUERY_RESPONSE groups; PID-1 and PV1-1 (SI) number at most ${SI_MAX} (set a lower limit)`);
   }
   const head = [buildMsa(options?.queryId === undefined ? p.controlId : queryId), buildQrd(p.now, queryId, limit, selected.length, c.patient)];
-  const groupTexts: string[] = [];
-  const coverages = coverageSegments(c.patient.coverages);
-  groups.forEach((g, gi) => {
-    const setId = gi + 1;
-    // Each group's segments are joined into one flat text (its segments, separated by the line ending) as soon as
-    // the group is written: the engine then keeps one string per group until the message is put together, not a
-    // rope of every value of every segment, which a message of thousands of segments kept for the garbage collector
-    // to copy again and again. The message text is the same.
-    const segments = [buildPid(c.patient, setId)];
-    const visit = g.visit;
-    if (visit.kind === 'encounter') segments.push(buildPv1(ctx, visit.record.value, setId, ['encounters', visit.record.index]));
-    else if (visit.kind === 'reference') segments.push(buildPv1Reference(ctx, visit.id, setId));
-    else segments.push(buildPv1NotApplicable(setId));
+  return { p, head, groups, coverages: coverageSegments(c.patient.coverages) };
+}
 
+/** Yielded by {@link adrA19Units} after the last unit of each QUERY_RESPONSE group. */
+export const GROUP_END: readonly string[] = Object.freeze([]);
+
+/**
+ * The segments of the QUERY_RESPONSE groups, one record at a time: each yield is one unit (a group's PID and PV1;
+ * one note's OBX; one assessment's OBX; the encounter's DG1 and PR1; one history entry's DG1; the coverages'
+ * IN1), then {@link GROUP_END} after each group. {@link buildAdrA19} and `streamAdrA19` both write from it, so
+ * the two give the same segments; the stream gives the event loop back between units.
+ * @param plan - the planned message
+ * @returns the units, in message order (never an empty unit but {@link GROUP_END})
+ * @throws MappingError (from the iteration) when a record does not fit its segment
+ * @example for (const unit of adrA19Units(planAdrA19(chart))) if (unit !== GROUP_END) console.log(unit.length);
+ */
+export function* adrA19Units(plan: AdrA19Plan): Generator<readonly string[], void, undefined> {
+  const { ctx, chart: c } = plan.p;
+  const coverages = plan.coverages;
+  let gi = 0;
+  for (const g of plan.groups) {
+    const setId = ++gi;
+    const visit = g.visit;
+    const pv1 =
+      visit.kind === 'encounter'
+        ? buildPv1(ctx, visit.record.value, setId, ['encounters', visit.record.index])
+        : visit.kind === 'reference'
+          ? buildPv1Reference(ctx, visit.id, setId)
+          : buildPv1NotApplicable(setId);
+    yield [buildPid(c.patient, setId), pv1];
     let obx = 1;
     for (const r of g.observations) {
-      if (r.kind === 'note') {
-        const path: IssuePath = ['notes', r.index];
-        const notes = buildNoteObx(ctx, r.value, obx, path, fitId(r.value.id, OBX_SUB_ID_MAX));
-        obx += notes.length;
-        segments.push(...notes);
-      } else {
-        obx = pushAssessment(ctx, segments, r.value, obx, ['assessments', r.index]);
-      }
+      const unit: string[] = [];
+      if (r.kind === 'note') unit.push(...buildNoteObx(ctx, r.value, obx, ['notes', r.index], fitId(r.value.id, OBX_SUB_ID_MAX)));
+      else pushAssessment(ctx, unit, r.value, obx, ['assessments', r.index]);
+      obx += unit.length;
+      yield unit;
     }
     let dg1 = 1;
     if (visit.kind === 'encounter') {
       const e = visit.record.value;
-      (e.diagnoses ?? []).forEach((d, i) => segments.push(buildDg1(dg1++, d, ['encounters', visit.record.index, 'diagnoses', i])));
-      (e.procedures ?? []).forEach((pr, i) =>
-        segments.push(buildPr1(ctx, i + 1, pr, e, ['encounters', visit.record.index, 'procedures', i])),
-      );
+      const unit: string[] = [];
+      (e.diagnoses ?? []).forEach((d, i) => unit.push(buildDg1(dg1++, d, ['encounters', visit.record.index, 'diagnoses', i])));
+      (e.procedures ?? []).forEach((pr, i) => unit.push(buildPr1(ctx, i + 1, pr, e, ['encounters', visit.record.index, 'procedures', i])));
+      if (unit.length > 0) yield unit;
     }
-    for (const h of g.history) segments.push(buildHistoryDg1(dg1++, h.value, ['medicalHistory', h.index]));
-    if (gi === 0) segments.push(...coverages);
-    groupTexts.push(segments.join(p.lineEnding));
-  });
-  return assembleMessage(p, ['ADR', 'A19', 'ADR_A19'], [...head, ...groupTexts]);
+    for (const h of g.history) yield [buildHistoryDg1(dg1++, h.value, ['medicalHistory', h.index])];
+    if (gi === 1 && coverages.length > 0) yield coverages;
+    yield GROUP_END;
+  }
 }
 
 /** Push an assessment's OBX (answers, score, interpretation) and return the next OBX set id. */

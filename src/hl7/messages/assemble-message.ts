@@ -20,11 +20,45 @@ const NON_ASCII_RE = /[^\u0000-\u007f]/;
  */
 export function assembleMessage(p: PreparedMessage, messageType: readonly [string, string, string], segments: readonly string[]): string {
   const le = p.lineEnding;
+  const msh = buildMessageHeader(p, messageType, headerIsNonAscii(p) || segments.some((s) => NON_ASCII_RE.test(s)));
+  // Plain concatenation: the engine keeps it as a rope and copies it once, when the text is first used.
+  let out = msh + le;
+  for (const s of segments) out += s + le;
+  return out;
+}
+
+/**
+ * Whether text holds a character outside ASCII (MSH-18 is then `UNICODE UTF-8`).
+ * @param text - segments as sent
+ * @returns true when a character is above U+007F
+ * @example isNonAscii('PID|1||é') // true
+ */
+export function isNonAscii(text: string): boolean {
+  return NON_ASCII_RE.test(text);
+}
+
+/**
+ * Whether the header values (MSH-3 … MSH-6, MSH-10) hold a character outside ASCII.
+ * @param p - the prepared header values
+ * @returns true when one does
+ * @example headerIsNonAscii(prepareMessage(chart, { sendingFacility: 'Hôpital' }, 'ADR')) // true
+ */
+export function headerIsNonAscii(p: PreparedMessage): boolean {
   const h = p.header;
-  const nonAscii =
-    NON_ASCII_RE.test(h.sendingApplication + h.sendingFacility + h.receivingApplication + h.receivingFacility + p.controlId) ||
-    segments.some((s) => NON_ASCII_RE.test(s));
-  const msh = buildMsh({
+  return NON_ASCII_RE.test(h.sendingApplication + h.sendingFacility + h.receivingApplication + h.receivingFacility + p.controlId);
+}
+
+/**
+ * The MSH of a message, MSH-18 as {@link assembleMessage} decides it.
+ * @param p - the prepared header values
+ * @param messageType - MSH-9's three components
+ * @param nonAscii - whether the header or a segment holds a character outside ASCII
+ * @returns the MSH segment, without terminator
+ * @example buildMessageHeader(p, ['ADR', 'A19', 'ADR_A19'], false).startsWith('MSH|^~\\&|') // true
+ */
+export function buildMessageHeader(p: PreparedMessage, messageType: readonly [string, string, string], nonAscii: boolean): string {
+  const h = p.header;
+  return buildMsh({
     sendingApplication: h.sendingApplication,
     sendingFacility: h.sendingFacility,
     receivingApplication: h.receivingApplication,
@@ -35,8 +69,4 @@ export function assembleMessage(p: PreparedMessage, messageType: readonly [strin
     processingId: h.processingId,
     characterSet: nonAscii ? 'UNICODE UTF-8' : '',
   });
-  // Plain concatenation: the engine keeps it as a rope and copies it once, when the text is first used.
-  let out = msh + le;
-  for (const s of segments) out += s + le;
-  return out;
 }

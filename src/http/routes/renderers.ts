@@ -14,6 +14,7 @@ import {
   buildFhirPatientExport,
   buildMdmT02,
   buildOruR01,
+  streamAdrA19,
   streamFhirPatientBundle,
   type Assessment,
   type ClinicalNote,
@@ -87,8 +88,24 @@ export function renderFhirPatientBundle({ listed, directory, referenced, limits 
   return out.fhir(listed.patient, records, { ...out.fhirOptions(directory), limits }, (o) => buildFhirPatientBundle(chart, o));
 }
 
-/** /exportHl7PatientSummary: ADR^A19 with the newest `limit` records. */
-export function renderHl7PatientSummary({ listed, directory, limit }: PatientRecordsData & { readonly limit: number }, out: OutputWriter): string {
+/**
+ * A cheap guess of an ADR^A19's length, from what the summary of the newest `limit` records can hold: each
+ * note's text once (OBX-5, a little longer escaped) and no other record's segments near 1 KB (each field is cut
+ * to its component length; a group repeats the PID). It counts every listed note, although the summary keeps
+ * only the newest `limit` records of all kinds, so it guesses high, never low for a chart of long notes. Only
+ * routes the body: a summary guessed at {@link STREAM_MIN_CHARS} or more is streamed (`streamAdrA19`, which
+ * gives the event loop back between records), others are built whole as before; a wrong guess costs only time.
+ */
+export function guessHl7SummaryChars(chart: PatientChart, limit: number): number {
+  let chars = 1024;
+  for (const n of chart.notes ?? []) chars += 512 + n.text.length * 1.1;
+  const records = (chart.encounters?.length ?? 0) + (chart.assessments?.length ?? 0) + (chart.medicalHistory?.length ?? 0);
+  return chars + Math.min(records, limit) * 1024;
+}
+
+/** /exportHl7PatientSummary: ADR^A19 with the newest `limit` records; streamed when it is long. */
+export function renderHl7PatientSummary({ listed, directory, limit }: PatientRecordsData & { readonly limit: number }, out: OutputWriter): RenderedBody {
+  if (guessHl7SummaryChars(listed, limit) >= STREAM_MIN_CHARS) return streamAdrA19(listed, { ...out.hl7Options(directory), limit });
   return buildAdrA19(listed, { ...out.hl7Options(directory), limit });
 }
 
