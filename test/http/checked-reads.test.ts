@@ -85,6 +85,23 @@ describe('checkedReads', () => {
     expect(await fresh.getNote(PATIENT_ID, 'n-0')).not.toBe(await fresh.getNote(PATIENT_ID, 'n-0'));
   });
 
+  it('should answer a stable source’s records read before from their copies, without waiting behind other checks', async () => {
+    const frozen = Object.freeze(note(0, 10));
+    const stable = checkedReads({ ...hostSource(CHART_DOCUMENT), listNotes: () => Promise.resolve(notes), getNote: () => Promise.resolve(frozen) }, true);
+    const first = await stable.getNote(PATIENT_ID, 'n-0');
+    // 4 000 notes that are not frozen keep the queue of checks busy over several turns of the event loop.
+    const order: string[] = [];
+    const long = stable.listNotes(PATIENT_ID, 4000).then(() => order.push('list'));
+    const again = stable.getNote(PATIENT_ID, 'n-0').then((n) => {
+      order.push('note');
+      return n;
+    });
+    expect(await again).toBe(first);
+    await long;
+    // Without the kept copy the note would have waited for the 4 000 checks queued before it.
+    expect(order).toEqual(['note', 'list']);
+  });
+
   it('should give the event loop back while it checks many records, and not for a few small ones', async () => {
     // 4 000 notes of 2 000 characters take well over the 10 ms budget to check; two small notes take none of it.
     expect(await turnsDuring(() => source(false).listNotes(PATIENT_ID, 4000))).toBeGreaterThan(0);
