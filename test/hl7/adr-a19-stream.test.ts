@@ -16,6 +16,7 @@ import {
 } from '../../src/index.js';
 import { patientChart, type ChartWithDirectory } from '../../src/testing/index.js';
 import { runs } from '../support/runs.js';
+import { turnsDuring } from '../support/loop-turns.js';
 
 const NOW = '2026-03-01T10:30:00-05:00';
 
@@ -120,17 +121,8 @@ describe('streamAdrA19', () => {
     const { chart } = fc.sample(patientChart({ mappable: true }), { numRuns: 1, seed: 3 })[0] as ChartWithDirectory;
     const notes = Array.from({ length: 200 }, (_, i) => longNote(i, 300));
     const one: PatientChart = { patient: chart.patient, notes };
-    // A chain of immediates: each one runs only when the stream has given the loop back.
-    let turns = 0;
-    let running = true;
-    const tick = (): void => {
-      turns++;
-      if (running) setImmediate(tick);
-    };
-    setImmediate(tick);
-    // Act
-    const { text } = await joined(streamAdrA19(one, { now: NOW, controlId: 'ADR1', maxHoldMs: 0 }));
-    running = false;
+    // Act: the turns the stream gave the event loop back while it ran.
+    const { turns, value: text } = await turnsDuring(async () => (await joined(streamAdrA19(one, { now: NOW, controlId: 'ADR1', maxHoldMs: 0 }))).text);
     // Assert: at least one turn per note (a pause after each record), and the same message.
     expect(text).toBe(buildAdrA19(one, { now: NOW, controlId: 'ADR1' }));
     expect(turns).toBeGreaterThanOrEqual(notes.length);
@@ -140,15 +132,7 @@ describe('streamAdrA19', () => {
     // The control of the test above: the same chart with maxHoldMs 10 s runs in a few turns.
     const { chart } = fc.sample(patientChart({ mappable: true }), { numRuns: 1, seed: 3 })[0] as ChartWithDirectory;
     const one: PatientChart = { patient: chart.patient, notes: Array.from({ length: 200 }, (_, i) => longNote(i, 300)) };
-    let turns = 0;
-    let running = true;
-    const tick = (): void => {
-      turns++;
-      if (running) setImmediate(tick);
-    };
-    setImmediate(tick);
-    await joined(streamAdrA19(one, { now: NOW, controlId: 'ADR1', maxHoldMs: 10_000 }));
-    running = false;
+    const { turns } = await turnsDuring(() => joined(streamAdrA19(one, { now: NOW, controlId: 'ADR1', maxHoldMs: 10_000 })));
     expect(turns).toBeLessThan(20);
   });
 });
