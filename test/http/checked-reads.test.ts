@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ChartValidationError, checkChartDocument, type ChartDocument, type ClinicalNote } from '../../src/index.js';
+import { ChartValidationError, checkChartDocument, freezeChartRecord, type ChartDocument, type ClinicalNote } from '../../src/index.js';
 import { createInMemoryDataSource, type ChartDataSource } from '../../src/http/index.js';
 import { checkedReads } from '../../src/http/internal/checked-reads.js';
 import { isCheckedFrozen } from '../../src/validation/memo.js';
@@ -70,6 +70,12 @@ describe('checkedReads', () => {
     expect(await loose.getNote(PATIENT_ID, 'n-0')).not.toBe(await loose.getNote(PATIENT_ID, 'n-0'));
     const fresh = source(false, [note(0, 10)]);
     expect(await fresh.getNote(PATIENT_ID, 'n-0')).not.toBe(await fresh.getNote(PATIENT_ID, 'n-0'));
+  });
+
+  it('should pass a record already checked and frozen (freezeChartRecord) on as it is, without a copy', async () => {
+    const checked = freezeChartRecord('note', note(0, 10));
+    expect(await source(false, [checked]).getNote(PATIENT_ID, 'n-0')).toBe(checked);
+    expect(await source(true, [checked]).getNote(PATIENT_ID, 'n-0')).toBe(checked);
   });
 
   it('should answer a stable source’s records read before from their copies, without waiting behind other checks', async () => {
