@@ -1,5 +1,6 @@
 import type { PatientChart } from '../model/chart.js';
-import { resolveStreamSettings, streamBundle } from './internal/bundle-stream.js';
+import { resolveStreamSettings } from '../internal/pacing.js';
+import { streamBundle } from './internal/bundle-stream.js';
 import type { FhirPatientBundleOptions } from './export-options.js';
 import { planFhirPatientBundle } from './patient-bundle.js';
 

@@ -12,8 +12,6 @@ import type { BundleMember } from '../ids.js';
 import { bundleEntry, bundleHead, fullUrlPrefix } from './bundle.js';
 import type { ResolvedOptions } from './resolve-options.js';
 
-export { DEFAULT_CHUNK_CHARS, DEFAULT_MAX_HOLD_MS, resolveStreamSettings, type StreamSettings } from '../../internal/pacing.js';
-
 /**
  * Stream a Bundle of `resources()` (called twice; each call must give the same types and ids in the same order).
  * @param type - the Bundle type
