@@ -7,9 +7,9 @@ export const HELP_TEXT = `Usage: chart-export [options]
        chart-export db migrate | db import FILE | keys add | keys revoke ID | keys list   (PostgreSQL;
                                                                  chart-export db --help)
 
-Serve the chart-export HTTP interface (11 endpoints: FHIR R4 JSON and HL7 v2.5.1) from a chart document.
-With no options it serves the embedded synthetic demo chart with the demo API keys on
-http://127.0.0.1:8080 and prints one working curl line per endpoint.
+Serve the chart-export HTTP interface (11 endpoints: FHIR R4 JSON and HL7 v2.5.1) and FHIR Bulk Data
+export ($export, NDJSON files) from a chart document. With no options it serves the embedded synthetic demo
+chart with the demo API keys on http://127.0.0.1:8080 and prints one working curl line per endpoint.
 
 Options (each also settable by the environment variable after it; the option wins):
   --data FILE                 Chart document to serve (JSON: { "patients": [ … ], "directory": { … } }).
@@ -50,7 +50,8 @@ Options (each also settable by the environment variable after it; the option win
                               package (npm install ioredis). While Redis is unreachable the export routes
                               answer 503 with Retry-After (fail closed) and the client reconnects by itself.
                                                                                   CHART_EXPORT_REDIS_URL
-  --redis-prefix PREFIX       Prefix of the rate-limit keys on Redis. Default: chart-export:rl:
+  --redis-prefix PREFIX       Prefix of the rate-limit keys on Redis; Bulk Data jobs and files go under
+                              PREFIX followed by bulk:. Default: chart-export:rl: (and chart-export:bulk:).
                                                                                CHART_EXPORT_REDIS_PREFIX
   --database-url URL          Serve charts and keys from PostgreSQL (postgres://user:password@host/db; the
                               password is never printed) instead of a chart document in memory; any number
@@ -82,7 +83,8 @@ Send SIGHUP to reload the key file: a valid file replaces the keys from the next
 one is refused, its problems are listed on stderr, and the keys in force stay. A SIGHUP during start-up
 reloads once the service is up.
 
-Always served: /healthz (liveness), /readyz (readiness: 503 while Redis is unreachable), /openapi.json.
+Always served: /healthz (liveness), /readyz (readiness: 503 while Redis or PostgreSQL is unreachable),
+/openapi.json.
 
 Exit status: 0 after a clean shutdown; 1 when the data or key file is invalid or unreadable, or the port
 cannot be taken, or a shutdown had to close requests in flight; 2 for a wrong option.

@@ -11,7 +11,9 @@
  * - docs/operations.md: the readiness table, each row served by a handler, and the metrics createExportMetrics renders;
  * - docs/handler-options.md, docs/data-sources.md, docs/keys-and-rate-limits.md: every option of
  *   `createExportHandler`, every method of `ChartDataSource`, the default timeout and key limits;
- * - docs/api.md and the module comment of src/index.ts: every export they name exists;
+ * - docs/api.md and the module comment of src/index.ts: every export they name exists, and every value export of
+ *   each entry point is named in docs/api.md (or the page it links for that area);
+ * - docs/errors.md: the `invalidParams[].reason` values, as the OpenAPI description declares them;
  * - one version story: package.json and the CHANGELOG's sections; the banner docs/command.md shows is the one
  *   the built command prints.
  */
@@ -21,6 +23,8 @@ import { describe, expect, it } from 'vitest';
 import * as core from '../../src/index.js';
 import * as http from '../../src/http/index.js';
 import * as testing from '../../src/testing/index.js';
+import * as mllp from '../../src/mllp/index.js';
+import * as postgres from '../../src/postgres/index.js';
 import * as limits from '../../src/model/limits.js';
 import { HELP_TEXT, parseCliOptions } from '../../src/cli/command-line.js';
 import { ensureBuilt, ROOT, startCli } from '../examples/support/process.js';
@@ -258,6 +262,16 @@ describe('docs/errors.md', () => {
   });
 });
 
+describe('docs/errors.md parameter reasons', () => {
+  it('should list every invalidParams reason the OpenAPI description (which every HTTP test answer is checked against) declares', () => {
+    const text = read('docs/errors.md');
+    const sentence = text.slice(text.indexOf('`invalidParams[].reason` is one of'));
+    // The list ends at the first parenthesis (which explains the last reason) or the paragraph's end.
+    const documented = [...sentence.slice(0, sentence.search(/ \(|\n\n/)).matchAll(/`([a-z-]+)`/g)].map((m) => m[1]);
+    expect(documented).toEqual(deref({ $ref: '#/components/schemas/Problem/properties/invalidParams/items/properties/reason' })['enum']);
+  });
+});
+
 describe('docs/chart-model.md limits', () => {
   const rows = tableUnder('docs/chart-model.md', '## Limits');
   const row = (label: RegExp): string => {
@@ -414,13 +428,31 @@ describe('docs/operations.md metrics', () => {
 });
 
 describe('export names the docs give', () => {
-  const all = new Set([...Object.keys(core), ...Object.keys(http), ...Object.keys(testing)]);
+  const all = new Set([core, http, testing, mllp, postgres].flatMap((entry) => Object.keys(entry)));
   const declared = (entry: string): Set<string> => {
     // Types are erased at run time: read them from the entry's source (`export type { A, B }` and `type A` in lists).
     const source = read(entry);
     return new Set([...source.matchAll(/\b([A-Z][A-Za-z0-9]+)\b/g)].map((m) => m[1] as string));
   };
-  const types = new Set([...declared('src/index.ts'), ...declared('src/http/index.ts'), ...declared('src/testing/index.ts')]);
+  const types = new Set(['src/index.ts', 'src/http/index.ts', 'src/testing/index.ts', 'src/mllp/index.ts', 'src/postgres/index.ts'].flatMap((e) => [...declared(e)]));
+  /** The words of the pages, prose and code blocks alike. */
+  const named = (files: readonly string[]): Set<string> => new Set(files.flatMap((f) => read(f).match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []));
+
+  it('should name every value export of every entry point in docs/api.md or the page it sends the reader to', () => {
+    // The core's builders, mappers and HL7 functions are listed on the pages docs/api.md links for them; every
+    // other entry point is listed in docs/api.md itself (chart-export/testing on its own page).
+    const pages: [string, Record<string, unknown>, string[]][] = [
+      ['chart-export', core, ['docs/api.md', 'docs/fhir.md', 'docs/hl7.md', 'docs/chart-model.md']],
+      ['chart-export/http', http, ['docs/api.md']],
+      ['chart-export/testing', testing, ['docs/property-testing.md']],
+      ['chart-export/mllp', mllp, ['docs/api.md']],
+      ['chart-export/postgres', postgres, ['docs/api.md']],
+    ];
+    for (const [entry, exports, files] of pages) {
+      const documented = named(files);
+      expect(Object.keys(exports).filter((n) => !documented.has(n)), `${entry}: exports that ${files.join(', ')} never name`).toEqual([]);
+    }
+  });
 
   it('should name only exports in the lists of docs/api.md', () => {
     const text = read('docs/api.md');
