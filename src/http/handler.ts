@@ -20,6 +20,9 @@ const ENCODER = new TextEncoder();
  * `dataSourceTimeoutMs` (default 10 s). Every data-source call gets an `AbortSignal` that fires on that
  * timeout and when the client goes away (the `Request`'s `signal`).
  *
+ * With the option `bulk`, it also serves the FHIR Bulk Data routes (`$export`, `Patient/$export`, the status and
+ * file URLs, `metadata`), which answer `POST` and `DELETE` where the Bulk Data IG asks (docs/bulk-export.md).
+ *
  * Operational routes, each off by default and served under `basePath` when enabled: `/healthz` and `/readyz`
  * (`healthRoutes`), `/metrics` (`metrics`), `/openapi.json` (`openApi`). They need no key, are not counted
  * against any rate limit and are not observed (the `observer` sees export routes and unknown paths only).
