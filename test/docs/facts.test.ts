@@ -14,6 +14,7 @@
  * - docs/api.md and the module comment of src/index.ts: every export they name exists, and every value export of
  *   each entry point is named in docs/api.md (or the page it links for that area);
  * - docs/errors.md: the `invalidParams[].reason` values, as the OpenAPI description declares them;
+ * - docs/mllp.md: the defaults of the MLLP client's options table;
  * - one version story: package.json and the CHANGELOG's sections; the banner docs/command.md shows is the one
  *   the built command prints.
  */
@@ -25,6 +26,7 @@ import * as http from '../../src/http/index.js';
 import * as testing from '../../src/testing/index.js';
 import * as mllp from '../../src/mllp/index.js';
 import * as postgres from '../../src/postgres/index.js';
+import { resolveOptions as resolveMllpOptions } from '../../src/mllp/options.js';
 import * as limits from '../../src/model/limits.js';
 import { HELP_TEXT, parseCliOptions } from '../../src/cli/command-line.js';
 import { ensureBuilt, ROOT, startCli } from '../examples/support/process.js';
@@ -259,6 +261,20 @@ describe('docs/errors.md', () => {
       for (const issue of issues.split(',')) expect(documented.get(status), answer).toContain(issue);
     }
     expect(new Set(answered.map((a) => a.split(' ')[0]))).toEqual(new Set(documented.keys()));
+  });
+});
+
+describe('docs/mllp.md options', () => {
+  it("should give the defaults the MLLP client applies", () => {
+    const rows = new Map(tableUnder('docs/mllp.md', '### Options').map((r) => [codes(r[0] ?? '')[0] ?? '', r[1] ?? '']));
+    const d = resolveMllpOptions({ host: 'engine.example.org', port: 2575 });
+    expect(rows.get('ackTimeoutMs')).toBe(spaced(d.ackTimeoutMs));
+    expect(rows.get('connectTimeoutMs')).toBe(spaced(d.connectTimeoutMs));
+    expect(rows.get('maxQueued')).toBe(spaced(d.maxQueued));
+    expect(rows.get('maxFrameBytes')).toBe(`${d.maxFrameBytes / 2 ** 20} MiB`);
+    expect(rows.get('retry.attempts')).toBe(`${spaced(d.retryAttempts)}, ${spaced(d.retryDelayMs)}`);
+    expect(rows.get('reconnect.initialDelayMs')).toBe(`${spaced(d.initialDelayMs)}, ${spaced(d.maxDelayMs)}, ${spaced(d.maxConnectAttempts)}`);
+    expect([rows.get('tls'), rows.get('observer'), d.tls, d.observer]).toEqual(['off', 'none', undefined, undefined]);
   });
 });
 
