@@ -157,6 +157,26 @@ describe('createRedisRateLimiter batches', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('should wait out a timeout longer than a timer can take (2^31 - 1 ms) instead of failing at once', async () => {
+    // Real timers: the fake ones do not cut a long delay to 1 ms as Node does (with a TimeoutOverflowWarning).
+    vi.useRealTimers();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    const { client, calls } = createHeldClient();
+    const limiter = createRedisRateLimiter({ client, timeoutMs: 2 ** 40 });
+    let failed = false;
+    const decision = limiter.consume('k', 5, 60).catch(() => (failed = true));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    process.off('warning', onWarning);
+    expect(failed).toBe(false);
+    expect(warnings).not.toContain('TimeoutOverflowWarning');
+    calls[0]?.answer([1, 0, RESET, 60]);
+    expect(await decision).toEqual({ allowed: true, limit: 5, remaining: 4, reset: RESET, retryAfter: 0 });
+  });
+
   it('should leave no timer once every request is answered', async () => {
     const { client, calls } = createHeldClient();
     const limiter = createRedisRateLimiter({ client, timeoutMs: 100 });

@@ -43,6 +43,9 @@ const atEndOfTurn: (task: () => void) => void =
       }
     : (task) => queueMicrotask(task);
 
+/** The longest delay a timer takes (a longer one fires at once in Node): a longer `timeoutMs` waits in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** One request waiting for its decision. */
 interface Waiter {
   readonly resolve: (decision: RateLimitDecision) => void;
@@ -104,7 +107,7 @@ function createDeadlines(expire: (waiter: Waiter) => void, timeoutMs: number): D
   let timer: ReturnType<typeof setTimeout> | undefined;
   const arm = (ms: number): void => {
     clearTimeout(timer);
-    timer = setTimeout(sweep, Math.max(1, Math.ceil(ms)));
+    timer = setTimeout(sweep, Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(ms))));
   };
   function trim(): void {
     while (head < queue.length && (queue[head] as Waiter).done) head++;
@@ -202,7 +205,7 @@ export function createRedisBatches(settings: RedisBatchSettings): (key: string, 
       pump(lane);
     };
     // A call that never ends must not hold the requests behind it: after the timeout, the lane moves on.
-    const guard = setTimeout(release, timeoutMs);
+    const guard = setTimeout(release, Math.min(MAX_TIMER_MS, timeoutMs));
     void runScript(settings, lane, batch).finally(release);
   }
 
