@@ -129,6 +129,65 @@ describe('createRedisRateLimiter batches', () => {
     expect(errors).toEqual([lostError]);
   });
 
+  it('should fail each request at its own deadline, counted from its arrival, and leave no timer once all are settled', async () => {
+    // Arrange: a client that never answers, and requests arriving at 0, 30 and 60 ms (the later two wait
+    // behind the first call).
+    const { client } = createHeldClient();
+    const limiter = createRedisRateLimiter({ client, timeoutMs: 100 });
+    const failedAt: Record<string, number> = {};
+    const start = Date.now();
+    const track = (name: string, p: Promise<unknown>): Promise<unknown> => p.catch(() => (failedAt[name] = Date.now() - start));
+    const pending = [track('a', limiter.consume('k', 5, 60))];
+    await vi.advanceTimersByTimeAsync(30);
+    pending.push(track('b', limiter.consume('k', 5, 60)));
+    await vi.advanceTimersByTimeAsync(30);
+    pending.push(track('c', limiter.consume('k', 5, 60)));
+    // Act
+    await vi.advanceTimersByTimeAsync(39);
+    const before = { ...failedAt };
+    await vi.advanceTimersByTimeAsync(200);
+    await Promise.all(pending);
+    // Assert: none before its 100 ms, each at its own (to the timer's millisecond); then no timer is left.
+    expect(before).toEqual({});
+    expect(failedAt['a']).toBe(100);
+    expect(failedAt['b']).toBeGreaterThanOrEqual(130);
+    expect(failedAt['b']).toBeLessThanOrEqual(131);
+    expect(failedAt['c']).toBeGreaterThanOrEqual(160);
+    expect(failedAt['c']).toBeLessThanOrEqual(161);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('should wait out a timeout longer than a timer can take (2^31 - 1 ms) instead of failing at once', async () => {
+    // Real timers: the fake ones do not cut a long delay to 1 ms as Node does (with a TimeoutOverflowWarning).
+    vi.useRealTimers();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    const { client, calls } = createHeldClient();
+    const limiter = createRedisRateLimiter({ client, timeoutMs: 2 ** 40 });
+    let failed = false;
+    const decision = limiter.consume('k', 5, 60).catch(() => (failed = true));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    process.off('warning', onWarning);
+    expect(failed).toBe(false);
+    expect(warnings).not.toContain('TimeoutOverflowWarning');
+    calls[0]?.answer([1, 0, RESET, 60]);
+    expect(await decision).toEqual({ allowed: true, limit: 5, remaining: 4, reset: RESET, retryAfter: 0 });
+  });
+
+  it('should leave no timer once every request is answered', async () => {
+    const { client, calls } = createHeldClient();
+    const limiter = createRedisRateLimiter({ client, timeoutMs: 100 });
+    const decisions = Promise.all([limiter.consume('k', 5, 60), limiter.consume('k', 5, 60)]);
+    await settleNow();
+    calls[0]?.answer([2, 0, RESET, 60]);
+    expect((await decisions).map((d) => d.remaining)).toEqual([4, 3]);
+    await settleNow();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('should fail every request of a batch whose call fails, and serve the next batch', async () => {
     // Arrange
     const { client, calls } = createHeldClient();

@@ -323,6 +323,23 @@ describe.each(CLIENT_KINDS)('createRedisRateLimiter ($name)', (kind) => {
     expect(ttl).toBeLessThanOrEqual(3000);
   });
 
+  it('should keep a counter expiring one second after its window while it counts within the window, denials included', async () => {
+    // Arrange: one counter with a limit of 3 in a window no test run leaves.
+    const prefix = freshPrefix();
+    const limiter = createRedisRateLimiter({ client: admin.client, prefix, timeoutMs: RELAXED_TIMEOUT_MS });
+    const first = await limiter.consume('steady', 3, LONG_WINDOW);
+    const [key] = (await admin.command('KEYS', `${prefix}*`)) as string[];
+    const expiry = Number(await admin.command('PEXPIRETIME', key as string));
+    // Act: the rest of the window's allowance, one at a time and together, then denials.
+    const later = [await limiter.consume('steady', 3, LONG_WINDOW), ...(await Promise.all([1, 2, 3].map(() => limiter.consume('steady', 3, LONG_WINDOW))))];
+    // Assert: the expiry is the window's end and a second (to the millisecond Redis rounds its clock to), set
+    // when the window began and never moved; the count is the allowed requests only.
+    expect(Math.abs(expiry - (first.reset * 1000 + 1000))).toBeLessThanOrEqual(1);
+    expect(Number(await admin.command('PEXPIRETIME', key as string))).toBe(expiry);
+    expect([first, ...later].map((d) => [d.allowed, d.remaining])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0], [false, 0]]);
+    expect(String(await admin.command('HGET', key as string, 'c'))).toBe('3');
+  });
+
   it('should ignore the host clock: limiters in processes whose clocks disagree share one window and one count', async () => {
     // Arrange: two limiters on two connections, as two instances of a host; the host clock is off by days.
     const prefix = freshPrefix();

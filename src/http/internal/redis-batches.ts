@@ -43,11 +43,16 @@ const atEndOfTurn: (task: () => void) => void =
       }
     : (task) => queueMicrotask(task);
 
+/** The longest delay a timer takes (a longer one fires at once in Node): a longer `timeoutMs` waits in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** One request waiting for its decision. */
 interface Waiter {
   readonly resolve: (decision: RateLimitDecision) => void;
   readonly reject: (error: unknown) => void;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  readonly lane: Lane;
+  /** When its time is up (`performance.now()`, milliseconds). */
+  readonly deadline: number;
   /** Settled: answered, failed or timed out. A settled request is never sent (again). */
   done: boolean;
 }
@@ -69,7 +74,6 @@ interface Lane {
 function settle(waiter: Waiter, decision: RateLimitDecision): void {
   if (waiter.done) return;
   waiter.done = true;
-  clearTimeout(waiter.timer);
   waiter.resolve(decision);
 }
 
@@ -77,12 +81,60 @@ function settle(waiter: Waiter, decision: RateLimitDecision): void {
 function fault(waiter: Waiter, lane: Lane, cause: unknown, fail: RedisBatchSettings['fail']): void {
   if (waiter.done) return;
   waiter.done = true;
-  clearTimeout(waiter.timer);
   try {
     waiter.resolve(fail(cause, lane.limit, lane.windowSeconds));
   } catch (error) {
     waiter.reject(error);
   }
+}
+
+/** The deadlines of the requests waiting for a decision. */
+interface Deadlines {
+  /** Watch a new request's deadline. */
+  add(waiter: Waiter): void;
+  /** Forget the settled requests at the front, and stop the timer once none waits. */
+  trim(): void;
+}
+
+/**
+ * The deadlines of the waiting requests, in the order the requests arrived, which is the order their deadlines
+ * fall (one timeout for all, on a monotonic clock): one timer, for the earliest, instead of one per request.
+ * A settled request leaves as soon as those before it have settled too, so it is not kept alive.
+ */
+function createDeadlines(expire: (waiter: Waiter) => void, timeoutMs: number): Deadlines {
+  let queue: Waiter[] = [];
+  let head = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (ms: number): void => {
+    clearTimeout(timer);
+    timer = setTimeout(sweep, Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(ms))));
+  };
+  function trim(): void {
+    while (head < queue.length && (queue[head] as Waiter).done) head++;
+    if (head === queue.length) {
+      queue = [];
+      head = 0;
+      clearTimeout(timer);
+      timer = undefined;
+    } else if (head >= 1024 && head * 2 >= queue.length) {
+      queue = queue.slice(head);
+      head = 0;
+    }
+  }
+  function sweep(): void {
+    timer = undefined;
+    const now = performance.now();
+    for (let w = queue[head]; w !== undefined && (w.done || w.deadline <= now); w = queue[++head]) expire(w);
+    trim();
+    if (head < queue.length) arm((queue[head] as Waiter).deadline - now);
+  }
+  return {
+    add(waiter) {
+      queue.push(waiter);
+      if (timer === undefined) arm(timeoutMs);
+    },
+    trim,
+  };
 }
 
 /**
@@ -122,6 +174,9 @@ export function createRedisBatches(settings: RedisBatchSettings): (key: string, 
   const maxBatch = settings.maxBatch ?? Number.POSITIVE_INFINITY;
   const gatherTurns = settings.gather ?? true;
   const lanes = new Map<string, Lane>();
+  /** The lane each Redis key had last: found without building the lane's id (a host uses one limit per key). */
+  const lastLane = new Map<string, Lane>();
+  const deadlines = createDeadlines((w) => fault(w, w.lane, new RedisAnswerError(`Redis did not answer within ${timeoutMs} ms`), fail), timeoutMs);
 
   /** Send what waits on `lane`, in batches, while it may have another call in flight; forget an idle lane. */
   function pump(lane: Lane): void {
@@ -131,7 +186,10 @@ export function createRedisBatches(settings: RedisBatchSettings): (key: string, 
       lane.waiting = lane.waiting.length > maxBatch ? lane.waiting.slice(maxBatch) : [];
       dispatch(lane, batch);
     }
-    if (lane.busy === 0 && lane.waiting.length === 0 && !lane.gathering) lanes.delete(lane.id);
+    if (lane.busy === 0 && lane.waiting.length === 0 && !lane.gathering) {
+      lanes.delete(lane.id);
+      if (lastLane.get(lane.key) === lane) lastLane.delete(lane.key);
+    }
   }
 
   /** Send one batch; when its call ends (or its time is up), what waited meanwhile goes. */
@@ -143,10 +201,11 @@ export function createRedisBatches(settings: RedisBatchSettings): (key: string, 
       released = true;
       clearTimeout(guard);
       lane.busy--;
+      deadlines.trim();
       pump(lane);
     };
     // A call that never ends must not hold the requests behind it: after the timeout, the lane moves on.
-    const guard = setTimeout(release, timeoutMs);
+    const guard = setTimeout(release, Math.min(MAX_TIMER_MS, timeoutMs));
     void runScript(settings, lane, batch).finally(release);
   }
 
@@ -163,15 +222,18 @@ export function createRedisBatches(settings: RedisBatchSettings): (key: string, 
 
   return (key, limit, windowSeconds) =>
     new Promise<RateLimitDecision>((resolve, reject) => {
-      const id = `${limit}/${windowSeconds}/${key}`;
-      let lane = lanes.get(id);
-      if (lane === undefined) {
-        lane = { id, key, limit, windowSeconds, waiting: [], busy: 0, gathering: false };
-        lanes.set(id, lane);
+      let lane = lastLane.get(key);
+      if (lane === undefined || lane.limit !== limit || lane.windowSeconds !== windowSeconds) {
+        const id = `${limit}/${windowSeconds}/${key}`;
+        lane = lanes.get(id);
+        if (lane === undefined) {
+          lane = { id, key, limit, windowSeconds, waiting: [], busy: 0, gathering: false };
+          lanes.set(id, lane);
+        }
+        lastLane.set(key, lane);
       }
-      const waiter: Waiter = { resolve, reject, timer: undefined, done: false };
-      const current = lane;
-      waiter.timer = setTimeout(() => fault(waiter, current, new RedisAnswerError(`Redis did not answer within ${timeoutMs} ms`), fail), timeoutMs);
+      const waiter: Waiter = { resolve, reject, lane, deadline: performance.now() + timeoutMs, done: false };
+      deadlines.add(waiter);
       lane.waiting.push(waiter);
       if (lane.busy < maxInFlight) gather(lane);
     });

@@ -13,6 +13,9 @@ import type { RateLimitDecision } from '../rate-limiter.js';
  * rules are those of the in-memory limiter: epoch-aligned windows; a denied request is not counted; a key whose
  * window length changes keeps its count while those requests can lie in the new window; a clock (here: a
  * failover to a server whose clock is behind) stepped back by more than a window counts on in its own window.
+ * Within a window it only adds the allowed requests to the count (`HINCRBY`, nothing at all when none is
+ * allowed): the window's start, length and expiry are written when a window begins, and the expiry is the
+ * same instant on every call of that window.
  *
  * `KEYS[1]` the counter; `ARGV` limit, window seconds, TTL margin (ms), `n` (≥ 1).
  * Reply: `{ allowed (0..n: the first ones of the batch), count before them, reset (epoch seconds), retryAfter (seconds, ≥ 1) }`.
@@ -26,7 +29,8 @@ local w = tonumber(ARGV[2]) * 1000
 local n = tonumber(ARGV[4])
 local start = now - (now % w)
 local v = redis.call('HMGET', KEYS[1], 's', 'w', 'c')
-local s, ow, c = tonumber(v[1]), tonumber(v[2]), tonumber(v[3])
+local os, ow, c = tonumber(v[1]), tonumber(v[2]), tonumber(v[3])
+local s = os
 if s == nil or ow == nil or c == nil or (s < start and ow == w) then
   s, c = start, 0
 elseif ow ~= w then
@@ -37,8 +41,12 @@ elseif s - start > w then
 end
 local e = s + w
 local allowed = math.max(0, math.min(n, limit - c))
-redis.call('HSET', KEYS[1], 's', s, 'w', w, 'c', c + allowed)
-redis.call('PEXPIRE', KEYS[1], e - now + tonumber(ARGV[3]))
+if s == os and w == ow and c == tonumber(v[3]) then
+  if allowed > 0 then redis.call('HINCRBY', KEYS[1], 'c', allowed) end
+else
+  redis.call('HSET', KEYS[1], 's', s, 'w', w, 'c', c + allowed)
+  redis.call('PEXPIRE', KEYS[1], e - now + tonumber(ARGV[3]))
+end
 return {allowed, c, e / 1000, math.max(1, math.ceil((e - now) / 1000))}
 `;
 
@@ -46,7 +54,7 @@ return {allowed, c, e / 1000, math.max(1, math.ceil((e - now) / 1000))}
  * SHA-1 of {@link REDIS_RATE_LIMIT_SCRIPT}, the name `EVALSHA` runs it by. Written out rather than computed,
  * since SHA-1 is not available synchronously on every runtime; a test checks it against the script.
  */
-export const REDIS_RATE_LIMIT_SCRIPT_SHA1 = '0bc25fee7c81ebf6a152f9b35792ca6f3ffde3e6';
+export const REDIS_RATE_LIMIT_SCRIPT_SHA1 = '5d28524035828d410221e739ebb459cc19bf1edf';
 
 /** A counter lives this much longer than its window, so a key never expires while its window can still be read. */
 export const TTL_MARGIN_MS = 1000;
