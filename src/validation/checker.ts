@@ -6,7 +6,7 @@
 import { type ChartIssue, type ChartIssueCode, type IssuePath } from '../errors.js';
 import { isoKind } from '../internal/iso.js';
 import { isBefore, uriProblem } from './formats.js';
-import { countUpTo, hasForbiddenText } from './speed-ups.js';
+import { countUpTo, hasForbiddenText, surelyFits } from './speed-ups.js';
 
 export { isBefore, uriProblem };
 import { mapChartId } from '../fhir/ids.js';
@@ -21,9 +21,12 @@ import {
   HL7_NM_ABS_MIN,
   HL7_NM_NEGATIVE_ABS_MAX,
   HL7_UNIVERSAL_ID_MAX,
+  HL7_ESCAPED_CHAR_MAX,
   hl7CxLength,
+  hl7CxLengthBound,
   hl7EscapedLength,
   hl7UniversalIdLength,
+  hl7UniversalIdRawLength,
   hl7XcnIdentifierLength,
   isNmNumber,
   ID_MAX,
@@ -259,7 +262,7 @@ export class Checker {
     if (this.text(system, at(path, 'system'), true)) {
       const problem = uriProblem(system);
       if (problem !== undefined) this.add(at(path, 'system'), 'format', problem);
-      else if (hl7UniversalIdLength(system) > HL7_UNIVERSAL_ID_MAX) {
+      else if (!surelyFits(HL7_ESCAPED_CHAR_MAX * hl7UniversalIdRawLength(system), HL7_UNIVERSAL_ID_MAX) && hl7UniversalIdLength(system) > HL7_UNIVERSAL_ID_MAX) {
         this.add(at(path, 'system'), 'range', `must be at most ${HL7_UNIVERSAL_ID_MAX} characters after its urn:oid: or urn:uuid: prefix once escaped for HL7 (HD-2 universal id)`);
       } else systemFits = true;
     }
@@ -270,6 +273,7 @@ export class Checker {
     this.enumValue(type, IDENTIFIER_TYPES, at(path, 'type'), false);
     if (!valueOk || !systemFits || !typeOk) return;
     const typeCode = type as string | undefined;
+    if (surelyFits(hl7CxLengthBound(idValue, system as string, typeCode, asXcn), HL7_COMPOSITE_MAX)) return;
     if (hl7CxLength(idValue, system as string, typeCode, countUpTo(HL7_COMPOSITE_MAX)) > HL7_COMPOSITE_MAX) {
       this.add(at(path, 'value'), 'range', `must fit, with its system and type, the ${HL7_COMPOSITE_MAX} characters of HL7 CX once escaped (identifiers are never shortened)`);
     } else if (asXcn && hl7XcnIdentifierLength(idValue, system as string, typeCode) > HL7_COMPOSITE_MAX) {
@@ -315,7 +319,11 @@ export class Checker {
     if (!this.object(value, path, true)) return;
     this.enumValue(value['system'], TELECOM_SYSTEMS, at(path, 'system'), true);
     const contact = value['value'];
-    if (this.nonBlank(contact, at(path, 'value')) && hl7EscapedLength(contact, false, countUpTo(HL7_CONTACT_MAX)) > HL7_CONTACT_MAX) {
+    if (
+      this.nonBlank(contact, at(path, 'value')) &&
+      !surelyFits(HL7_ESCAPED_CHAR_MAX * contact.length, HL7_CONTACT_MAX) &&
+      hl7EscapedLength(contact, false, countUpTo(HL7_CONTACT_MAX)) > HL7_CONTACT_MAX
+    ) {
       this.add(at(path, 'value'), 'range', `must be at most ${HL7_CONTACT_MAX} characters once escaped for HL7 (XTN-1 / XTN-4; contact values are never shortened)`);
     }
     this.enumValue(value['use'], TELECOM_USES, at(path, 'use'), false);
