@@ -56,6 +56,7 @@ const SPEED_UPS = [
   { name: 'kept prefix only (long text)', exports: ['KEPT_PREFIX_ONLY', 'keptPrefix'], loads: ['long-text patient', 'demo messages'] },
   { name: 'forbidden text: one reading', seam: 'check', exports: ['hasForbiddenText'], loads: ['long-text patient', 'demo messages', '2 KB note'] },
   { name: 'limit rules stop at the limit', seam: 'check', exports: ['countUpTo'], loads: ['refused long contact', 'demo messages'] },
+  { name: 'limit rules settled by a length bound', seam: 'check', exports: ['surelyFits'], loads: ['2 KB note', 'demo messages'] },
 ];
 
 const only = process.env.BENCH_ONLY?.split(',');
