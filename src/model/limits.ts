@@ -152,11 +152,19 @@ function cxSeparatorsAndCodes(system: string, type: string | undefined): number 
  * @param system - the identifier system (an absolute URI)
  * @param type - the identifier type code, if any
  * @param asXcn - whether to bound the XCN length of ADR^A19 QRD-8 instead
+ * @param universalId - the universal id's escaped length when known, or any upper bound of it (default: its
+ *   length without prefix, every character at its longest escape)
  * @returns a length at least the escaped one
  * @example hl7CxLengthBound('MRN-1', 'urn:oid:1.2.3', 'MR', false) // 82
  */
-export function hl7CxLengthBound(value: string, system: string, type: string | undefined, asXcn: boolean): number {
-  const cx = HL7_ESCAPED_CHAR_MAX * (value.length + hl7UniversalIdRawLength(system)) + cxSeparatorsAndCodes(system, type);
+export function hl7CxLengthBound(
+  value: string,
+  system: string,
+  type: string | undefined,
+  asXcn: boolean,
+  universalId = HL7_ESCAPED_CHAR_MAX * hl7UniversalIdRawLength(system),
+): number {
+  const cx = HL7_ESCAPED_CHAR_MAX * value.length + universalId + cxSeparatorsAndCodes(system, type);
   return asXcn ? cx + xcnIdentifierExtra(type) : cx;
 }
 

@@ -259,10 +259,14 @@ export class Checker {
     if (!this.object(value, path, true)) return;
     const system = value['system'];
     let systemFits = false;
+    // The universal id's escaped length, or an upper bound of it when that bound already fits HD-2.
+    let universalId = 0;
     if (this.text(system, at(path, 'system'), true)) {
       const problem = uriProblem(system);
+      universalId = HL7_ESCAPED_CHAR_MAX * hl7UniversalIdRawLength(system);
+      if (problem === undefined && !surelyFits(universalId, HL7_UNIVERSAL_ID_MAX)) universalId = hl7UniversalIdLength(system);
       if (problem !== undefined) this.add(at(path, 'system'), 'format', problem);
-      else if (!surelyFits(HL7_ESCAPED_CHAR_MAX * hl7UniversalIdRawLength(system), HL7_UNIVERSAL_ID_MAX) && hl7UniversalIdLength(system) > HL7_UNIVERSAL_ID_MAX) {
+      else if (universalId > HL7_UNIVERSAL_ID_MAX) {
         this.add(at(path, 'system'), 'range', `must be at most ${HL7_UNIVERSAL_ID_MAX} characters after its urn:oid: or urn:uuid: prefix once escaped for HL7 (HD-2 universal id)`);
       } else systemFits = true;
     }
@@ -273,7 +277,7 @@ export class Checker {
     this.enumValue(type, IDENTIFIER_TYPES, at(path, 'type'), false);
     if (!valueOk || !systemFits || !typeOk) return;
     const typeCode = type as string | undefined;
-    if (surelyFits(hl7CxLengthBound(idValue, system as string, typeCode, asXcn), HL7_COMPOSITE_MAX)) return;
+    if (surelyFits(hl7CxLengthBound(idValue, system as string, typeCode, asXcn, universalId), HL7_COMPOSITE_MAX)) return;
     if (hl7CxLength(idValue, system as string, typeCode, countUpTo(HL7_COMPOSITE_MAX)) > HL7_COMPOSITE_MAX) {
       this.add(at(path, 'value'), 'range', `must fit, with its system and type, the ${HL7_COMPOSITE_MAX} characters of HL7 CX once escaped (identifiers are never shortened)`);
     } else if (asXcn && hl7XcnIdentifierLength(idValue, system as string, typeCode) > HL7_COMPOSITE_MAX) {

@@ -129,6 +129,9 @@ describe('surelyFits and the length bounds it reads', () => {
       fc.property(value, system, type, (v, s, t) => {
         expect(hl7CxLengthBound(v, s, t, false)).toBeGreaterThanOrEqual(hl7CxLength(v, s, t));
         expect(hl7CxLengthBound(v, s, t, true)).toBeGreaterThanOrEqual(hl7XcnIdentifierLength(v, s, t));
+        // With the universal id's exact escaped length, as the check passes it when the bound of it does not fit.
+        expect(hl7CxLengthBound(v, s, t, false, hl7UniversalIdLength(s))).toBeGreaterThanOrEqual(hl7CxLength(v, s, t));
+        expect(hl7CxLengthBound(v, s, t, true, hl7UniversalIdLength(s))).toBeGreaterThanOrEqual(hl7XcnIdentifierLength(v, s, t));
         expect(HL7_ESCAPED_CHAR_MAX * hl7UniversalIdRawLength(s)).toBeGreaterThanOrEqual(hl7UniversalIdLength(s));
         expect(HL7_ESCAPED_CHAR_MAX * v.length).toBeGreaterThanOrEqual(hl7EscapedLength(v, false));
         expect(HL7_ESCAPED_CHAR_MAX * v.length).toBeGreaterThanOrEqual(hl7EscapedLength(v, true));
