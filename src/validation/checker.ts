@@ -366,17 +366,17 @@ export class Checker {
     if (Array.isArray(list) && list.length > max) this.add(path, 'range', `must have at most ${max} items (HL7 ${field} set ids have at most 4 digits)`);
   }
 
-  /** Report duplicate ids (by `key`) among the objects of `list`. */
-  unique(list: unknown, key: string, path: Path, what: string): Set<string> {
+  /** Report duplicate ids (by `key`) among the objects of `list` (a list of fewer than two has none). */
+  unique(list: unknown, key: string, path: Path, what: string): void {
+    if (!Array.isArray(list) || list.length < 2) return;
     const seen = new Set<string>();
-    if (!Array.isArray(list)) return seen;
-    list.forEach((item, i) => {
-      if (item === null || typeof item !== 'object') return;
+    for (let i = 0; i < list.length; i++) {
+      const item: unknown = list[i];
+      if (item === null || typeof item !== 'object') continue;
       const id = (item as Obj)[key];
-      if (typeof id !== 'string') return;
+      if (typeof id !== 'string') continue;
       if (seen.has(id)) this.add(at(at(path, i), key), 'duplicate', `duplicates the ${key} of an earlier ${what}`);
       seen.add(id);
-    });
-    return seen;
+    }
   }
 }
