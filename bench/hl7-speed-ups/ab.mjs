@@ -46,6 +46,7 @@ const SPEED_UPS = [
   // by; a speed-up's gain counts only beyond it.
   { name: 'none (A/A control)', exports: [], loads: ['demo messages', '2 KB note', 'check', 'parse + escape', 'long-text patient', 'refused long contact'] },
   { name: 'XCN per message', exports: ['cachedXcn'], loads: ['demo messages'] },
+  { name: 'separator runs made once', exports: ['separatorRun'], loads: ['2 KB note', 'demo messages'] },
   { name: 'random-byte pool (control ids)', exports: ['randomByte'], loads: ['demo messages'] },
   { name: 'recent date-times', exports: ['cachedDateTime'], loads: ['demo messages', '2 KB note'] },
   { name: 'recent instants', exports: ['cachedInstant'], loads: ['demo messages', '2 KB note'] },
@@ -56,6 +57,7 @@ const SPEED_UPS = [
   { name: 'kept prefix only (long text)', exports: ['KEPT_PREFIX_ONLY', 'keptPrefix'], loads: ['long-text patient', 'demo messages'] },
   { name: 'forbidden text: one reading', seam: 'check', exports: ['hasForbiddenText'], loads: ['long-text patient', 'demo messages', '2 KB note'] },
   { name: 'limit rules stop at the limit', seam: 'check', exports: ['countUpTo'], loads: ['refused long contact', 'demo messages'] },
+  { name: 'limit rules settled by a length bound', seam: 'check', exports: ['surelyFits'], loads: ['2 KB note', 'demo messages'] },
 ];
 
 const only = process.env.BENCH_ONLY?.split(',');

@@ -41,6 +41,10 @@ export function keptPrefix(text: string, _max: number): string {
   return text;
 }
 
+export function separatorRun(sep: string, count: number): string {
+  return sep.repeat(count);
+}
+
 // The chart check's speed-ups (src/validation/speed-ups.ts).
 
 // eslint-disable-next-line no-control-regex -- the plain check's expressions
@@ -54,4 +58,8 @@ export function hasForbiddenText(text: string): boolean {
 
 export function countUpTo(_max: number): number {
   return Number.POSITIVE_INFINITY;
+}
+
+export function surelyFits(_upperBound: number, _max: number): boolean {
+  return false;
 }

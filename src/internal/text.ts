@@ -14,7 +14,10 @@ const NON_SPACE_RE = /\S/;
  * @example hasText(' \u3000') // false
  */
 export function hasText(value: string | undefined): value is string {
-  return value !== undefined && NON_SPACE_RE.test(value);
+  if (value === undefined) return false;
+  // Most text starts with a printable ASCII character, which is no white space: no search needed.
+  const first = value.charCodeAt(0);
+  return (first > 0x20 && first < 0x7f) || NON_SPACE_RE.test(value);
 }
 
 /**

@@ -33,6 +33,12 @@ export const INT32_MAX = 2_147_483_647;
  * a line break or other control character `\Xhh\`); the HL7 builders read the same constants.
  */
 
+/**
+ * The most characters one character of text takes once escaped for HL7 (a C1 control character, `\XC285\`):
+ * text no longer than `max / HL7_ESCAPED_CHAR_MAX` fits `max` once escaped, whatever it holds.
+ */
+export const HL7_ESCAPED_CHAR_MAX = 7;
+
 /** The longest repetition of a composite field (CE, CX, XPN, XAD, XTN, XCN) the HL7 builders send. */
 export const HL7_COMPOSITE_MAX = 250;
 
@@ -129,10 +135,42 @@ export function hl7EscapedLength(text: string, lines: boolean, stopAbove = Numbe
  * @returns the CX length after escaping (with `stopAbove`: some number above it when the value's escaped length is)
  */
 export function hl7CxLength(value: string, system: string, type: string | undefined, stopAbove = Number.POSITIVE_INFINITY): number {
-  const universalId = hl7UniversalIdLength(system);
+  return hl7EscapedLength(value, false, stopAbove) + hl7UniversalIdLength(system) + cxSeparatorsAndCodes(system, type);
+}
+
+/** What CX adds to its value and universal id: `^^^&`, `&` and the HD type (ISO, UUID or URI), `^type`. */
+function cxSeparatorsAndCodes(system: string, type: string | undefined): number {
   const typeLength = type === undefined || type === '' ? 0 : 1 + type.length;
   const hdType = system.startsWith('urn:uuid:') ? 'UUID' : 'ISO'; // ISO and URI have the same length
-  return hl7EscapedLength(value, false, stopAbove) + '^^^&'.length + universalId + 1 + hdType.length + typeLength;
+  return '^^^&'.length + 1 + hdType.length + typeLength;
+}
+
+/**
+ * An upper bound of {@link hl7CxLength} (with `asXcn`, of {@link hl7XcnIdentifierLength}) that reads no text:
+ * every character of the value and universal id counted at its longest escape ({@link HL7_ESCAPED_CHAR_MAX}).
+ * @param value - the identifier value
+ * @param system - the identifier system (an absolute URI)
+ * @param type - the identifier type code, if any
+ * @param asXcn - whether to bound the XCN length of ADR^A19 QRD-8 instead
+ * @param universalId - the universal id's escaped length when known, or any upper bound of it (default: its
+ *   length without prefix, every character at its longest escape)
+ * @returns a length at least the escaped one
+ * @example hl7CxLengthBound('MRN-1', 'urn:oid:1.2.3', 'MR', false) // 82
+ */
+export function hl7CxLengthBound(
+  value: string,
+  system: string,
+  type: string | undefined,
+  asXcn: boolean,
+  universalId = HL7_ESCAPED_CHAR_MAX * hl7UniversalIdRawLength(system),
+): number {
+  const cx = HL7_ESCAPED_CHAR_MAX * value.length + universalId + cxSeparatorsAndCodes(system, type);
+  return asXcn ? cx + xcnIdentifierExtra(type) : cx;
+}
+
+/** What the XCN of QRD-8 adds to the CX of the same identifier. */
+function xcnIdentifierExtra(type: string | undefined): number {
+  return type === undefined || type === '' ? 5 : 8;
 }
 
 /**
@@ -145,13 +183,23 @@ export function hl7CxLength(value: string, system: string, type: string | undefi
  * @returns the XCN length after escaping, without name parts
  */
 export function hl7XcnIdentifierLength(value: string, system: string, type: string | undefined): number {
-  return hl7CxLength(value, system, type) + (type === undefined || type === '' ? 5 : 8);
+  return hl7CxLength(value, system, type) + xcnIdentifierExtra(type);
 }
 
 /** The length of an identifier system as HD-2 universal id (without `urn:oid:` / `urn:uuid:`), after escaping. */
 export function hl7UniversalIdLength(system: string): number {
   const bare = system.startsWith('urn:oid:') ? system.slice(8) : system.startsWith('urn:uuid:') ? system.slice(9) : system;
   return hl7EscapedLength(bare, false);
+}
+
+/**
+ * The length of an identifier system as HD-2 universal id (without `urn:oid:` / `urn:uuid:`), before escaping.
+ * @param system - the identifier system
+ * @returns its length without the prefix
+ * @example hl7UniversalIdRawLength('urn:oid:1.2.3') // 5
+ */
+export function hl7UniversalIdRawLength(system: string): number {
+  return system.length - (system.startsWith('urn:oid:') ? 8 : system.startsWith('urn:uuid:') ? 9 : 0);
 }
 
 /**

@@ -6,7 +6,7 @@
 import { type ChartIssue, type ChartIssueCode, type IssuePath } from '../errors.js';
 import { isoKind } from '../internal/iso.js';
 import { isBefore, uriProblem } from './formats.js';
-import { countUpTo, hasForbiddenText } from './speed-ups.js';
+import { countUpTo, hasForbiddenText, surelyFits } from './speed-ups.js';
 
 export { isBefore, uriProblem };
 import { mapChartId } from '../fhir/ids.js';
@@ -21,9 +21,12 @@ import {
   HL7_NM_ABS_MIN,
   HL7_NM_NEGATIVE_ABS_MAX,
   HL7_UNIVERSAL_ID_MAX,
+  HL7_ESCAPED_CHAR_MAX,
   hl7CxLength,
+  hl7CxLengthBound,
   hl7EscapedLength,
   hl7UniversalIdLength,
+  hl7UniversalIdRawLength,
   hl7XcnIdentifierLength,
   isNmNumber,
   ID_MAX,
@@ -256,10 +259,14 @@ export class Checker {
     if (!this.object(value, path, true)) return;
     const system = value['system'];
     let systemFits = false;
+    // The universal id's escaped length, or an upper bound of it when that bound already fits HD-2.
+    let universalId = 0;
     if (this.text(system, at(path, 'system'), true)) {
       const problem = uriProblem(system);
+      universalId = HL7_ESCAPED_CHAR_MAX * hl7UniversalIdRawLength(system);
+      if (problem === undefined && !surelyFits(universalId, HL7_UNIVERSAL_ID_MAX)) universalId = hl7UniversalIdLength(system);
       if (problem !== undefined) this.add(at(path, 'system'), 'format', problem);
-      else if (hl7UniversalIdLength(system) > HL7_UNIVERSAL_ID_MAX) {
+      else if (universalId > HL7_UNIVERSAL_ID_MAX) {
         this.add(at(path, 'system'), 'range', `must be at most ${HL7_UNIVERSAL_ID_MAX} characters after its urn:oid: or urn:uuid: prefix once escaped for HL7 (HD-2 universal id)`);
       } else systemFits = true;
     }
@@ -270,6 +277,7 @@ export class Checker {
     this.enumValue(type, IDENTIFIER_TYPES, at(path, 'type'), false);
     if (!valueOk || !systemFits || !typeOk) return;
     const typeCode = type as string | undefined;
+    if (surelyFits(hl7CxLengthBound(idValue, system as string, typeCode, asXcn, universalId), HL7_COMPOSITE_MAX)) return;
     if (hl7CxLength(idValue, system as string, typeCode, countUpTo(HL7_COMPOSITE_MAX)) > HL7_COMPOSITE_MAX) {
       this.add(at(path, 'value'), 'range', `must fit, with its system and type, the ${HL7_COMPOSITE_MAX} characters of HL7 CX once escaped (identifiers are never shortened)`);
     } else if (asXcn && hl7XcnIdentifierLength(idValue, system as string, typeCode) > HL7_COMPOSITE_MAX) {
@@ -315,7 +323,11 @@ export class Checker {
     if (!this.object(value, path, true)) return;
     this.enumValue(value['system'], TELECOM_SYSTEMS, at(path, 'system'), true);
     const contact = value['value'];
-    if (this.nonBlank(contact, at(path, 'value')) && hl7EscapedLength(contact, false, countUpTo(HL7_CONTACT_MAX)) > HL7_CONTACT_MAX) {
+    if (
+      this.nonBlank(contact, at(path, 'value')) &&
+      !surelyFits(HL7_ESCAPED_CHAR_MAX * contact.length, HL7_CONTACT_MAX) &&
+      hl7EscapedLength(contact, false, countUpTo(HL7_CONTACT_MAX)) > HL7_CONTACT_MAX
+    ) {
       this.add(at(path, 'value'), 'range', `must be at most ${HL7_CONTACT_MAX} characters once escaped for HL7 (XTN-1 / XTN-4; contact values are never shortened)`);
     }
     this.enumValue(value['use'], TELECOM_USES, at(path, 'use'), false);
@@ -354,17 +366,17 @@ export class Checker {
     if (Array.isArray(list) && list.length > max) this.add(path, 'range', `must have at most ${max} items (HL7 ${field} set ids have at most 4 digits)`);
   }
 
-  /** Report duplicate ids (by `key`) among the objects of `list`. */
-  unique(list: unknown, key: string, path: Path, what: string): Set<string> {
+  /** Report duplicate ids (by `key`) among the objects of `list` (a list of fewer than two has none). */
+  unique(list: unknown, key: string, path: Path, what: string): void {
+    if (!Array.isArray(list) || list.length < 2) return;
     const seen = new Set<string>();
-    if (!Array.isArray(list)) return seen;
-    list.forEach((item, i) => {
-      if (item === null || typeof item !== 'object') return;
+    for (let i = 0; i < list.length; i++) {
+      const item: unknown = list[i];
+      if (item === null || typeof item !== 'object') continue;
       const id = (item as Obj)[key];
-      if (typeof id !== 'string') return;
+      if (typeof id !== 'string') continue;
       if (seen.has(id)) this.add(at(at(path, i), key), 'duplicate', `duplicates the ${key} of an earlier ${what}`);
       seen.add(id);
-    });
-    return seen;
+    }
   }
 }

@@ -13,18 +13,20 @@ import { checkNote } from './note-rules.js';
 import { checkPatient } from './patient-rules.js';
 import { checkSummaryObx } from './summary-rules.js';
 
+/** The record lists of a chart: key, what one record is called, and its rules. */
+const RECORD_KINDS: readonly (readonly [string, string, (c: Checker, v: unknown, p: Path) => void])[] = [
+  ['encounters', 'encounter', checkEncounter],
+  ['notes', 'note', checkNote],
+  ['assessments', 'assessment', checkAssessment],
+  ['medicalHistory', 'medical-history entry', checkHistory],
+];
+
 /** Check one patient's chart at `path`. */
 export function checkChart(c: Checker, value: unknown, path: Path): void {
   // A frozen checked chart (or record) cannot have changed since it passed: see frozen.ts.
   if (isCheckedFrozen(value) || !c.object(value, path, true)) return;
   if (!isCheckedFrozen(value['patient'])) checkPatient(c, value['patient'], at(path, 'patient'));
-  const kinds: [string, string, (c: Checker, v: unknown, p: Path) => void][] = [
-    ['encounters', 'encounter', checkEncounter],
-    ['notes', 'note', checkNote],
-    ['assessments', 'assessment', checkAssessment],
-    ['medicalHistory', 'medical-history entry', checkHistory],
-  ];
-  for (const [key, what, fn] of kinds) {
+  for (const [key, what, fn] of RECORD_KINDS) {
     c.each(value[key], at(path, key), false, (v, p) => {
       if (!isCheckedFrozen(v)) fn(c, v, p);
     });

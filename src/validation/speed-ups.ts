@@ -86,3 +86,16 @@ export function hasForbiddenTextInTwoScans(text: string): boolean {
 export function countUpTo(max: number): number {
   return max;
 }
+
+/**
+ * A limit on a length once escaped for HL7 is settled without reading the text when an upper bound that reads
+ * no text (every character at its longest escape, `HL7_ESCAPED_CHAR_MAX` in model/limits.ts) fits: only text that might
+ * not fit is counted. Plain equivalent: `false` (the text is always counted).
+ * @param upperBound - a length at least the escaped one, e.g. `text.length * HL7_ESCAPED_CHAR_MAX`
+ * @param max - the limit
+ * @returns whether the value surely fits, so the count can be skipped
+ * @example surelyFits(15 * 7, 199) // true
+ */
+export function surelyFits(upperBound: number, max: number): boolean {
+  return upperBound <= max;
+}

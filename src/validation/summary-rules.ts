@@ -5,6 +5,7 @@
  */
 import { HL7_OBX5_MAX, HL7_SET_ID_LIMITS } from '../model/limits.js';
 import { at, type Checker, type Obj, type Path } from './checker.js';
+import { surelyFits } from './speed-ups.js';
 
 /** The most characters one character of text takes once escaped for HL7 (a C1 control: `\XC285\`). */
 const ESCAPED_CHAR_MAX = 7;
@@ -29,6 +30,16 @@ function assessmentObx(assessment: Obj): number {
   return 1 + (Array.isArray(answers) ? answers.length : 0) + 2;
 }
 
+/** The OBX all notes and assessments of a chart take in ADR^A19, all groups together. */
+function chartObx(chart: Obj): number {
+  let total = 0;
+  const notes = chart['notes'];
+  if (Array.isArray(notes)) for (const note of notes) if (note !== null && typeof note === 'object') total += noteObxBound((note as Obj)['text']);
+  const assessments = chart['assessments'];
+  if (Array.isArray(assessments)) for (const a of assessments) if (a !== null && typeof a === 'object') total += assessmentObx(a as Obj);
+  return total;
+}
+
 /**
  * Report, at the chart's `notes` (or `assessments`), an ADR^A19 group whose notes and assessments would need
  * more OBX segments than OBX-1 numbers.
@@ -37,6 +48,8 @@ function assessmentObx(assessment: Obj): number {
  * @param path - the chart's path
  */
 export function checkSummaryObx(c: Checker, chart: Obj, path: Path): void {
+  // The groups together need no more than the whole chart: when that fits, so does every group.
+  if (surelyFits(chartObx(chart), HL7_SET_ID_LIMITS.summaryObx)) return;
   const perGroup = new Map<string, number>();
   const count = (list: unknown, obx: (record: Obj) => number): void => {
     if (!Array.isArray(list)) return;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAdtA08, buildOruR01, ChartValidationError, escapeHl7, MappingError, parseHl7Message, unescapeHl7, type PatientChart } from '../../src/index.js';
 import { fitComposite, fitId, fitNm, formatNm, hash64, truncateEscaped } from '../../src/hl7/internal/fit.js';
 import { packLines } from '../../src/hl7/segments/obx.js';
+import { separatorRun } from '../../src/hl7/internal/speed-ups.js';
 import { CHART, DIRECTORY } from './fixtures.js';
 import { segmentsOf, val } from './support.js';
 import { runs } from '../support/runs.js';
@@ -218,5 +219,11 @@ describe('length fitting in messages', () => {
       }),
       { numRuns: runs(2000) },
     );
+  });
+});
+
+describe('separatorRun (speed-up)', () => {
+  it('should give what repeat gives, for every separator and count, the made-once runs and beyond', () => {
+    for (const sep of ['|', '^', '~', '&']) for (let n = 0; n < 70; n++) expect(separatorRun(sep, n)).toBe(sep.repeat(n));
   });
 });

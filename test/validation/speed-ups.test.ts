@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { checkPatientChart } from '../../src/index.js';
-import { hasForbiddenText, hasForbiddenTextInTwoScans } from '../../src/validation/speed-ups.js';
+import { HL7_COMPOSITE_MAX, HL7_ESCAPED_CHAR_MAX, hl7CxLength, hl7CxLengthBound, hl7EscapedLength, hl7UniversalIdLength, hl7UniversalIdRawLength, hl7XcnIdentifierLength } from '../../src/model/limits.js';
+import { hasForbiddenText, hasForbiddenTextInTwoScans, surelyFits } from '../../src/validation/speed-ups.js';
 import { runs } from '../support/runs.js';
 
 // eslint-disable-next-line no-control-regex -- the plain check's expressions
@@ -110,5 +111,53 @@ describe('hasForbiddenText', () => {
       if (saved !== undefined) Object.defineProperty(String.prototype, 'isWellFormed', saved);
       vi.resetModules();
     }
+  });
+});
+
+describe('surelyFits and the length bounds it reads', () => {
+  /** Values made of the characters whose escapes differ in length: plain, delimiters, line breaks, controls, C1. */
+  const value = fc.string({ unit: fc.constantFrom('a', 'é', '|', '^', '&', '~', '\\', '\r', '\n', '\t', '\u007F', '\u0085', '😀'), maxLength: 60 });
+  const system = fc.oneof(
+    fc.constant('urn:oid:1.2.3'),
+    fc.constant('urn:uuid:0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0'),
+    value.map((v) => `http://example.org/${v}`),
+  );
+  const type = fc.constantFrom(undefined, '', 'MR', 'NPI');
+
+  it('should bound the escaped lengths from above, so a bound that fits means the value fits (property)', () => {
+    fc.assert(
+      fc.property(value, system, type, (v, s, t) => {
+        expect(hl7CxLengthBound(v, s, t, false)).toBeGreaterThanOrEqual(hl7CxLength(v, s, t));
+        expect(hl7CxLengthBound(v, s, t, true)).toBeGreaterThanOrEqual(hl7XcnIdentifierLength(v, s, t));
+        // With the universal id's exact escaped length, as the check passes it when the bound of it does not fit.
+        expect(hl7CxLengthBound(v, s, t, false, hl7UniversalIdLength(s))).toBeGreaterThanOrEqual(hl7CxLength(v, s, t));
+        expect(hl7CxLengthBound(v, s, t, true, hl7UniversalIdLength(s))).toBeGreaterThanOrEqual(hl7XcnIdentifierLength(v, s, t));
+        expect(HL7_ESCAPED_CHAR_MAX * hl7UniversalIdRawLength(s)).toBeGreaterThanOrEqual(hl7UniversalIdLength(s));
+        expect(HL7_ESCAPED_CHAR_MAX * v.length).toBeGreaterThanOrEqual(hl7EscapedLength(v, false));
+        expect(HL7_ESCAPED_CHAR_MAX * v.length).toBeGreaterThanOrEqual(hl7EscapedLength(v, true));
+      }),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it('should be reached exactly by a C1 control character, the longest escape', () => {
+    expect(hl7EscapedLength('\u0085'.repeat(3), false)).toBe(3 * HL7_ESCAPED_CHAR_MAX);
+    expect(surelyFits(199, 199)).toBe(true);
+    expect(surelyFits(200, 199)).toBe(false);
+  });
+
+  it('should leave the identifier and contact rules as they were: a value one character too long is refused', () => {
+    const base = { patient: { id: 'p', names: [{ family: 'A' }], identifiers: [{ system: 'urn:oid:1.2.3', value: 'x', type: 'MR' }] } };
+    const fixed = hl7XcnIdentifierLength('', 'urn:oid:1.2.3', 'MR');
+    const fits = 'x'.repeat(HL7_COMPOSITE_MAX - fixed);
+    const chart = (v: string, contact = '1'): unknown => ({
+      patient: { ...base.patient, identifiers: [{ system: 'urn:oid:1.2.3', value: v, type: 'MR' }], telecoms: [{ system: 'phone', value: contact }] },
+    });
+    expect(checkPatientChart(chart(fits))).toEqual([]);
+    expect(checkPatientChart(chart(`${fits}x`)).map((i) => i.path.join('.'))).toEqual(['patient.identifiers.0.value']);
+    expect(checkPatientChart(chart(`${fits.slice(3)}|`))).toEqual([]);
+    expect(checkPatientChart(chart(`${fits.slice(2)}|`)).map((i) => i.path.join('.'))).toEqual(['patient.identifiers.0.value']);
+    expect(checkPatientChart(chart('x', '\u0085'.repeat(28)))).toEqual([]);
+    expect(checkPatientChart(chart('x', '\u0085'.repeat(29))).map((i) => i.path.join('.'))).toEqual(['patient.telecoms.0.value']);
   });
 });

@@ -2,6 +2,8 @@
  * Segment text: fields joined by `|`, components by `^`, repetitions by `~`, trailing empty values dropped
  * (HL7 v2.5.1 chapter 2, 2.5 "Message construction": no trailing delimiters).
  */
+import { separatorRun } from './speed-ups.js';
+
 /**
  * Join components with a separator, dropping trailing empty ones (HL7 sends no trailing delimiters). A run
  * of empty values inside is appended as one run of separators.
@@ -21,7 +23,7 @@ export function joinTrimmed(parts: readonly string[], sep: string): string {
     if (part === '') {
       gap += 1;
     } else {
-      out += (gap === 1 ? sep : sep.repeat(gap)) + part;
+      out += (gap === 1 ? sep : separatorRun(sep, gap)) + part;
       gap = 1;
     }
   }

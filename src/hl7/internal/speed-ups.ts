@@ -2,8 +2,8 @@
  * Every speed-up of the HL7 layer, in one place: caches, precomputed tables and fast paths. Each export has a
  * plain equivalent that gives the same result (written in its TSDoc), so removing a speed-up means replacing
  * its body by that equivalent (speed-ups whose gain could not be shown were removed that way: the long-text
- * escape scanner, non-ASCII noting for MSH-18, empty-field templates, separator runs, the short-list id
- * look-up). The gain of each one, measured A/B at a realistic load, is in
+ * escape scanner, non-ASCII noting for MSH-18, empty-field templates, the short-list id look-up; the
+ * separator runs, dropped then, came back with a gain shown on the 2 KB note). The gain of each one, measured A/B at a realistic load, is in
  * docs/performance.md ("HL7 speed-ups and their measured gain"); `bench/hl7-speed-ups/ab.mjs` measures it again
  * by building the library once with every speed-up and once per speed-up with it replaced.
  *
@@ -162,4 +162,24 @@ export function randomByte(): number {
     randomNext = 0;
   }
   return randomPool[randomNext++] as number;
+}
+
+/** Runs of 0 … 63 field and component separators. */
+const PIPES: readonly string[] = Array.from({ length: 64 }, (_, k) => '|'.repeat(k));
+const CARETS: readonly string[] = Array.from({ length: 64 }, (_, k) => '^'.repeat(k));
+
+/**
+ * A run of empty fields or components is written as one string made once, not one `repeat` per run (PV1 has
+ * runs of 11 and 24 empty fields). Plain equivalent: `sep.repeat(count)`.
+ * @param sep - the separator
+ * @param count - how many
+ * @returns `count` separators
+ * @example separatorRun('|', 3) // '|||'
+ */
+export function separatorRun(sep: string, count: number): string {
+  if (count < 64) {
+    if (sep === '|') return PIPES[count] as string;
+    if (sep === '^') return CARETS[count] as string;
+  }
+  return sep.repeat(count);
 }
