@@ -123,7 +123,7 @@ const SLICE_MS = 1;
 function digest(text: string): string {
   const hash = createContentHash();
   hash.update(text);
-  return hash.digestHex();
+  return hash.digestKey();
 }
 
 /** The error line for a resource left out because another chart gave a different resource of that type and id. */
