@@ -9,9 +9,9 @@ import { giveBack } from '../internal/give-back.js';
 import { isoOrderKey, parseIsoDateTime } from '../internal/iso.js';
 import type { ChartDocument, PatientChart } from '../model/chart.js';
 import type { Directory } from '../model/directory.js';
-import { validateChartDocument, validateDirectoryOption, validatePatientChart } from '../validation/chart-check.js';
-import { chartResources, directoryResources } from './internal/chart-resources.js';
-import { type DirectoryMemo, directoryMemo } from './internal/directory-memo.js';
+import { validateChartDocument, validateDirectoryOption } from '../validation/chart-check.js';
+import { createChartReader } from './internal/chart-reader.js';
+import type { DirectoryMemo } from './internal/directory-memo.js';
 import { PULL_END, pulledLines } from './internal/pulled-lines.js';
 
 /** The resource types the NDJSON writers can emit, in the order a Bulk manifest lists them; `OperationOutcome` lines are the writers' errors. */
@@ -142,9 +142,6 @@ function conflictLine(resourceType: string, id: string): FhirNdjsonLine {
   return { resourceType: 'OperationOutcome', id: `${resourceType}/${id}`, text: `${JSON.stringify(outcome)}\n` };
 }
 
-function isWrapped(item: PatientChart | FhirNdjsonChart): item is FhirNdjsonChart {
-  return typeof item === 'object' && item !== null && 'chart' in item;
-}
 
 /** The state of one export: {@link streamFhirNdjson}'s work, a pull at a time. */
 interface NdjsonWriter {
@@ -155,77 +152,6 @@ interface NdjsonWriter {
 }
 
 const NO_RESOURCES: readonly fhir.FhirResource[] = [];
-
-/** The charts of one export, read one at a time (see {@link createChartReader}). */
-interface ChartReader {
-  /** The next chart's resources (then the whole directory's); undefined at the end; a promise while an async source reads. */
-  next(): Iterator<readonly fhir.FhirResource[]> | Promise<void> | undefined;
-  /** The memo of the directory of the resources `next()` gave last. */
-  memo(): DirectoryMemo | undefined;
-  /** Close the charts' iterator when the export ends early (as a `for await` over it would); undefined when nothing is open. */
-  close(): Promise<unknown> | undefined;
-}
-
-/** The reader of `charts`, sync or async: each chart checked and mapped lazily, then `wholeDirectory`'s records. */
-function createChartReader(
-  charts: Iterable<PatientChart | FhirNdjsonChart> | AsyncIterable<PatientChart | FhirNdjsonChart>,
-  resolved: ResolvedNdjsonOptions,
-): ChartReader {
-  const isAsync = Symbol.asyncIterator in charts;
-  /** The charts' iterator while it may give more; undefined once it ended or failed (nothing to close then). */
-  let source: Iterator<unknown> | AsyncIterator<unknown> | undefined = isAsync
-    ? (charts as AsyncIterable<unknown>)[Symbol.asyncIterator]()
-    : (charts as Iterable<unknown>)[Symbol.iterator]();
-  // Per frozen directory: its records already handled, not mapped again for a later chart (their line is written once).
-  const memos = new WeakMap<Directory, DirectoryMemo>();
-  let memo: DirectoryMemo | undefined;
-  /** A chart read from an async source, waiting for the next call. */
-  let read: IteratorResult<unknown> | undefined;
-  let directoryDone = resolved.wholeDirectory === undefined;
-  const readAsync = (): Promise<void> =>
-    (source as AsyncIterator<unknown>).next().then(
-      (r) => {
-        read = r;
-      },
-      (error: unknown) => {
-        source = undefined;
-        throw error;
-      },
-    );
-  const next = (): Iterator<readonly fhir.FhirResource[]> | Promise<void> | undefined => {
-    let r: IteratorResult<unknown> | undefined = read;
-    read = undefined;
-    if (r === undefined && source !== undefined) {
-      if (isAsync) return readAsync();
-      try {
-        r = (source as Iterator<unknown>).next();
-      } catch (error) {
-        source = undefined;
-        throw error;
-      }
-    }
-    if (r === undefined || r.done === true) {
-      source = undefined;
-      if (directoryDone) return undefined;
-      directoryDone = true;
-      const whole = resolved.wholeDirectory as Directory;
-      memo = directoryMemo(memos, whole);
-      return directoryResources(whole, memo);
-    }
-    const item = r.value as PatientChart | FhirNdjsonChart;
-    const chart = validatePatientChart(isWrapped(item) ? item.chart : item);
-    const given = isWrapped(item) ? item.directory : undefined;
-    const directory = given === undefined ? resolved.directory : validateDirectoryOption(given);
-    memo = directoryMemo(memos, directory);
-    return chartResources(chart, directory, memo);
-  };
-  const close = (): Promise<unknown> | undefined => {
-    const open = source;
-    source = undefined;
-    return open?.return === undefined ? undefined : Promise.resolve(open.return());
-  };
-  return { next, memo: () => memo, close };
-}
 
 /**
  * The writer of one export: checks its arguments, then maps chart after chart, a record's group of resources at a
@@ -243,7 +169,7 @@ function createNdjsonWriter(
   }
   const { yieldEvery } = resolved;
   const accept = createLineFilter(resolved);
-  const reader = createChartReader(charts, resolved);
+  const reader = createChartReader(charts, resolved.directory, resolved.wholeDirectory);
   let memo: DirectoryMemo | undefined;
   let groups: Iterator<readonly fhir.FhirResource[]> | undefined;
   let group = NO_RESOURCES;
@@ -272,7 +198,11 @@ function createNdjsonWriter(
       if (index < group.length) {
         const resource = group[index++] as fhir.FhirResource;
         const line = accept(resource);
-        memo?.settle(resource, line?.resourceType !== 'OperationOutcome');
+        // Only a directory record's resource can wait for the memo's verdict: no weak-map lookup for the others.
+        const type = resource.resourceType;
+        if (memo !== undefined && (type === 'Practitioner' || type === 'Location' || type === 'Organization')) {
+          memo.settle(resource, line?.resourceType !== 'OperationOutcome');
+        }
         paceDue = true;
         if (line !== undefined) return line;
         continue;
