@@ -102,6 +102,9 @@ describe('pulledLines', () => {
     expect(await generator.next()).toEqual({ done: true, value: undefined });
     expect(turned).toBe(false);
     expect(generator[Symbol.asyncIterator]()).toBe(generator);
+    // On %AsyncIteratorPrototype%, as an async generator is (`[Symbol.asyncDispose]` comes from there where the runtime has it).
+    const asyncGeneratorPrototype: unknown = Object.getPrototypeOf(Object.getPrototypeOf((async function* () {})()));
+    expect(Object.getPrototypeOf(generator)).toBe(Object.getPrototypeOf(asyncGeneratorPrototype));
   });
 
   it('should reject return() with the error of close, and answer done afterwards', async () => {

@@ -6,6 +6,9 @@
  * @module
  */
 
+/** %AsyncIteratorPrototype%: the prototype of every async generator's prototype. */
+const ASYNC_ITERATOR_PROTOTYPE: object = Object.getPrototypeOf(Object.getPrototypeOf((async function* () {}).prototype as object) as object) as object;
+
 /** What a pull gives when there is nothing more. */
 export const PULL_END: unique symbol = Symbol('end');
 
@@ -114,13 +117,12 @@ export function pulledLines<T>(pull: Pull<T>, close: () => Promise<unknown> | un
     return ended(value);
   };
 
-  const generator: AsyncGenerator<T, void, undefined> = {
+  // On the runtime's %AsyncIteratorPrototype%, as an async generator is: `[Symbol.asyncIterator]` and, where the
+  // runtime has it, `[Symbol.asyncDispose]` (`await using`) come from there.
+  const generator = Object.assign(Object.create(ASYNC_ITERATOR_PROTOTYPE) as object, {
     next: () => (idle() ? nextNow() : queue(nextNow)),
     return: (value?: void | PromiseLike<void>) => queue(() => track(finish(undefined, value as void))),
     throw: (error: unknown) => queue(() => track(finish({ value: error }))),
-    [Symbol.asyncIterator]() {
-      return generator;
-    },
-  };
+  }) as AsyncGenerator<T, void, undefined>;
   return generator;
 }
