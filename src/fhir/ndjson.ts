@@ -123,7 +123,7 @@ const SLICE_MS = 1;
 function digest(text: string): string {
   const hash = createContentHash();
   hash.update(text);
-  return hash.digestKey();
+  return hash.digestHex();
 }
 
 /** The error line for a resource left out because another chart gave a different resource of that type and id. */
@@ -198,11 +198,7 @@ function createNdjsonWriter(
       if (index < group.length) {
         const resource = group[index++] as fhir.FhirResource;
         const line = accept(resource);
-        // Only a directory record's resource can wait for the memo's verdict: no weak-map lookup for the others.
-        const type = resource.resourceType;
-        if (memo !== undefined && (type === 'Practitioner' || type === 'Location' || type === 'Organization')) {
-          memo.settle(resource, line?.resourceType !== 'OperationOutcome');
-        }
+        memo?.settle(resource, line?.resourceType !== 'OperationOutcome');
         paceDue = true;
         if (line !== undefined) return line;
         continue;

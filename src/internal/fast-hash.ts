@@ -14,8 +14,6 @@ export interface ContentHash {
   update(text: string): void;
   /** The digest as 32 lowercase hex digits. The state is not reset. */
   digestHex(): string;
-  /** The same digest as 8 UTF-16 code units: a key to compare digests (not text to write). The state is not reset. */
-  digestKey(): string;
 }
 
 /**
@@ -28,22 +26,6 @@ export function createContentHash(): ContentHash {
   let h2 = 3144134277;
   let h3 = 1013904242;
   let h4 = 2773480762;
-  /** The final mix of the four lanes (the state is left as it is). */
-  const finish = (): [number, number, number, number] => {
-    let a = h1;
-    let b = h2;
-    let c = h3;
-    let d = h4;
-    a = Math.imul(c ^ (a >>> 18), 597399067);
-    b = Math.imul(d ^ (b >>> 22), 2869860233);
-    c = Math.imul(a ^ (c >>> 17), 951274213);
-    d = Math.imul(b ^ (d >>> 19), 2716044179);
-    a ^= b ^ c ^ d;
-    b ^= a;
-    c ^= a;
-    d ^= a;
-    return [a, b, c, d];
-  };
   return {
     update(text: string): void {
       // The four lanes are local variables in the loop: a helper call per character costs several times more.
@@ -65,12 +47,19 @@ export function createContentHash(): ContentHash {
       h4 = d;
     },
     digestHex(): string {
-      const [a, b, c, d] = finish();
+      let a = h1;
+      let b = h2;
+      let c = h3;
+      let d = h4;
+      a = Math.imul(c ^ (a >>> 18), 597399067);
+      b = Math.imul(d ^ (b >>> 22), 2869860233);
+      c = Math.imul(a ^ (c >>> 17), 951274213);
+      d = Math.imul(b ^ (d >>> 19), 2716044179);
+      a ^= b ^ c ^ d;
+      b ^= a;
+      c ^= a;
+      d ^= a;
       return hex32(a) + hex32(b) + hex32(c) + hex32(d);
-    },
-    digestKey(): string {
-      const [a, b, c, d] = finish();
-      return String.fromCharCode(a >>> 16, a & 0xffff, b >>> 16, b & 0xffff, c >>> 16, c & 0xffff, d >>> 16, d & 0xffff);
     },
   };
 }
