@@ -9,9 +9,10 @@ import { giveBack } from '../internal/give-back.js';
 import { isoOrderKey, parseIsoDateTime } from '../internal/iso.js';
 import type { ChartDocument, PatientChart } from '../model/chart.js';
 import type { Directory } from '../model/directory.js';
-import { validateChartDocument, validateDirectoryOption, validatePatientChart } from '../validation/chart-check.js';
-import { chartResources, directoryResources } from './internal/chart-resources.js';
-import { type DirectoryMemo, directoryMemo } from './internal/directory-memo.js';
+import { validateChartDocument, validateDirectoryOption } from '../validation/chart-check.js';
+import { createChartReader } from './internal/chart-reader.js';
+import type { DirectoryMemo } from './internal/directory-memo.js';
+import { PULL_END, pulledLines } from './internal/pulled-lines.js';
 
 /** The resource types the NDJSON writers can emit, in the order a Bulk manifest lists them; `OperationOutcome` lines are the writers' errors. */
 export const FHIR_NDJSON_RESOURCE_TYPES = Object.freeze([
@@ -141,8 +142,115 @@ function conflictLine(resourceType: string, id: string): FhirNdjsonLine {
   return { resourceType: 'OperationOutcome', id: `${resourceType}/${id}`, text: `${JSON.stringify(outcome)}\n` };
 }
 
-function isWrapped(item: PatientChart | FhirNdjsonChart): item is FhirNdjsonChart {
-  return typeof item === 'object' && item !== null && 'chart' in item;
+
+/** The state of one export: {@link streamFhirNdjson}'s work, a pull at a time. */
+interface NdjsonWriter {
+  /** The next line; a promise to wait for (a turn given back, a chart being read) before pulling again; or the end. */
+  pull(): FhirNdjsonLine | Promise<void> | typeof PULL_END;
+  /** Close the charts' iterator when the export ends early (as a `for await` over it would); undefined when nothing is open. */
+  close(): Promise<unknown> | undefined;
+}
+
+const NO_RESOURCES: readonly fhir.FhirResource[] = [];
+
+/**
+ * The writer of one export: checks its arguments, then maps chart after chart, a record's group of resources at a
+ * time, and gives their lines one pull at a time; between two resources, it asks to wait for a turn of the event
+ * loop when the slice (or `yieldEvery`) is used up.
+ * @throws {InvalidArgumentError} for a malformed option or `charts`
+ */
+function createNdjsonWriter(
+  charts: Iterable<PatientChart | FhirNdjsonChart> | AsyncIterable<PatientChart | FhirNdjsonChart>,
+  options: FhirNdjsonOptions | undefined,
+): NdjsonWriter {
+  const resolved = resolveNdjsonOptions(options);
+  if (charts === null || typeof charts !== 'object' || (!(Symbol.asyncIterator in charts) && !(Symbol.iterator in charts))) {
+    throw new InvalidArgumentError('charts', 'must be an iterable or async iterable of charts');
+  }
+  const { yieldEvery } = resolved;
+  const accept = createLineFilter(resolved);
+  const reader = createChartReader(charts, resolved.directory, resolved.wholeDirectory);
+  let memo: DirectoryMemo | undefined;
+  let groups: Iterator<readonly fhir.FhirResource[]> | undefined;
+  let group = NO_RESOURCES;
+  let index = 0;
+  let paceDue = false;
+  let sinceTurn = 0;
+  let lastTurn = performance.now();
+  const turn = async (): Promise<void> => {
+    await giveBack();
+    lastTurn = performance.now();
+  };
+  const pull = (): FhirNdjsonLine | Promise<void> | typeof PULL_END => {
+    for (;;) {
+      if (paceDue) {
+        // After each resource, as the consumer asks for the next line: give the event loop back when due.
+        paceDue = false;
+        if (yieldEvery === undefined) {
+          // performance.now() is a web standard (browsers, Node, Deno, workers); it only paces, never shapes output.
+          if (performance.now() - lastTurn >= SLICE_MS) return turn();
+        } else if (yieldEvery > 0 && ++sinceTurn >= yieldEvery) {
+          sinceTurn = 0;
+          return giveBack();
+        }
+      }
+      // By index, to the end, before the next step of `groups`: that step refills the same array.
+      if (index < group.length) {
+        const resource = group[index++] as fhir.FhirResource;
+        const line = accept(resource);
+        memo?.settle(resource, line?.resourceType !== 'OperationOutcome');
+        paceDue = true;
+        if (line !== undefined) return line;
+        continue;
+      }
+      const step = groups?.next();
+      if (step !== undefined && step.done !== true) {
+        group = step.value;
+        index = 0;
+        continue;
+      }
+      const next = reader.next();
+      if (next === undefined) return PULL_END;
+      if (next instanceof Promise) return next;
+      groups = next;
+      memo = reader.memo();
+    }
+  };
+  return { pull, close: () => reader.close() };
+}
+
+/**
+ * The line of each resource the options keep, once per type and id: `accept(resource)` gives its line, a
+ * conflict line for a different resource under an id already written, or undefined (left out, or the same shared
+ * record again).
+ */
+function createLineFilter(resolved: ResolvedNdjsonOptions): (resource: fhir.FhirResource) => FhirNdjsonLine | undefined {
+  const { types, since } = resolved;
+  // Ids written, per type: id → the hash of the line for shared types, '' for the others. A map per type, not
+  // one keyed by `Type/id`: that key would be a new string to build and hash for every resource.
+  const written = new Map<string, Map<string, string>>();
+  return (resource) => {
+    const type = resource.resourceType;
+    if (types !== undefined && !types.has(type)) return undefined;
+    if (since !== undefined) {
+      const updated = resource.meta?.lastUpdated;
+      if (updated !== undefined && isoOrderKey(updated) <= since) return undefined;
+    }
+    const id = resource.id as string;
+    // Serialised before the id is looked up: serialising flattens an id built by concatenation, so it is
+    // hashed once as a flat string.
+    const text = `${JSON.stringify(resource)}\n`;
+    let ids = written.get(type);
+    if (ids === undefined) {
+      ids = new Map<string, string>();
+      written.set(type, ids);
+    }
+    const shared = SHARED_TYPES.has(type);
+    const seen = ids.get(id);
+    if (seen !== undefined) return !shared || seen !== digest(text) ? conflictLine(type, id) : undefined;
+    ids.set(id, shared ? digest(text) : '');
+    return { resourceType: type as FhirNdjsonResourceType, id, text };
+  };
 }
 
 /**
@@ -178,82 +286,14 @@ function isWrapped(item: PatientChart | FhirNdjsonChart): item is FhirNdjsonChar
  * }
  * @see https://hl7.org/fhir/uv/bulkdata/STU2/export.html#bulk-data-output-file-request
  */
-export async function* streamFhirNdjson(
+export function streamFhirNdjson(
   charts: Iterable<PatientChart | FhirNdjsonChart> | AsyncIterable<PatientChart | FhirNdjsonChart>,
   options?: FhirNdjsonOptions,
 ): AsyncGenerator<FhirNdjsonLine, void, undefined> {
-  const resolved = resolveNdjsonOptions(options);
-  if (charts === null || typeof charts !== 'object' || (!(Symbol.asyncIterator in charts) && !(Symbol.iterator in charts))) {
-    throw new InvalidArgumentError('charts', 'must be an iterable or async iterable of charts');
-  }
-  const { types, since, yieldEvery } = resolved;
-  // Ids written, per type: id → the hash of the line for shared types, '' for the others. A map per type, not
-  // one keyed by `Type/id`: that key would be a new string to build and hash for every resource.
-  const written = new Map<string, Map<string, string>>();
-  // Per frozen directory: its records already handled, not mapped again for a later chart (their line is written once).
-  const memos = new WeakMap<Directory, DirectoryMemo>();
-  let memo: DirectoryMemo | undefined;
-  let sinceTurn = 0;
-  let lastTurn = performance.now();
-  /** The line of a resource; a conflict line for a different resource under an id already written; or nothing. */
-  function accept(resource: fhir.FhirResource): FhirNdjsonLine | undefined {
-    const type = resource.resourceType;
-    if (types !== undefined && !types.has(type)) return undefined;
-    if (since !== undefined) {
-      const updated = resource.meta?.lastUpdated;
-      if (updated !== undefined && isoOrderKey(updated) <= since) return undefined;
-    }
-    const id = resource.id as string;
-    // Serialised before the id is looked up: serialising flattens an id built by concatenation, so it is
-    // hashed once as a flat string.
-    const text = `${JSON.stringify(resource)}\n`;
-    let ids = written.get(type);
-    if (ids === undefined) {
-      ids = new Map<string, string>();
-      written.set(type, ids);
-    }
-    const shared = SHARED_TYPES.has(type);
-    const seen = ids.get(id);
-    if (seen !== undefined) return !shared || seen !== digest(text) ? conflictLine(type, id) : undefined;
-    ids.set(id, shared ? digest(text) : '');
-    return { resourceType: type as FhirNdjsonResourceType, id, text };
-  }
-  // Per chart, its resources (mapped lazily); then the whole directory's. The lines are given by the loop below,
-  // not by nested generators: every item a nested async generator passes on costs promise turns.
-  async function* batches(): AsyncGenerator<Iterable<readonly fhir.FhirResource[]>> {
-    for await (const item of charts as AsyncIterable<PatientChart | FhirNdjsonChart>) {
-      const chart = validatePatientChart(isWrapped(item) ? item.chart : item);
-      const given = isWrapped(item) ? item.directory : undefined;
-      const directory = given === undefined ? resolved.directory : validateDirectoryOption(given);
-      memo = directoryMemo(memos, directory);
-      yield chartResources(chart, directory, memo);
-    }
-    if (resolved.wholeDirectory !== undefined) {
-      memo = directoryMemo(memos, resolved.wholeDirectory);
-      yield directoryResources(resolved.wholeDirectory, memo);
-    }
-  }
-  for await (const groups of batches()) {
-    for (const group of groups) {
-      // By index, to the end, before the next step of `groups`: that step refills the same array.
-      for (let i = 0; i < group.length; i++) {
-        const resource = group[i] as fhir.FhirResource;
-        const line = accept(resource);
-        memo?.settle(resource, line?.resourceType !== 'OperationOutcome');
-        if (line !== undefined) yield line;
-        if (yieldEvery === undefined) {
-          // performance.now() is a web standard (browsers, Node, Deno, workers); it only paces, never shapes output.
-          if (performance.now() - lastTurn >= SLICE_MS) {
-            await giveBack();
-            lastTurn = performance.now();
-          }
-        } else if (yieldEvery > 0 && ++sinceTurn >= yieldEvery) {
-          sinceTurn = 0;
-          await giveBack();
-        }
-      }
-    }
-  }
+  let writer: NdjsonWriter | undefined;
+  // Options and charts are checked by the first pull, so their errors come from the first `next()`.
+  const pull = (): FhirNdjsonLine | Promise<void> | typeof PULL_END => (writer ??= createNdjsonWriter(charts, options)).pull();
+  return pulledLines(pull, () => writer?.close());
 }
 
 /**

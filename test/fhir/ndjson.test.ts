@@ -275,6 +275,38 @@ describe('streamFhirNdjson', () => {
     expect(got.map((l) => `${l.resourceType}/${l.id}`)).toEqual(['Patient/p1', 'Encounter/e1', 'Patient/p2', 'Encounter/e2']);
   });
 
+  it('should close the charts\' iterator when the export ends early or fails, as a for await over it would', async () => {
+    const log: string[] = [];
+    async function* charts(bad: boolean): AsyncGenerator<PatientChart> {
+      try {
+        yield chart('p1', 'e1');
+        yield bad ? ({ patient: { id: '' } } as unknown as PatientChart) : chart('p2', 'e2');
+        yield chart('p3', 'e3');
+      } finally {
+        log.push('closed');
+      }
+    }
+    // The consumer stops after the first line.
+    for await (const line of streamFhirNdjson(charts(false))) {
+      expect(line.id).toBe('p1');
+      break;
+    }
+    expect(log).toEqual(['closed']);
+    // The second chart fails the chart check: the lines before it were given, then the error, the source closed.
+    const seen: string[] = [];
+    await expect(
+      (async () => {
+        for await (const line of streamFhirNdjson(charts(true))) seen.push(line.id);
+      })(),
+    ).rejects.toBeInstanceOf(ChartValidationError);
+    expect(seen).toEqual(['p1', 'e1']);
+    expect(log).toEqual(['closed', 'closed']);
+    // Nothing is read before the first next(), and return() then closes nothing.
+    const untouched = charts(false);
+    expect(await streamFhirNdjson(untouched).return(undefined)).toEqual({ done: true, value: undefined });
+    expect(log).toHaveLength(2);
+  });
+
   it('should write lastUpdated as meta.lastUpdated right after id, and no meta without it', () => {
     const e = { id: 'e1', status: 'finished', class: 'AMB', lastUpdated: '2026-02-03T04:05:06+01:00' } as const;
     expect(JSON.stringify(toFhirEncounter(e, chart('p1', 'e1').patient)).startsWith('{"resourceType":"Encounter","id":"e1","meta":{"lastUpdated":"2026-02-03T04:05:06+01:00"},"status"')).toBe(true);
