@@ -25,39 +25,50 @@ const DATA_SOURCE_ARITY: Readonly<Record<string, number>> = {
   listLocations: 1,
 };
 
-/** A method of a source and the number of arguments it declares. */
-type Forward = readonly [method: string, call: (...args: unknown[]) => unknown, arity: number];
+/** The data source of one request: the (guarded) source's methods on its prototype, the request's signal on it. */
+type BoundSource = ChartDataSource & { readonly signal: AbortSignal };
 
-/** What `bindSignal` forwards for each (guarded) source, read once per source instead of once per request. */
-const FORWARDS = new WeakMap<ChartDataSource, readonly Forward[]>();
+/** For each (guarded) source, the class of its requests' bound sources, made once per source instead of once per request. */
+const BOUND = new WeakMap<ChartDataSource, new (signal: AbortSignal) => BoundSource>();
 
-function forwardsOf(source: ChartDataSource): readonly Forward[] {
-  const known = FORWARDS.get(source);
+function boundClassOf(source: ChartDataSource): new (signal: AbortSignal) => BoundSource {
+  const known = BOUND.get(source);
   if (known !== undefined) return known;
-  const methods = source as unknown as Record<string, unknown>;
-  const forwards: Forward[] = [];
-  for (const [method, arity] of Object.entries(DATA_SOURCE_ARITY)) forwards.push([method, methods[method] as (...args: unknown[]) => unknown, arity]);
+  const methods = source as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const Bound = function (this: { signal: AbortSignal }, signal: AbortSignal) {
+    this.signal = signal;
+  } as unknown as new (signal: AbortSignal) => BoundSource;
+  const prototype = Bound.prototype as Record<string, unknown>;
+  const define = (method: string, call: (...args: unknown[]) => unknown, arity: number): void => {
+    prototype[method] =
+      arity === 1
+        ? function (this: BoundSource, a: unknown) {
+            return call(a, this.signal);
+          }
+        : function (this: BoundSource, a: unknown, b: unknown) {
+            return call(a, b, this.signal);
+          };
+  };
+  for (const [method, arity] of Object.entries(DATA_SOURCE_ARITY)) define(method, methods[method] as (...args: unknown[]) => unknown, arity);
   // The optional keyset pages (one argument: the page), only when the source has them.
   for (const method of DIRECTORY_PAGE_METHODS) {
     const page = methods[method];
-    if (typeof page === 'function') forwards.push([method, page as (...args: unknown[]) => unknown, 1]);
+    if (typeof page === 'function') define(method, page, 1);
   }
-  FORWARDS.set(source, forwards);
-  return forwards;
+  BOUND.set(source, Bound);
+  return Bound;
 }
 
 /**
  * The data source of one request: each method calls the (guarded) source's with its declared arguments (more
- * are dropped, missing ones are `undefined`) and then `signal`.
+ * are dropped, missing ones are `undefined`) and then `signal`. One small object per request: the methods
+ * live on a prototype made once per source, and read the signal from the object they are called on (every
+ * reader calls them as methods).
  * @param source - a data source whose methods always return a promise (see `guardDataSource`)
  * @param signal - the request's signal
  */
 export function bindSignal(source: ChartDataSource, signal: AbortSignal): ChartDataSource {
-  const bound: Record<string, (a?: unknown, b?: unknown) => unknown> = {};
-  for (const [method, call, arity] of forwardsOf(source)) {
-    bound[method] = arity === 1 ? (a) => call(a, signal) : (a, b) => call(a, b, signal);
-  }
-  return bound as unknown as ChartDataSource;
+  return new (boundClassOf(source))(signal);
 }
 
 /**
@@ -84,41 +95,54 @@ export interface ClientWatch {
  */
 export function runWithDeadline<T>(work: (signal: AbortSignal) => Promise<T>, timeoutMs: number, client: AbortSignal | ClientWatch | undefined): Promise<T> {
   const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let stopWatching: (() => void) | undefined;
-  const stopped = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+  // One promise, settled by the first of the work, the deadline and the client: no race of three.
+  return new Promise<T>((resolve, reject) => {
+    let stopWatching: (() => void) | undefined;
+    const stop = (): void => {
+      clearTimeout(timer);
+      stopWatching?.();
+    };
+    const timer = setTimeout(() => {
       const error = new DataSourceTimeoutError(timeoutMs);
       controller.abort(error);
+      stop();
       reject(error);
     }, timeoutMs);
-    if (client === undefined) return;
-    const signal = 'subscribe' in client ? undefined : client;
-    const onGone = (): void => {
-      // A watch has no reason of its own: the signal then carries the default AbortError, as an aborted one would.
-      if (signal === undefined) controller.abort();
-      else controller.abort(signal.reason);
-      reject(new ClientGoneError('The client went away', { cause: controller.signal.reason }));
-    };
-    if (signal === undefined) {
-      const watch = client as ClientWatch;
-      if (watch.gone) onGone();
-      else stopWatching = watch.subscribe(onGone);
-    } else if (signal.aborted) onGone();
-    else {
-      signal.addEventListener('abort', onGone, { once: true });
-      stopWatching = () => signal.removeEventListener('abort', onGone);
+    if (client !== undefined) {
+      const signal = 'subscribe' in client ? undefined : client;
+      const onGone = (): void => {
+        // A watch has no reason of its own: the signal then carries the default AbortError, as an aborted one would.
+        if (signal === undefined) controller.abort();
+        else controller.abort(signal.reason);
+        stop();
+        reject(new ClientGoneError('The client went away', { cause: controller.signal.reason }));
+      };
+      if (signal === undefined) {
+        const watch = client as ClientWatch;
+        if (watch.gone) onGone();
+        else stopWatching = watch.subscribe(onGone);
+      } else if (signal.aborted) onGone();
+      else {
+        signal.addEventListener('abort', onGone, { once: true });
+        stopWatching = () => signal.removeEventListener('abort', onGone);
+      }
     }
-  });
-  let running: Promise<T>;
-  try {
-    running = work(controller.signal);
-  } catch (error) {
-    running = Promise.reject(error);
-  }
-  return Promise.race([running, stopped]).finally(() => {
-    clearTimeout(timer);
-    stopWatching?.();
+    let running: Promise<T>;
+    try {
+      running = work(controller.signal);
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    running.then(
+      (value) => {
+        stop();
+        resolve(value);
+      },
+      (error: unknown) => {
+        stop();
+        reject(error);
+      },
+    );
   });
 }
 

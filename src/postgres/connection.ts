@@ -200,106 +200,137 @@ export function sendCancelRequest(client: PostgresPoolClient): Promise<void> {
   });
 }
 
-/**
- * Check out a connection within `acquireTimeoutMs`, or reject: `DataSourceUnavailableError` when the pool
- * stays full (or the server is down), the signal's reason when it fires first. A connection that arrives
- * after the wait was given up goes straight back to the pool.
- */
-export function acquire(connection: Connection, signal: AbortSignal | undefined): Promise<PostgresPoolClient> {
-  if (signal?.aborted === true) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const finish = (): boolean => {
-      if (settled) return false;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      return true;
-    };
-    const onAbort = (): void => {
-      if (finish()) reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      if (finish()) reject(new DataSourceUnavailableError('No PostgreSQL connection free in time (the pool is full)', { retryAfterSeconds: 1 }));
-    }, connection.acquireTimeoutMs);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let checkout: Promise<PostgresPoolClient>;
-    try {
-      checkout = connection.pool.connect();
-    } catch (error) {
-      if (finish()) reject(readError(error));
-      return;
-    }
-    checkout.then(
-      (client) => {
-        if (finish()) resolve(client);
-        else client.release();
-      },
-      (error: unknown) => {
-        if (finish()) reject(readError(error));
-      },
-    );
-  });
+/** Where a {@link QueryRun} stands. */
+const WAITING = 0;
+const RUNNING = 1;
+const CANCELLED = 2;
+const SETTLED = 3;
+
+/** The acquire time-out of a run that still waits for a connection. */
+function checkoutTimedOut(run: QueryRun): void {
+  run.fail(new DataSourceUnavailableError('No PostgreSQL connection free in time (the pool is full)', { retryAfterSeconds: 1 }));
 }
 
 /**
- * Run one query on a pooled connection, bounded by `signal`: when it fires, the call rejects with the
- * signal's reason at once, the query is cancelled on the server (cancel request), and the connection is then
- * closed rather than reused (a cancel request still in flight must never reach the next query on it).
+ * One query of {@link runQuery}, from the checkout to the answer: one object per query, which is also its
+ * abort listener (`handleEvent`) for both the wait for a connection and the query, so a query costs one
+ * listener, one timer and no race of promises.
  */
-export async function runQuery(connection: Connection, text: string, values: readonly unknown[], signal: AbortSignal | undefined): Promise<PostgresQueryResult> {
-  const client = await acquire(connection, signal);
-  let released = false;
-  const release = (destroy: boolean): void => {
-    if (released) return;
-    released = true;
-    client.release(destroy);
-  };
-  let state: 'running' | 'done' | 'cancelled' = 'running';
-  let rejectAborted: (reason: unknown) => void = () => undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    rejectAborted = reject;
-  });
-  aborted.catch(() => undefined);
-  const onAbort = (): void => {
-    if (state !== 'running') return;
-    state = 'cancelled';
-    rejectAborted(signal?.reason);
-    void sendCancelRequest(client).then(() => release(true));
-  };
-  let started: Promise<PostgresQueryResult>;
-  try {
-    started = client.query(text, values);
-  } catch (error) {
-    // A query the driver refuses at once: the connection goes back (closed, as after any doubt about it).
-    release(true);
-    throw readError(error);
+class QueryRun {
+  private phase = WAITING;
+  private client: PostgresPoolClient | undefined;
+  private released = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly text: string,
+    private readonly values: readonly unknown[],
+    private readonly signal: AbortSignal | undefined,
+    private readonly resolve: (result: PostgresQueryResult) => void,
+    private readonly reject: (reason: unknown) => void,
+  ) {}
+
+  start(): void {
+    this.timer = setTimeout(checkoutTimedOut, this.connection.acquireTimeoutMs, this);
+    this.signal?.addEventListener('abort', this, { once: true });
+    let checkout: Promise<PostgresPoolClient>;
+    try {
+      checkout = this.connection.pool.connect();
+    } catch (error) {
+      this.fail(readError(error));
+      return;
+    }
+    checkout.then(
+      (client) => this.checkedOut(client),
+      (error: unknown) => this.fail(readError(error)),
+    );
   }
-  const query = started.then(
-    (result) => {
-      signal?.removeEventListener('abort', onAbort);
-      if (state === 'running') state = 'done';
-      release(state === 'cancelled');
-      return result;
-    },
-    (error: unknown) => {
-      signal?.removeEventListener('abort', onAbort);
-      const cancelled = state === 'cancelled';
-      if (state === 'running') state = 'done';
-      release(cancelled || isUnavailable(error));
-      throw error;
-    },
-  );
-  // After a cancel the query's own rejection (57014) comes later and is nobody's to handle.
-  query.catch(() => undefined);
-  if (signal !== undefined) {
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
+
+  /** Reject, while no connection is held: a connection that comes later goes straight back. */
+  fail(reason: unknown): void {
+    if (this.phase !== WAITING) return;
+    this.settle();
+    this.reject(reason);
   }
-  try {
-    return await (signal === undefined ? query : Promise.race([query, aborted]));
-  } catch (error) {
-    if ((state as string) === 'cancelled') throw signal?.reason;
-    throw readError(error);
+
+  /** The caller has its answer: no time-out, no listener. */
+  private settle(): void {
+    this.phase = SETTLED;
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener('abort', this);
   }
+
+  private checkedOut(client: PostgresPoolClient): void {
+    if (this.phase !== WAITING) {
+      client.release();
+      return;
+    }
+    clearTimeout(this.timer);
+    this.phase = RUNNING;
+    this.client = client;
+    let started: Promise<PostgresQueryResult>;
+    try {
+      started = client.query(this.text, this.values);
+    } catch (error) {
+      // A query the driver refuses at once: the connection goes back (closed, as after any doubt about it).
+      this.release(true);
+      this.settle();
+      this.reject(readError(error));
+      return;
+    }
+    started.then(
+      (result) => this.answered(result),
+      (error: unknown) => this.failed(error),
+    );
+  }
+
+  private answered(result: PostgresQueryResult): void {
+    this.release(this.phase === CANCELLED);
+    if (this.phase !== RUNNING) return;
+    this.settle();
+    this.resolve(result);
+  }
+
+  private failed(error: unknown): void {
+    // After a cancel the query's own rejection (57014) is nobody's to handle.
+    this.release(this.phase === CANCELLED || isUnavailable(error));
+    if (this.phase !== RUNNING) return;
+    this.settle();
+    this.reject(readError(error));
+  }
+
+  private release(destroy: boolean): void {
+    if (this.released || this.client === undefined) return;
+    this.released = true;
+    this.client.release(destroy);
+  }
+
+  /** The signal fired: give up the wait, or cancel the running query on the server and close its connection. */
+  handleEvent(): void {
+    const reason: unknown = this.signal?.reason;
+    if (this.phase === WAITING) {
+      this.fail(reason);
+      return;
+    }
+    if (this.phase !== RUNNING) return;
+    this.phase = CANCELLED;
+    this.reject(reason);
+    void sendCancelRequest(this.client as PostgresPoolClient).then(() => this.release(true));
+  }
+}
+
+/**
+ * Run one query on a pooled connection, bounded by `signal`.
+ * - The checkout waits at most `acquireTimeoutMs`, then rejects with `DataSourceUnavailableError` (the pool
+ *   stays full, or the server is down); a connection that arrives after the wait was given up goes straight
+ *   back to the pool.
+ * - When the signal fires, the call rejects with the signal's reason at once; a running query is cancelled on
+ *   the server (cancel request) and its connection is then closed rather than reused (a cancel request still
+ *   in flight must never reach the next query on it).
+ * - A driver error that says the server is unavailable rejects with `DataSourceUnavailableError`.
+ */
+export function runQuery(connection: Connection, text: string, values: readonly unknown[], signal: AbortSignal | undefined): Promise<PostgresQueryResult> {
+  if (signal?.aborted === true) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => new QueryRun(connection, text, values, signal, resolve, reject).start());
 }

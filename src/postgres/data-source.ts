@@ -5,7 +5,7 @@
  */
 import { ChartValidationError, InvalidArgumentError, type IssuePath } from '../index.js';
 import { DataSourceUnavailableError, type ChartDataSource, type KeysetPage } from '../http/index.js';
-import { openConnection, runQuery, type Connection, type PostgresConnectionOptions } from './connection.js';
+import { openConnection, runQuery, type Connection, type PostgresConnectionOptions, type PostgresQueryResult } from './connection.js';
 import { POSTGRES_SCHEMA_VERSION } from './migrations.js';
 import { createRecordCache, type RecordCache, type RecordTable } from './record-cache.js';
 
@@ -86,7 +86,7 @@ function checkPage(page: KeysetPage): { after: string | undefined; limit: number
   return { after, limit: Math.min(limit, 2 ** 31 - 1) };
 }
 
-type Rows = (sql: string, values: readonly unknown[], signal: AbortSignal | undefined) => Promise<readonly Record<string, unknown>[]>;
+type Rows = (sql: string, values: readonly unknown[], signal: AbortSignal | undefined) => Promise<PostgresQueryResult>;
 
 /** What every query factory below needs: how to run a query, the quoted schema, the record cache. */
 interface Reader {
@@ -100,7 +100,7 @@ function getById({ rows, s, cache }: Reader, table: RecordTable) {
   const sql = `SELECT record::text AS record FROM ${s}.${table} WHERE id = $1`;
   return async (id: string, signal?: AbortSignal): Promise<never | undefined> => {
     if (!isStorableId(id)) return undefined;
-    return recordOf(cache, table, (await rows(sql, [id], signal))[0], id) as never;
+    return recordOf(cache, table, (await rows(sql, [id], signal)).rows[0], id) as never;
   };
 }
 
@@ -109,7 +109,7 @@ function getOfPatient({ rows, s, cache }: Reader, table: RecordTable) {
   const sql = `SELECT record::text AS record FROM ${s}.${table} WHERE patient_id = $1 AND id = $2`;
   return async (patientId: string, id: string, signal?: AbortSignal): Promise<never | undefined> => {
     if (!isStorableId(patientId) || !isStorableId(id)) return undefined;
-    return recordOf(cache, table, (await rows(sql, [patientId, id], signal))[0], id) as never;
+    return recordOf(cache, table, (await rows(sql, [patientId, id], signal)).rows[0], id) as never;
   };
 }
 
@@ -120,7 +120,7 @@ function newest({ rows, s, cache }: Reader, table: RecordTable, keys: 1 | 2) {
   return async (patientId: string, limit: number, signal?: AbortSignal): Promise<readonly never[]> => {
     const n = listLimit(limit);
     if (n === 0 || !isStorableId(patientId)) return [];
-    return recordsOf(cache, table, await rows(sql, [patientId, n], signal)) as never[];
+    return recordsOf(cache, table, (await rows(sql, [patientId, n], signal)).rows) as never[];
   };
 }
 
@@ -130,7 +130,7 @@ function directoryList({ rows, s, cache }: Reader, table: RecordTable) {
   return async (limit: number, signal?: AbortSignal): Promise<readonly never[]> => {
     const n = listLimit(limit);
     if (n === 0) return [];
-    return recordsOf(cache, table, await rows(sql, [n], signal)) as never[];
+    return recordsOf(cache, table, (await rows(sql, [n], signal)).rows) as never[];
   };
 }
 
@@ -146,7 +146,7 @@ function keysetPage({ rows, s, cache }: Reader, table: RecordTable) {
     // text before its first NUL, NUL being the lowest character.
     if (from?.includes('\u0000') === true) from = from.slice(0, from.indexOf('\u0000'));
     const result = from === undefined ? await rows(first, [limit], signal) : await rows(next, [limit, from], signal);
-    return recordsOf(cache, table, result) as never[];
+    return recordsOf(cache, table, result.rows) as never[];
   };
 }
 
@@ -159,7 +159,7 @@ function ping({ rows, s }: Reader) {
       // 42P01: the table does not exist, the schema was never migrated.
       throw (error as { code?: unknown } | null)?.code === '42P01' ? notMigrated() : error;
     });
-    if (Number(result[0]?.['version'] ?? 0) < POSTGRES_SCHEMA_VERSION) throw notMigrated();
+    if (Number(result.rows[0]?.['version'] ?? 0) < POSTGRES_SCHEMA_VERSION) throw notMigrated();
   };
 }
 
@@ -194,7 +194,7 @@ export function createPostgresDataSource(options: PostgresDataSourceOptions): Po
   const connection: Connection = openConnection(options, 'createPostgresDataSource');
   const cacheChars = options.recordCacheChars ?? 2_000_000;
   if (!Number.isSafeInteger(cacheChars) || cacheChars < 0) throw new InvalidArgumentError('options.recordCacheChars', 'must be a non-negative integer');
-  const r: Reader = { rows: async (sql, values, signal) => (await runQuery(connection, sql, values, signal)).rows, s: connection.schema, cache: createRecordCache(cacheChars) };
+  const r: Reader = { rows: (sql, values, signal) => runQuery(connection, sql, values, signal), s: connection.schema, cache: createRecordCache(cacheChars) };
   return {
     getPatient: getById(r, 'patients'),
     getEncounter: getOfPatient(r, 'encounters'),

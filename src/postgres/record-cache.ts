@@ -40,30 +40,48 @@ export interface RecordCache {
   read(table: RecordTable, text: string): unknown;
 }
 
+/** A kept record: its table, and the count of keeps when it was last moved to the recent end. */
+interface Entry {
+  readonly table: RecordTable;
+  readonly record: unknown;
+  stamp: number;
+}
+
 /**
  * Create a record cache holding at most `maxChars` characters of JSON text (0: no cache, every record parsed
  * and left to the builders' check).
+ *
+ * Keyed by the row's text itself (a table's record of the same text as another table's is parsed afresh). A
+ * hit moves its entry to the recent end only when at least half the entries were kept since it last moved,
+ * so a hit on a recent entry costs one lookup, and an entry read again within that many keeps stays ahead
+ * of every entry that was not.
  * @throws {SyntaxError} from `read` for text that is not JSON (a row written by someone else)
  */
 export function createRecordCache(maxChars: number): RecordCache {
-  const entries = new Map<string, unknown>();
+  const entries = new Map<string, Entry>();
   let held = 0;
+  let keeps = 0;
+  const keep = (text: string, entry: Entry): void => {
+    entry.stamp = ++keeps;
+    entries.set(text, entry);
+  };
   return {
     read(table, text) {
       if (maxChars === 0) return JSON.parse(text) as unknown;
-      const key = `${table}\u0000${text}`;
-      const hit = entries.get(key);
-      if (hit !== undefined) {
-        // Most recently used last: a Map keeps insertion order.
-        entries.delete(key);
-        entries.set(key, hit);
-        return hit;
+      const hit = entries.get(text);
+      if (hit !== undefined && hit.table === table) {
+        if (keeps - hit.stamp >= entries.size / 2) {
+          // Most recently used last: a Map keeps insertion order.
+          entries.delete(text);
+          keep(text, hit);
+        }
+        return hit.record;
       }
       const parsed = JSON.parse(text) as unknown;
       const frozen = freezeRecord(table, parsed);
-      if (frozen === undefined || text.length > maxChars) return parsed;
-      entries.set(key, frozen);
-      held += key.length;
+      if (frozen === undefined || text.length > maxChars || hit !== undefined) return parsed;
+      keep(text, { table, record: frozen, stamp: 0 });
+      held += text.length;
       for (const old of entries.keys()) {
         if (held <= maxChars) break;
         entries.delete(old);
