@@ -146,7 +146,7 @@ function cxSeparatorsAndCodes(system: string, type: string | undefined): number 
 }
 
 /**
- * An upper bound of {@link hl7CxLength} (with `asXcn`, of {@link hl7XcnIdentifierLength}) that reads no text:
+ * An upper bound of `hl7CxLength` (with `asXcn`, of `hl7XcnIdentifierLength`) that reads no text:
  * every character of the value and universal id counted at its longest escape ({@link HL7_ESCAPED_CHAR_MAX}).
  * @param value - the identifier value
  * @param system - the identifier system (an absolute URI)
