@@ -111,7 +111,7 @@ export function createAccessCheck(settings: Pick<HandlerSettings, 'keyStore' | '
   function checkClient(request: AccessRequest, headers: Record<string, string>, state: AccessState): MaybePromise<HttpError | undefined> {
     if (directoryRateLimit === undefined) return undefined;
     state.stage = 'rate_limiter';
-    const client: ClientInfo = { remoteAddress: request.remoteAddress, header: request.header };
+    const client: ClientInfo = { remoteAddress: request.remoteAddress, header: (name) => request.header(name) };
     const address = directoryRateLimit.clientAddress === undefined ? request.remoteAddress : settle(directoryRateLimit.clientAddress(client));
     if (address !== undefined && typeof address !== 'string') {
       throw new InvalidArgumentError('directoryRateLimit.clientAddress() result', 'must be a string or undefined');

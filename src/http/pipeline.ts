@@ -37,6 +37,7 @@ import { createOutputReuse, type KeptTarget, type OutputReuse, type OutputReuseS
 import { createOperationalRoutes, type OperationalRoute } from './operational-routes.js';
 import { createIsoClock, createOutputWriter } from './output-writer.js';
 import { settleBody, type RenderedBody, type ResponseBody } from './output/streamed-body.js';
+import { newRequestId } from './internal/request-id.js';
 import { matchRoute } from './routes/route-table.js';
 import type { BulkRouteName, ObservedRouteName, OutputWriter, RecordReader, RouteDefinition } from './routes/route-types.js';
 
@@ -96,15 +97,12 @@ function settleRendered(result: Rendered, { onError }: HandlerSettings, requestI
 
 const ALLOW = 'GET, HEAD';
 
-function defaultRequestId(): string {
-  return globalThis.crypto.randomUUID();
-}
 
 /** The caller's `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._:-]`, else a new one. */
 function resolveRequestId(given: string | undefined, generate: (() => string) | undefined): string {
   if (given !== undefined && REQUEST_ID_RE.test(given)) return given;
   // A UUID always passes the rule.
-  if (generate === undefined) return defaultRequestId();
+  if (generate === undefined) return newRequestId();
   let generated: unknown;
   try {
     generated = settle(generate());
@@ -112,7 +110,7 @@ function resolveRequestId(given: string | undefined, generate: (() => string) | 
     generated = undefined;
   }
   // A generator's value goes into a header too, so it must pass the same rule.
-  return typeof generated === 'string' && REQUEST_ID_RE.test(generated) ? generated : defaultRequestId();
+  return typeof generated === 'string' && REQUEST_ID_RE.test(generated) ? generated : newRequestId();
 }
 
 /** `instanceof`, false for a thrown value whose prototype cannot be read (a Proxy that throws on every trap). */
