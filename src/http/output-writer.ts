@@ -2,7 +2,7 @@
  * The output step's tools for a route's renderer: the builder options of this request (the handler's fixed
  * FHIR and HL7 options, the clock, the control id) and the bodies, produced through the output-reuse seam.
  */
-import { generateControlId, type Directory, type FhirExportOptions, type Hl7MessageOptions } from '../index.js';
+import { generateControlId, type buildFhirPatientExport, type Directory, type FhirExportOptions, type Hl7MessageOptions } from '../index.js';
 import { settle } from './guards.js';
 import type { HandlerSettings } from './handler-options.js';
 import type { OutputReuse } from './output-reuse.js';
@@ -39,36 +39,54 @@ export function createIsoClock(now: HandlerSettings['now']): () => string {
  * @param requestId - the request id, passed to the control-id hook
  */
 export function createOutputWriter(settings: HandlerSettings, reuse: OutputReuse, isoNow: () => string, route: ExportRouteName, requestId: string): OutputWriter {
-  const { controlId } = settings;
+  return new RequestWriter(settings, reuse, isoNow, route, requestId);
+}
 
-  function hl7WithTime(now: string, id: unknown, directory: Directory | undefined): Hl7MessageOptions {
-    const o: Hl7MessageOptions = { ...settings.hl7, now };
+/** The writer of one request: a class, so a request allocates one object, not one closure per method. */
+class RequestWriter implements OutputWriter {
+  constructor(
+    private readonly settings: HandlerSettings,
+    private readonly reuse: OutputReuse,
+    private readonly isoNow: () => string,
+    private readonly route: ExportRouteName,
+    private readonly requestId: string,
+  ) {}
+
+  private hl7WithTime(now: string, id: unknown, directory: Directory | undefined): Hl7MessageOptions {
+    const o: Hl7MessageOptions = { ...this.settings.hl7, now };
     if (id !== undefined) o.controlId = id as string;
     if (directory !== undefined) o.directory = directory;
     return o;
   }
 
-  return {
-    fhirOptions(directory) {
-      const o: FhirExportOptions = { ...settings.fhir, now: isoNow() };
-      if (directory !== undefined) o.directory = directory;
-      return o;
-    },
-    hl7Options(directory) {
-      const now = isoNow();
-      return hl7WithTime(now, controlId === undefined ? undefined : settle(controlId({ route, requestId })), directory);
-    },
-    fhir(key, records, options, build) {
-      const now = options.now as string;
-      return reuse.fhirBody(route, key, records, now, (at) => build(at === now ? options : { ...options, now: at }));
-    },
-    hl7(messageCode, key, records, directory, build) {
-      const now = isoNow();
-      // The default control id is drawn here (the builders' own default), so a reused message can carry it.
-      const id: unknown = controlId === undefined ? generateControlId(messageCode) : settle(controlId({ route, requestId }));
-      // Not a string: the builder refuses it (a 500), as it would any control id it cannot send.
-      if (typeof id !== 'string') return build(hl7WithTime(now, id, directory));
-      return reuse.hl7Body(route, key, records, messageCode, now, id, (t, c) => build(hl7WithTime(t, c, directory)));
-    },
-  };
+  /** The host's control id for this request (`hl7.controlId`), or `undefined` for the builders' default. */
+  private hostControlId(): unknown {
+    const { controlId } = this.settings;
+    return controlId === undefined ? undefined : settle(controlId({ route: this.route, requestId: this.requestId }));
+  }
+
+  fhirOptions(directory: Directory | undefined): FhirExportOptions {
+    const o: FhirExportOptions = { ...this.settings.fhir, now: this.isoNow() };
+    if (directory !== undefined) o.directory = directory;
+    return o;
+  }
+
+  hl7Options(directory: Directory | undefined): Hl7MessageOptions {
+    const now = this.isoNow();
+    return this.hl7WithTime(now, this.hostControlId(), directory);
+  }
+
+  fhir<TOptions extends FhirExportOptions>(key: object, records: readonly unknown[], options: TOptions, build: (options: TOptions) => ReturnType<typeof buildFhirPatientExport>): string {
+    const now = options.now as string;
+    return this.reuse.fhirBody(this.route, key, records, now, (at) => build(at === now ? options : { ...options, now: at }));
+  }
+
+  hl7(messageCode: 'ADT' | 'MDM' | 'ORU', key: object, records: readonly unknown[], directory: Directory | undefined, build: (options: Hl7MessageOptions) => string): string {
+    const now = this.isoNow();
+    // The default control id is drawn here (the builders' own default), so a reused message can carry it.
+    const id: unknown = this.settings.controlId === undefined ? generateControlId(messageCode) : this.hostControlId();
+    // Not a string: the builder refuses it (a 500), as it would any control id it cannot send.
+    if (typeof id !== 'string') return build(this.hl7WithTime(now, id, directory));
+    return this.reuse.hl7Body(this.route, key, records, messageCode, now, id, (t, c) => build(this.hl7WithTime(t, c, directory)));
+  }
 }

@@ -11,7 +11,7 @@
  * parameters, which data and which renderer.
  */
 import { createAccessCheck, type AccessState, type MaybePromise } from './access.js';
-import { classifyFailure, safeCall, settle } from './guards.js';
+import { classifyFailure, safeCall } from './guards.js';
 import { ClientGoneError, bindSignal, runWithDeadline, type ClientWatch } from './data-deadline.js';
 import type { ChartDataSource } from './data-source.js';
 import { DataSourceTimeoutError } from './errors.js';
@@ -24,7 +24,6 @@ import {
   FHIR_CONTENT_TYPE,
   HL7_CONTENT_TYPE,
   PROBLEM_CONTENT_TYPE,
-  REQUEST_ID_RE,
   invalidParameters,
   notFound,
   operationOutcome,
@@ -32,11 +31,12 @@ import {
   type HttpError,
   type PreparedResponse,
 } from './internal/responses.js';
-import { createBulkRoutes } from './bulk/bulk-routes.js';
+import { createBulkRoutes, type BulkCall } from './bulk/bulk-routes.js';
 import { createOutputReuse, type KeptTarget, type OutputReuse, type OutputReuseSwitches } from './output-reuse.js';
 import { createOperationalRoutes, type OperationalRoute } from './operational-routes.js';
 import { createIsoClock, createOutputWriter } from './output-writer.js';
 import { settleBody, type RenderedBody, type ResponseBody } from './output/streamed-body.js';
+import { resolveRequestId } from './internal/request-id.js';
 import { matchRoute } from './routes/route-table.js';
 import type { BulkRouteName, ObservedRouteName, OutputWriter, RecordReader, RouteDefinition } from './routes/route-types.js';
 
@@ -96,24 +96,6 @@ function settleRendered(result: Rendered, { onError }: HandlerSettings, requestI
 
 const ALLOW = 'GET, HEAD';
 
-function defaultRequestId(): string {
-  return globalThis.crypto.randomUUID();
-}
-
-/** The caller's `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._:-]`, else a new one. */
-function resolveRequestId(given: string | undefined, generate: (() => string) | undefined): string {
-  if (given !== undefined && REQUEST_ID_RE.test(given)) return given;
-  // A UUID always passes the rule.
-  if (generate === undefined) return defaultRequestId();
-  let generated: unknown;
-  try {
-    generated = settle(generate());
-  } catch {
-    generated = undefined;
-  }
-  // A generator's value goes into a header too, so it must pass the same rule.
-  return typeof generated === 'string' && REQUEST_ID_RE.test(generated) ? generated : defaultRequestId();
-}
 
 /** `instanceof`, false for a thrown value whose prototype cannot be read (a Proxy that throws on every trap). */
 function isInstance(value: unknown, type: abstract new (...args: never[]) => unknown): boolean {
@@ -219,6 +201,9 @@ async function answerOperational(
   }
 }
 
+/** The arguments of a step: the call, its route, request id, response headers and access state. */
+type StepArgs = [call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState];
+
 /** What the steps after the access check use of their core. */
 interface CoreParts {
   readonly settings: HandlerSettings;
@@ -306,6 +291,31 @@ function bulkFailure(
   return { status: refusal.status, headers, body: operationOutcome(refusal, requestId) };
 }
 
+// The continuations of a request that waits live in functions of their own (readAfter, answerLater, finishLater,
+// bulkAnswer): a closure inside a step would make every request allocate the step's context, waiting or not.
+
+function readAfter(parts: CoreParts, refused: Promise<HttpError | undefined>, ...[call, route, requestId, headers, state]: StepArgs): Promise<Rendered> {
+  return refused.then((r) => r ?? readAndRender(parts, call, route, requestId, headers, state));
+}
+
+function answerLater(settings: HandlerSettings, pending: Promise<Rendered> | undefined, settled: Promise<PreparedBody> | undefined, ...[, route, requestId, headers, state]: StepArgs): Promise<PreparedBody> {
+  const fail = (error: unknown): PreparedBody => failureAnswer(settings, error, requestId, route, headers, state);
+  if (settled !== undefined) return settled.catch(fail);
+  return (pending as Promise<Rendered>).then((rendered) => settleRendered(rendered, settings, requestId, route)).catch(fail);
+}
+
+type LaterArgs = [requestId: string, headers: Record<string, string>, state: AccessState, started: number];
+
+function finishLater(observer: HandlerSettings['observer'], result: Promise<PreparedBody>, call: IncomingCall, route: RouteDefinition | undefined, ...[requestId, headers, state, started]: LaterArgs): Promise<PreparedResponse> {
+  return result.then((body) => observed(observer, call, route?.name, requestId, render(route, body, requestId, headers), started, state));
+}
+
+function bulkAnswer({ onError, observer }: HandlerSettings, { route, answer }: BulkCall, call: IncomingCall, ...[requestId, headers, state, started]: LaterArgs): Promise<PreparedResponse> {
+  return answer
+    .catch((error: unknown) => bulkFailure(onError, error, route, requestId, headers, state))
+    .then((prepared) => observed(observer, call, route, requestId, prepared, started, state));
+}
+
 /**
  * Build the adapter-independent pipeline. Internal: `createExportHandler` and `toNodeListener` wrap it.
  * @param options - the handler options, checked here
@@ -333,20 +343,19 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
     }
     // API key (401), scope (403), rate limit (429)
     const refused = checkAccess(call, route, headers, state);
-    if (refused instanceof Promise) return refused.then((r) => r ?? readAndRender(parts, call, route, requestId, headers, state));
+    if (refused instanceof Promise) return readAfter(parts, refused, call, route, requestId, headers, state);
     return refused ?? readAndRender(parts, call, route, requestId, headers, state);
   }
 
   /** Steps 2 to 8, with a failure thrown on the way turned into its answer (404, 503 or 500). */
   function answer(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): MaybePromise<PreparedBody> {
-    const fail = (error: unknown): PreparedBody => failureAnswer(settings, error, requestId, route, headers, state);
     try {
       const result = runSteps(call, route, requestId, headers, state);
-      if (result instanceof Promise) return result.then((rendered) => settleRendered(rendered, settings, requestId, route)).catch(fail);
+      if (result instanceof Promise) return answerLater(settings, result, undefined, call, route, requestId, headers, state);
       const settled = settleRendered(result, settings, requestId, route);
-      return settled instanceof Promise ? settled.catch(fail) : settled;
+      return settled instanceof Promise ? answerLater(settings, undefined, settled, call, route, requestId, headers, state) : settled;
     } catch (error) {
-      return fail(error);
+      return failureAnswer(settings, error, requestId, route, headers, state);
     }
   }
 
@@ -365,17 +374,12 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
       const state: AccessState = { partnerId: undefined, stage: 'unknown' };
       // Bulk Data routes (src/http/bulk/), when the option is set: answered before the route table.
       const bulkCall = bulk?.handle(call, requestId, headers, state);
-      if (bulkCall !== undefined) {
-        const { route, answer: bulkAnswer } = bulkCall;
-        return bulkAnswer
-          .catch((error: unknown) => bulkFailure(onError, error, route, requestId, headers, state))
-          .then((prepared) => observed(observer, call, route, requestId, prepared, started, state));
-      }
+      if (bulkCall !== undefined) return bulkAnswer(settings, bulkCall, call, requestId, headers, state, started);
       // Route (404)
       const route = matchRoute(call.pathname, settings.basePath);
-      const finish = (result: PreparedBody): PreparedResponse => observed(observer, call, route?.name, requestId, render(route, result, requestId, headers), started, state);
       const result = route === undefined ? ERRORS.routeNotFound : answer(call, route, requestId, headers, state);
-      return result instanceof Promise ? result.then(finish) : finish(result);
+      if (result instanceof Promise) return finishLater(observer, result, call, route, requestId, headers, state, started);
+      return observed(observer, call, route?.name, requestId, render(route, result, requestId, headers), started, state);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -87,7 +87,7 @@ function keyHeader(call: IncomingCall): ((name: string) => string | undefined) |
   const bearer = auth === undefined ? undefined : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(auth)?.[1];
   const apiKey = call.header('x-api-key');
   if (bearer !== undefined && apiKey !== undefined && apiKey !== '' && apiKey !== bearer) return undefined;
-  if (bearer === undefined || (apiKey !== undefined && apiKey !== '')) return call.header;
+  if (bearer === undefined || (apiKey !== undefined && apiKey !== '')) return (name) => call.header(name);
   return (name) => (name === 'x-api-key' ? bearer : call.header(name));
 }
 /** Key (401) → scope (403) → rate limit (429): the owner's key id, or the refusal. */
