@@ -128,6 +128,34 @@ describe('streamAdrA19', () => {
     expect(turns).toBeGreaterThanOrEqual(notes.length);
   });
 
+  it('should count the chart check at the call against the budget: a check that spent it is followed by a give-back', async () => {
+    // Arrange: one small note, and a patient record whose first read (by the check, at the call) takes 250 ms.
+    const { chart } = fc.sample(patientChart({ mappable: true }), { numRuns: 1, seed: 3 })[0] as ChartWithDirectory;
+    const slowChart = (): PatientChart => {
+      let read = false;
+      return {
+        get patient() {
+          if (!read) {
+            read = true;
+            const until = performance.now() + 250;
+            while (performance.now() < until);
+          }
+          return chart.patient;
+        },
+        notes: [longNote(0, 300)],
+      } as PatientChart;
+    };
+    const options = { now: NOW, controlId: 'ADR1', maxHoldMs: 200 };
+    // Act: the turns given back while the stream is made (check included) and read to its end.
+    const slow = await turnsDuring(() => joined(streamAdrA19(slowChart(), options)));
+    const quick = await turnsDuring(() => joined(streamAdrA19({ patient: chart.patient, notes: [longNote(0, 300)] }, options)));
+    // Assert: the budget was spent by the check, so the stream paused after its first record; the control,
+    // whose check is quick, writes its one record well within 200 ms and never pauses.
+    expect(slow.value.text).toBe(quick.value.text);
+    expect(slow.turns).toBeGreaterThanOrEqual(1);
+    expect(quick.turns).toBe(0);
+  });
+
   it('should not give the loop back per record when the budget is large', async () => {
     // The control of the test above: the same chart with maxHoldMs 10 s runs in a few turns.
     const { chart } = fc.sample(patientChart({ mappable: true }), { numRuns: 1, seed: 3 })[0] as ChartWithDirectory;

@@ -3,7 +3,7 @@
  * it is written.
  */
 import type { PatientChart } from '../../model/chart.js';
-import { createPacer, resolveStreamSettings, type StreamSettings } from '../../internal/pacing.js';
+import { createPacer, resolveStreamSettings, type Pacer, type StreamSettings } from '../../internal/pacing.js';
 import { adrA19Units, ADR_A19_TYPE, GROUP_END, planAdrA19, type AdrA19Plan, type Hl7SummaryOptions } from './adr-a19.js';
 import { buildMessageHeader, headerIsNonAscii, isNonAscii } from './assemble-message.js';
 
@@ -35,7 +35,8 @@ export type Hl7SummaryStreamOptions = Hl7SummaryOptions & Hl7StreamOptions;
  *
  * The chart and the options are checked at the call, so a bad chart throws before the iterable exists. The
  * chart check runs synchronously at the call and reads the whole chart: a host exporting a chart many times
- * checks it once with `freezePatientChart`, which takes that check out of every export.
+ * checks it once with `freezePatientChart`, which takes that check out of every export. The `maxHoldMs` budget
+ * starts at the call, so a check that spent it is followed by a give-back after the first record.
  *
  * @param chart - the patient's chart (checked first; nothing invalid is emitted)
  * @param options - the options of `buildAdrA19`, plus `chunkChars` and `maxHoldMs`
@@ -52,18 +53,21 @@ export type Hl7SummaryStreamOptions = Hl7SummaryOptions & Hl7StreamOptions;
  */
 export function streamAdrA19(chart: PatientChart, options?: Hl7SummaryStreamOptions): AsyncIterable<string> {
   const settings = resolveStreamSettings(options);
+  // The event-loop budget starts at the call, before the chart check: when the check has spent it, the stream
+  // gives the loop back after the first record it writes, not one budget later.
+  const pacer = createPacer(settings.maxHoldMs);
   const plan = planAdrA19(chart, options);
-  return streamUnits(plan, settings);
+  return streamUnits(plan, settings, pacer);
 }
 
 /**
  * Write the planned message record by record (paced), then give it in chunks of at least `chunkChars`.
  * @param plan - the planned message
  * @param settings - chunk size and event-loop budget
+ * @param pacer - the budget, started at the call
  * @returns the chunks
  */
-async function* streamUnits(plan: AdrA19Plan, settings: StreamSettings): AsyncGenerator<string, void, undefined> {
-  const pacer = createPacer(settings.maxHoldMs);
+async function* streamUnits(plan: AdrA19Plan, settings: StreamSettings, pacer: Pacer): AsyncGenerator<string, void, undefined> {
   const le = plan.p.lineEnding;
   // The message after MSH is every segment followed by the line ending, as `assembleMessage` writes it; pieces
   // are cut from it at record boundaries once they reach the chunk size, and scanned for MSH-18 as they are cut.
