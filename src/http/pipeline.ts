@@ -291,17 +291,20 @@ function bulkFailure(
   return { status: refusal.status, headers, body: operationOutcome(refusal, requestId) };
 }
 
-// The continuations of a request that waits live in functions of their own (readAfter, answerLater, finishLater,
-// bulkAnswer): a closure inside a step would make every request allocate the step's context, waiting or not.
+// The continuations of a request that waits live in functions of their own (readAfter, renderLater, answerLater,
+// finishLater, bulkAnswer): a closure inside a step would make every request allocate the step's context, waiting or not.
 
 function readAfter(parts: CoreParts, refused: Promise<HttpError | undefined>, ...[call, route, requestId, headers, state]: StepArgs): Promise<Rendered> {
   return refused.then((r) => r ?? readAndRender(parts, call, route, requestId, headers, state));
 }
 
-function answerLater(settings: HandlerSettings, pending: Promise<Rendered> | undefined, settled: Promise<PreparedBody> | undefined, ...[, route, requestId, headers, state]: StepArgs): Promise<PreparedBody> {
-  const fail = (error: unknown): PreparedBody => failureAnswer(settings, error, requestId, route, headers, state);
-  if (settled !== undefined) return settled.catch(fail);
-  return (pending as Promise<Rendered>).then((rendered) => settleRendered(rendered, settings, requestId, route)).catch(fail);
+function answerLater(settings: HandlerSettings, body: Promise<PreparedBody>, ...[, route, requestId, headers, state]: StepArgs): Promise<PreparedBody> {
+  return body.catch((error: unknown) => failureAnswer(settings, error, requestId, route, headers, state));
+}
+
+function renderLater(settings: HandlerSettings, rendered: Promise<Rendered>, ...args: StepArgs): Promise<PreparedBody> {
+  const [, route, requestId] = args;
+  return answerLater(settings, rendered.then((r) => settleRendered(r, settings, requestId, route)), ...args);
 }
 
 type LaterArgs = [requestId: string, headers: Record<string, string>, state: AccessState, started: number];
@@ -351,9 +354,9 @@ export function createExportCore(options: ExportHandlerOptions, reuse?: OutputRe
   function answer(call: IncomingCall, route: RouteDefinition, requestId: string, headers: Record<string, string>, state: AccessState): MaybePromise<PreparedBody> {
     try {
       const result = runSteps(call, route, requestId, headers, state);
-      if (result instanceof Promise) return answerLater(settings, result, undefined, call, route, requestId, headers, state);
+      if (result instanceof Promise) return renderLater(settings, result, call, route, requestId, headers, state);
       const settled = settleRendered(result, settings, requestId, route);
-      return settled instanceof Promise ? answerLater(settings, undefined, settled, call, route, requestId, headers, state) : settled;
+      return settled instanceof Promise ? answerLater(settings, settled, call, route, requestId, headers, state) : settled;
     } catch (error) {
       return failureAnswer(settings, error, requestId, route, headers, state);
     }
