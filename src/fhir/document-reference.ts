@@ -13,6 +13,11 @@ import { withLastUpdated } from './internal/meta.js';
 /** The attachment content type of note text (note text is plain text in UTF-8; FHIR R4 Attachment.contentType is a MIME type with its charset). */
 export const NOTE_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
+/** `DocumentReference.category`: US Core requires one, and every chart note is a clinical note (a new array each call). */
+export function noteCategory(): fhir.CodeableConcept[] {
+  return [{ coding: [{ system: SYSTEM.usCoreDocumentReferenceCategory, code: 'clinical-note', display: 'Clinical Note' }] }];
+}
+
 /** DocumentReference mapping with a given context. */
 export function mapDocumentReference(note: ClinicalNote, ctx: MapContext): fhir.DocumentReference {
   const loinc = NOTE_TYPE_LOINC[note.type];
@@ -22,8 +27,7 @@ export function mapDocumentReference(note: ClinicalNote, ctx: MapContext): fhir.
     status: note.status === 'entered-in-error' ? 'entered-in-error' : 'current',
     docStatus: note.status,
     type: { coding: [{ system: SYSTEM.loinc, code: loinc.code, display: loinc.display }] },
-    // US Core requires a category; every chart note is a clinical note.
-    category: [{ coding: [{ system: SYSTEM.usCoreDocumentReferenceCategory, code: 'clinical-note', display: 'Clinical Note' }] }],
+    category: noteCategory(),
     subject: ctx.patientRef(),
   } as fhir.DocumentReference;
   // DocumentReference.date is an instant: only a full date-time fits (a checked date-time is the only

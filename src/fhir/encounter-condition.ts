@@ -8,13 +8,18 @@ import { standaloneContext } from './internal/context.js';
 import { assertValidChartParts } from './internal/validate.js';
 import { withLastUpdated } from './internal/meta.js';
 
+/** `Condition.category` of an encounter diagnosis (a new array each call: resources share no objects). */
+export function encounterDiagnosisCategory(): fhir.CodeableConcept[] {
+  return [{ coding: [{ system: SYSTEM.conditionCategory, code: 'encounter-diagnosis', display: 'Encounter Diagnosis' }] }];
+}
+
 /** Encounter-diagnosis Condition mapping with a given context. */
 export function mapEncounterCondition(encounter: Encounter, index: number, diagnosis: Diagnosis, ctx: MapContext): fhir.Condition {
   const out: fhir.Condition = {
     resourceType: 'Condition',
     id: ctx.ids.diagnosis(encounter, index),
     // An encounter diagnosis states no clinical or verification status; the chart records none.
-    category: [{ coding: [{ system: SYSTEM.conditionCategory, code: 'encounter-diagnosis', display: 'Encounter Diagnosis' }] }],
+    category: encounterDiagnosisCategory(),
     code: toConcept(diagnosis.code),
     subject: ctx.patientRef(),
     encounter: ctx.localRef('Encounter', ctx.ids.encounter(encounter)),

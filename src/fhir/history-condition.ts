@@ -10,7 +10,12 @@ import { assertValidChartParts } from './internal/validate.js';
 import { withLastUpdated } from './internal/meta.js';
 
 /** Clinical statuses under which FHIR allows an abatement (invariant con-4). */
-const ABATED = new Set(['inactive', 'remission', 'resolved']);
+export const ABATED: ReadonlySet<string> = new Set(['inactive', 'remission', 'resolved']);
+
+/** `Condition.category` of a medical-history entry (a new array each call: resources share no objects). */
+export function problemListCategory(): fhir.CodeableConcept[] {
+  return [{ coding: [{ system: SYSTEM.conditionCategory, code: 'problem-list-item', display: 'Problem List Item' }] }];
+}
 
 /** Medical-history Condition mapping with a given context. */
 export function mapHistoryCondition(entry: MedicalHistoryEntry, ctx: MapContext): fhir.Condition {
@@ -26,7 +31,7 @@ export function mapHistoryCondition(entry: MedicalHistoryEntry, ctx: MapContext)
   out.verificationStatus = {
     coding: [{ system: SYSTEM.conditionVerStatus, code: verification, display: VERIFICATION_STATUS_DISPLAY[verification] }],
   };
-  out.category = [{ coding: [{ system: SYSTEM.conditionCategory, code: 'problem-list-item', display: 'Problem List Item' }] }];
+  out.category = problemListCategory();
   out.code = toConcept(entry.code);
   out.subject = ctx.patientRef();
   if (entry.onset !== undefined) out.onsetDateTime = entry.onset;

@@ -12,6 +12,8 @@ import type { Directory } from '../model/directory.js';
 import { validateChartDocument, validateDirectoryOption } from '../validation/chart-check.js';
 import { createChartReader } from './internal/chart-reader.js';
 import type { DirectoryMemo } from './internal/directory-memo.js';
+import type { ChartResource } from './internal/chart-resources.js';
+import { ResourceJson } from './internal/direct-json.js';
 import { PULL_END, pulledLines } from './internal/pulled-lines.js';
 
 /** The resource types the NDJSON writers can emit, in the order a Bulk manifest lists them; `OperationOutcome` lines are the writers' errors. */
@@ -151,7 +153,7 @@ interface NdjsonWriter {
   close(): Promise<unknown> | undefined;
 }
 
-const NO_RESOURCES: readonly fhir.FhirResource[] = [];
+const NO_RESOURCES: readonly ChartResource[] = [];
 
 /**
  * The writer of one export: checks its arguments, then maps chart after chart, a record's group of resources at a
@@ -171,7 +173,7 @@ function createNdjsonWriter(
   const accept = createLineFilter(resolved);
   const reader = createChartReader(charts, resolved.directory, resolved.wholeDirectory);
   let memo: DirectoryMemo | undefined;
-  let groups: Iterator<readonly fhir.FhirResource[]> | undefined;
+  let groups: Iterator<readonly ChartResource[]> | undefined;
   let group = NO_RESOURCES;
   let index = 0;
   let paceDue = false;
@@ -196,7 +198,7 @@ function createNdjsonWriter(
       }
       // By index, to the end, before the next step of `groups`: that step refills the same array.
       if (index < group.length) {
-        const resource = group[index++] as fhir.FhirResource;
+        const resource = group[index++] as ChartResource;
         const line = accept(resource);
         memo?.settle(resource, line?.resourceType !== 'OperationOutcome');
         paceDue = true;
@@ -224,7 +226,7 @@ function createNdjsonWriter(
  * conflict line for a different resource under an id already written, or undefined (left out, or the same shared
  * record again).
  */
-function createLineFilter(resolved: ResolvedNdjsonOptions): (resource: fhir.FhirResource) => FhirNdjsonLine | undefined {
+function createLineFilter(resolved: ResolvedNdjsonOptions): (resource: ChartResource) => FhirNdjsonLine | undefined {
   const { types, since } = resolved;
   // Ids written, per type: id → the hash of the line for shared types, '' for the others. A map per type, not
   // one keyed by `Type/id`: that key would be a new string to build and hash for every resource.
@@ -232,14 +234,15 @@ function createLineFilter(resolved: ResolvedNdjsonOptions): (resource: fhir.Fhir
   return (resource) => {
     const type = resource.resourceType;
     if (types !== undefined && !types.has(type)) return undefined;
+    const direct = resource instanceof ResourceJson;
     if (since !== undefined) {
-      const updated = resource.meta?.lastUpdated;
+      const updated = direct ? resource.lastUpdated : resource.meta?.lastUpdated;
       if (updated !== undefined && isoOrderKey(updated) <= since) return undefined;
     }
     const id = resource.id as string;
     // Serialised before the id is looked up: serialising flattens an id built by concatenation, so it is
     // hashed once as a flat string.
-    const text = `${JSON.stringify(resource)}\n`;
+    const text = direct ? `${resource.json}\n` : `${JSON.stringify(resource)}\n`;
     let ids = written.get(type);
     if (ids === undefined) {
       ids = new Map<string, string>();

@@ -4,12 +4,11 @@
  * export ends early, as a `for await` over it would.
  * @module
  */
-import type * as fhir from 'fhir/r4.js';
 import type { PatientChart } from '../../model/chart.js';
 import type { Directory } from '../../model/directory.js';
 import { validateDirectoryOption, validatePatientChart } from '../../validation/chart-check.js';
 import type { FhirNdjsonChart } from '../ndjson.js';
-import { chartResources, directoryResources } from './chart-resources.js';
+import { type ChartResource, chartResources, directoryResources } from './chart-resources.js';
 import { type DirectoryMemo, directoryMemo } from './directory-memo.js';
 
 function isWrapped(item: PatientChart | FhirNdjsonChart): item is FhirNdjsonChart {
@@ -19,7 +18,7 @@ function isWrapped(item: PatientChart | FhirNdjsonChart): item is FhirNdjsonChar
 /** The charts of one export, read one at a time (see {@link createChartReader}). */
 export interface ChartReader {
   /** The next chart's resources (then the whole directory's); undefined at the end; a promise while an async source reads. */
-  next(): Iterator<readonly fhir.FhirResource[]> | Promise<void> | undefined;
+  next(): Iterator<readonly ChartResource[]> | Promise<void> | undefined;
   /** The memo of the directory of the resources `next()` gave last. */
   memo(): DirectoryMemo | undefined;
   /** Close the charts' iterator when the export ends early (as a `for await` over it would); undefined when nothing is open. */
@@ -59,7 +58,7 @@ export function createChartReader(
         throw error;
       },
     );
-  const next = (): Iterator<readonly fhir.FhirResource[]> | Promise<void> | undefined => {
+  const next = (): Iterator<readonly ChartResource[]> | Promise<void> | undefined => {
     let r: IteratorResult<unknown> | undefined = read;
     read = undefined;
     if (r === undefined && source !== undefined) {

@@ -1,18 +1,20 @@
 /**
  * The resources of a whole chart, one at a time, in the entry order of `buildFhirPatientBundle` without limits,
- * made by the same mappers with the same Bundle context: each resource is the very object that Bundle holds.
- * Generators, so a caller holds one record's resources at a time, never the chart's.
+ * made by the same mappers with the same Bundle context: each resource is the very object that Bundle holds, or
+ * (Encounters with their Conditions and Procedures, notes, medical history) its JSON text written directly
+ * (./direct-json.ts). Generators, so a caller holds one record's resources at a time, never the chart's.
  */
 import type * as fhir from 'fhir/r4.js';
 import type { PatientChart } from '../../model/chart.js';
 import type { Directory } from '../../model/directory.js';
-import { mapComposition } from '../composition.js';
-import { mapDocumentReference } from '../document-reference.js';
-import { mapHistoryCondition } from '../history-condition.js';
 import { buildIdPlan } from '../ids.js';
 import { createBundleContext, indexDirectory, newestFirst } from './bundle.js';
 import type { DirectoryMemo } from './directory-memo.js';
-import { instrumentScores, pushAssessmentGroup, pushEncounterGroup, pushPatientGroup } from './groups.js';
+import { instrumentScores, pushAssessmentGroup, pushPatientGroup } from './groups.js';
+import { compositionJson, documentReferenceJson, historyConditionJson, pushEncounterJson, type ResourceJson } from './direct-json.js';
+
+/** A resource of a chart: the object, or its JSON text written directly. */
+export type ChartResource = fhir.FhirResource | ResourceJson;
 
 /**
  * Every resource of a (checked) chart, as `buildFhirPatientBundle(chart, { directory })` gives them, in its order,
@@ -25,23 +27,23 @@ import { instrumentScores, pushAssessmentGroup, pushEncounterGroup, pushPatientG
  *   earlier chart are not given again
  * @throws {MappingError} as the Bundle builder does (two records of one type with one FHIR id)
  */
-export function* chartResources(chart: PatientChart, directory: Directory | undefined, memo?: DirectoryMemo): Generator<readonly fhir.FhirResource[]> {
+export function* chartResources(chart: PatientChart, directory: Directory | undefined, memo?: DirectoryMemo): Generator<readonly ChartResource[]> {
   const all = Number.POSITIVE_INFINITY;
   const encounters = newestFirst(chart.encounters, all, (e) => [e.period?.start]);
   const included = new Set<string>();
   for (const e of encounters) included.add(e.id);
   const ctx = createBundleContext(chart, buildIdPlan(chart, directory), indexDirectory(directory), included, memo);
-  const group: fhir.FhirResource[] = [];
+  const group: ChartResource[] = [];
   pushPatientGroup(group, chart, ctx);
   yield group;
   for (const e of encounters) {
     group.length = 0;
-    pushEncounterGroup(group, e, ctx, true);
+    pushEncounterJson(group, e, ctx);
     yield group;
   }
   for (const n of newestFirst(chart.notes, all, (x) => [x.authored])) {
     group.length = 0;
-    group.push(mapComposition(n, ctx), mapDocumentReference(n, ctx));
+    group.push(compositionJson(n, ctx), documentReferenceJson(n, ctx));
     yield group;
   }
   const assessments = newestFirst(chart.assessments, all, (a) => [a.authored]);
@@ -56,7 +58,7 @@ export function* chartResources(chart: PatientChart, directory: Directory | unde
   }
   for (const h of newestFirst(chart.medicalHistory, all, (x) => [x.recordedDate, x.onset])) {
     group.length = 0;
-    group.push(mapHistoryCondition(h, ctx));
+    group.push(historyConditionJson(h, ctx));
     yield group;
   }
   yield ctx.drainDirectory() as fhir.FhirResource[];

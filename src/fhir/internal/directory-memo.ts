@@ -41,7 +41,7 @@ export class DirectoryMemo {
    * refused as a different resource under an id already written (another chart would be refused again, with an
    * error line each time, as before).
    */
-  settle(resource: fhir.Resource, handled: boolean): void {
+  settle(resource: object, handled: boolean): void {
     const entry = this.pending.get(resource);
     if (entry === undefined) return;
     this.pending.delete(resource);

@@ -15,8 +15,13 @@ import { mapQuestionnaireResponse } from '../questionnaire-response.js';
 import type { MapContext } from './context.js';
 import { mapChartId } from '../ids.js';
 
+/** Where a group's resources go: an array of resources (or of resources and their JSON texts). */
+export interface ResourceSink {
+  push(resource: fhir.FhirResource): unknown;
+}
+
 /** Patient, its Coverages and their payer Organizations (each payer once). */
-export function pushPatientGroup(out: fhir.FhirResource[], chart: PatientChart, ctx: MapContext): void {
+export function pushPatientGroup(out: ResourceSink, chart: PatientChart, ctx: MapContext): void {
   out.push(mapPatient(chart.patient, ctx));
   const coverages = chart.patient.coverages;
   if (coverages === undefined || coverages.length === 0) return;
@@ -30,7 +35,7 @@ export function pushPatientGroup(out: fhir.FhirResource[], chart: PatientChart, 
 }
 
 /** An Encounter, its Conditions and (optionally) its Procedures. */
-export function pushEncounterGroup(out: fhir.FhirResource[], encounter: Encounter, ctx: MapContext, withProcedures: boolean): void {
+export function pushEncounterGroup(out: ResourceSink, encounter: Encounter, ctx: MapContext, withProcedures: boolean): void {
   out.push(mapEncounter(encounter, ctx));
   encounter.diagnoses?.forEach((dx, i) => out.push(mapEncounterCondition(encounter, i, dx, ctx)));
   if (withProcedures) encounter.procedures?.forEach((p, i) => out.push(mapProcedure(encounter, i, p, ctx)));
@@ -54,7 +59,7 @@ export function instrumentScores(chart: PatientChart): Map<string, Questionnaire
 
 /** A QuestionnaireResponse and, the first time its instrument (with item definitions) appears, its Questionnaire. */
 export function pushAssessmentGroup(
-  out: fhir.FhirResource[],
+  out: ResourceSink,
   assessment: Assessment,
   ctx: MapContext,
   scores: ReadonlyMap<string, QuestionnaireScore>,
