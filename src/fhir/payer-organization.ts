@@ -7,6 +7,11 @@ import { standaloneContext } from './internal/context.js';
 import { hasText } from '../internal/text.js';
 import { assertValidChartParts, PLACEHOLDER_PATIENT } from './internal/validate.js';
 
+/** `Organization.type` of a payer (a new array each call: resources share no objects). */
+export function payerType(): fhir.CodeableConcept[] {
+  return [{ coding: [{ system: SYSTEM.organizationType, code: 'pay', display: 'Payer' }] }];
+}
+
 /** Payer Organization mapping with a given context. */
 export function mapPayerOrganization(payer: Payer, ctx: MapContext): fhir.Organization {
   const out: fhir.Organization = { resourceType: 'Organization', id: ctx.ids.payer(payer) };
@@ -15,7 +20,7 @@ export function mapPayerOrganization(payer: Payer, ctx: MapContext): fhir.Organi
   // org-1: an Organization needs a name or an identifier; a blank name falls back to the chart id.
   else if (!named) out.identifier = [{ value: payer.id }];
   out.active = true;
-  out.type = [{ coding: [{ system: SYSTEM.organizationType, code: 'pay', display: 'Payer' }] }];
+  out.type = payerType();
   if (named) out.name = payer.name;
   return out;
 }

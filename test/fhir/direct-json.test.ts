@@ -1,6 +1,7 @@
 /**
  * The NDJSON writer's direct JSON (src/fhir/internal/direct-json.ts) against its plain equivalents: for every
- * record of arbitrary checked charts, under the three kinds of mapping context (a Bundle's with every encounter
+ * record of arbitrary checked charts (coverages and their payers, encounters with their diagnoses and procedures, notes,
+ * medical history), under the three kinds of mapping context (a Bundle's with every encounter
  * an entry, a Bundle's with some encounters referred to logically, the standalone one), each function's text is
  * `JSON.stringify` of the mapper's resource, byte for byte; and the fused narrative escape equals the two-pass one
  * for any checked text.
@@ -16,15 +17,19 @@ import { mapEncounter } from '../../src/fhir/encounter-resource.js';
 import { mapHistoryCondition } from '../../src/fhir/history-condition.js';
 import { buildIdPlan } from '../../src/fhir/ids.js';
 import { mapProcedure } from '../../src/fhir/procedure.js';
+import { mapCoverage } from '../../src/fhir/coverage.js';
+import { mapPayerOrganization } from '../../src/fhir/payer-organization.js';
 import { createBundleContext, indexDirectory } from '../../src/fhir/internal/bundle.js';
 import type { MapContext } from '../../src/fhir/internal/context.js';
 import { standaloneContext } from '../../src/fhir/internal/context.js';
 import {
   compositionJson,
+  coverageJson,
   documentReferenceJson,
   encounterConditionJson,
   encounterJson,
   historyConditionJson,
+  payerOrganizationJson,
   procedureJson,
   type ResourceJson,
 } from '../../src/fhir/internal/direct-json.js';
@@ -43,6 +48,11 @@ function same(direct: ResourceJson, resource: { resourceType: string; id?: strin
 /** Every record of the chart with a direct JSON, checked against its mapper under `ctx`. */
 function checkChart(chart: PatientChart, ctx: MapContext): number {
   let checked = 0;
+  for (const c of chart.patient.coverages ?? []) {
+    same(coverageJson(c, ctx), mapCoverage(c, ctx));
+    same(payerOrganizationJson(c.payer, ctx), mapPayerOrganization(c.payer, ctx));
+    checked++;
+  }
   for (const e of chart.encounters ?? []) {
     same(encounterJson(e, ctx), mapEncounter(e, ctx));
     e.diagnoses?.forEach((dx, i) => same(encounterConditionJson(e, i, dx, ctx), mapEncounterCondition(e, i, dx, ctx)));

@@ -10,8 +10,8 @@ import type { Directory } from '../../model/directory.js';
 import { buildIdPlan } from '../ids.js';
 import { createBundleContext, indexDirectory, newestFirst } from './bundle.js';
 import type { DirectoryMemo } from './directory-memo.js';
-import { instrumentScores, pushAssessmentGroup, pushPatientGroup } from './groups.js';
-import { compositionJson, documentReferenceJson, historyConditionJson, pushEncounterJson, type ResourceJson } from './direct-json.js';
+import { instrumentScores, pushAssessmentGroup } from './groups.js';
+import { compositionJson, documentReferenceJson, historyConditionJson, pushEncounterJson, pushPatientJson, type ResourceJson } from './direct-json.js';
 
 /** A resource of a chart: the object, or its JSON text written directly. */
 export type ChartResource = fhir.FhirResource | ResourceJson;
@@ -34,7 +34,7 @@ export function* chartResources(chart: PatientChart, directory: Directory | unde
   for (const e of encounters) included.add(e.id);
   const ctx = createBundleContext(chart, buildIdPlan(chart, directory), indexDirectory(directory), included, memo);
   const group: ChartResource[] = [];
-  pushPatientGroup(group, chart, ctx);
+  pushPatientJson(group, chart, ctx);
   yield group;
   for (const e of encounters) {
     group.length = 0;

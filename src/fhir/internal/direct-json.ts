@@ -17,6 +17,8 @@ import type * as fhir from 'fhir/r4.js';
 import type { Diagnosis, Encounter, Procedure } from '../../model/encounter.js';
 import type { MedicalHistoryEntry } from '../../model/history.js';
 import type { ClinicalNote } from '../../model/note.js';
+import type { PatientChart } from '../../model/chart.js';
+import type { Coverage, Payer } from '../../model/patient.js';
 import { CODE_SYSTEMS, type Coding, type Period } from '../../model/common.js';
 import { hasText } from '../../internal/text.js';
 import { mapChartId } from '../ids.js';
@@ -24,6 +26,8 @@ import { BLANK_NOTE_PLACEHOLDER } from '../composition.js';
 import { NOTE_CONTENT_TYPE, noteCategory } from '../document-reference.js';
 import { encounterDiagnosisCategory } from '../encounter-condition.js';
 import { ABATED, problemListCategory } from '../history-condition.js';
+import { mapPatient } from '../patient-resource.js';
+import { payerType } from '../payer-organization.js';
 import {
   CLINICAL_STATUS_DISPLAY,
   CONFIDENTIALITY_DISPLAY,
@@ -32,9 +36,11 @@ import {
   EXTENSION,
   NOTE_TYPE_LOINC,
   PARTICIPANT_ROLE_DISPLAY,
+  SUBSCRIBER_RELATIONSHIP_DISPLAY,
   SYSTEM,
   VERIFICATION_STATUS_DISPLAY,
 } from './codings.js';
+import { toIdentifier } from './datatypes.js';
 import type { MapContext } from './context.js';
 import { utf8Base64 } from './base64.js';
 import { narrativeDivJson } from './xhtml.js';
@@ -42,7 +48,7 @@ import { narrativeDivJson } from './xhtml.js';
 /** A resource already written as JSON: what the writer's filters read of it, and its text. */
 export class ResourceJson {
   constructor(
-    readonly resourceType: 'Encounter' | 'Condition' | 'Procedure' | 'Composition' | 'DocumentReference',
+    readonly resourceType: 'Coverage' | 'Organization' | 'Encounter' | 'Condition' | 'Procedure' | 'Composition' | 'DocumentReference',
     readonly id: string,
     /** The record's `lastUpdated` (the resource's `meta.lastUpdated`), or undefined. */
     readonly lastUpdated: string | undefined,
@@ -60,6 +66,15 @@ function str(text: string): string {
   return JSON_ESCAPED_RE.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
+/**
+ * `JSON.stringify(value)` of a value JSON never escapes, by the chart check or by construction: a FHIR id
+ * (`[A-Za-z0-9\-.]`), a literal reference (`Type/` and a FHIR id), a checked date or date-time (digits and
+ * `-:.TZ+`), a code of one of the model's fixed code lists.
+ */
+function safe(value: string): string {
+  return `"${value}"`;
+}
+
 /** `JSON.stringify(reference)`: the one-key literal reference every context gives for an entry, written directly. */
 function ref(reference: fhir.Reference): string {
   const literal = reference.reference;
@@ -70,39 +85,109 @@ function ref(reference: fhir.Reference): string {
     reference.display === undefined &&
     reference.id === undefined &&
     reference.extension === undefined;
-  return plain ? `{"reference":${str(literal)}}` : JSON.stringify(reference);
+  return plain ? `{"reference":${safe(literal)}}` : JSON.stringify(reference);
 }
+
+/** The opening of a chart coding's JSON, by code system key: `{"coding":[{"system":"<uri>","code":`. */
+const CODING_OPENING = new Map(Object.entries(CODE_SYSTEMS).map(([key, system]) => [key, `{"coding":[{"system":${JSON.stringify(system.uri)},"code":`]));
 
 /** `JSON.stringify(toConcept(coding))`. */
 function concept(coding: Coding): string {
   const display = coding.display !== undefined && hasText(coding.display) ? `,"display":${str(coding.display)}` : '';
-  return `{"coding":[{"system":${str(CODE_SYSTEMS[coding.system].uri)},"code":${str(coding.code)}${display}}]}`;
+  return `${CODING_OPENING.get(coding.system) as string}${str(coding.code)}${display}}]}`;
 }
 
-/** `JSON.stringify(fixedConcept(system, code, display))` of a fixed table entry. */
+/** The JSON of fixed concepts by system and code: a few dozen table entries, each written once. */
+const FIXED = new Map<string, Map<string, string>>();
+
+/** `JSON.stringify(fixedConcept(system, code, display))` of a fixed table entry (the same code, the same display). */
 function fixed(system: string, code: string, display: string): string {
-  return `{"coding":[{"system":${str(system)},"code":${str(code)},"display":${str(display)}}]}`;
+  let codes = FIXED.get(system);
+  if (codes === undefined) {
+    codes = new Map();
+    FIXED.set(system, codes);
+  }
+  let json = codes.get(code);
+  if (json === undefined) {
+    json = `{"coding":[{"system":${str(system)},"code":${str(code)},"display":${str(display)}}]}`;
+    codes.set(code, json);
+  }
+  return json;
 }
 
 /** `JSON.stringify(toPeriod(period))`, or undefined when toPeriod gives none. */
 function period(value: Period | undefined): string | undefined {
   if (value === undefined || (value.start === undefined && value.end === undefined)) return undefined;
-  const start = value.start !== undefined ? `"start":${str(value.start)}` : '';
-  const end = value.end !== undefined ? `${start !== '' ? ',' : ''}"end":${str(value.end)}` : '';
+  const start = value.start !== undefined ? `"start":${safe(value.start)}` : '';
+  const end = value.end !== undefined ? `${start !== '' ? ',' : ''}"end":${safe(value.end)}` : '';
   return `{${start}${end}}`;
 }
 
 /** The opening of a resource: type, id and (when the record has `lastUpdated`) `meta`, as `withLastUpdated` orders them. */
 function head(resourceType: string, id: string, lastUpdated: string | undefined): string {
-  const meta = lastUpdated !== undefined ? `,"meta":{"lastUpdated":${str(lastUpdated)}}` : '';
-  return `{"resourceType":"${resourceType}","id":${str(id)}${meta}`;
+  const meta = lastUpdated !== undefined ? `,"meta":{"lastUpdated":${safe(lastUpdated)}}` : '';
+  return `{"resourceType":"${resourceType}","id":${safe(id)}${meta}`;
 }
 
 const ENCOUNTER_DIAGNOSIS_CATEGORY_JSON = JSON.stringify(encounterDiagnosisCategory());
 const PROBLEM_LIST_CATEGORY_JSON = JSON.stringify(problemListCategory());
 const NOTE_CATEGORY_JSON = JSON.stringify(noteCategory());
 const NOTE_CONTENT_TYPE_JSON = JSON.stringify(NOTE_CONTENT_TYPE);
+const PAYER_TYPE_JSON = JSON.stringify(payerType());
 const UNKNOWN_AUTHOR_JSON = JSON.stringify({ extension: [{ url: EXTENSION.dataAbsentReason, valueCode: 'unknown' }] });
+
+/** `JSON.stringify(coverageClass(code, display, part))` of a Coverage. */
+function coverageClass(code: 'group' | 'plan', display: string, part: { id: string; name?: string | undefined }): string {
+  const name = part.name !== undefined && hasText(part.name) ? `,"name":${str(part.name)}` : '';
+  return `{"type":${fixed(SYSTEM.coverageClass, code, display)},"value":${str(part.id)}${name}}`;
+}
+
+/** A Coverage. Plain equivalent: `JSON.stringify(mapCoverage(coverage, ctx))`. */
+export function coverageJson(coverage: Coverage, ctx: MapContext): ResourceJson {
+  const id = ctx.ids.coverage(coverage);
+  let json = `${head('Coverage', id, undefined)},"status":${safe(coverage.status)}`;
+  const relationship = coverage.relationship ?? 'self';
+  const patient = ref(ctx.patientRef());
+  if (relationship === 'self') json += `,"subscriber":${patient}`;
+  if (coverage.memberId !== undefined && hasText(coverage.memberId)) json += `,"subscriberId":${str(coverage.memberId)}`;
+  json += `,"beneficiary":${patient},"relationship":${fixed(SYSTEM.subscriberRelationship, relationship, SUBSCRIBER_RELATIONSHIP_DISPLAY[relationship])}`;
+  const p = period(coverage.period);
+  if (p !== undefined) json += `,"period":${p}`;
+  json += `,"payor":[${ref(ctx.localRef('Organization', ctx.ids.payer(coverage.payer)))}]`;
+  const classes: string[] = [];
+  if (coverage.group !== undefined) classes.push(coverageClass('group', 'Group', coverage.group));
+  if (coverage.plan !== undefined) classes.push(coverageClass('plan', 'Plan', coverage.plan));
+  if (classes.length > 0) json += `,"class":[${classes.join(',')}]`;
+  // A checked order is a positiveInt, whose JSON is its decimal form.
+  if (coverage.order !== undefined) json += `,"order":${String(coverage.order)}`;
+  return new ResourceJson('Coverage', id, undefined, `${json}}`);
+}
+
+/** A payer's Organization. Plain equivalent: `JSON.stringify(mapPayerOrganization(payer, ctx))`. */
+export function payerOrganizationJson(payer: Payer, ctx: MapContext): ResourceJson {
+  const id = ctx.ids.payer(payer);
+  let json = head('Organization', id, undefined);
+  const named = hasText(payer.name);
+  if (payer.identifier !== undefined) json += `,"identifier":[${JSON.stringify(toIdentifier(payer.identifier))}]`;
+  else if (!named) json += `,"identifier":[{"value":${str(payer.id)}}]`;
+  json += `,"active":true,"type":${PAYER_TYPE_JSON}`;
+  if (named) json += `,"name":${str(payer.name)}`;
+  return new ResourceJson('Organization', id, undefined, `${json}}`);
+}
+
+/** The Patient, its Coverages and their payer Organizations, as `pushPatientGroup(out, chart, ctx)` gives them. */
+export function pushPatientJson(out: (fhir.FhirResource | ResourceJson)[], chart: PatientChart, ctx: MapContext): void {
+  out.push(mapPatient(chart.patient, ctx));
+  const coverages = chart.patient.coverages;
+  if (coverages === undefined || coverages.length === 0) return;
+  for (const c of coverages) out.push(coverageJson(c, ctx));
+  const payers = new Set<string>();
+  for (const c of coverages) {
+    if (payers.has(c.payer.id)) continue;
+    payers.add(c.payer.id);
+    out.push(payerOrganizationJson(c.payer, ctx));
+  }
+}
 
 /**
  * An encounter diagnosis's Condition. Plain equivalent: `JSON.stringify(mapEncounterCondition(encounter, index, diagnosis, ctx))`.
@@ -111,18 +196,18 @@ export function encounterConditionJson(encounter: Encounter, index: number, diag
   const id = ctx.ids.diagnosis(encounter, index);
   let json = `${head('Condition', id, encounter.lastUpdated)},"category":${ENCOUNTER_DIAGNOSIS_CATEGORY_JSON},"code":${concept(diagnosis.code)}`;
   json += `,"subject":${ref(ctx.patientRef())},"encounter":${ref(ctx.localRef('Encounter', ctx.ids.encounter(encounter)))}`;
-  if (diagnosis.onset !== undefined) json += `,"onsetDateTime":${str(diagnosis.onset)}`;
-  if (diagnosis.recordedDate !== undefined) json += `,"recordedDate":${str(diagnosis.recordedDate)}`;
+  if (diagnosis.onset !== undefined) json += `,"onsetDateTime":${safe(diagnosis.onset)}`;
+  if (diagnosis.recordedDate !== undefined) json += `,"recordedDate":${safe(diagnosis.recordedDate)}`;
   return new ResourceJson('Condition', id, encounter.lastUpdated, `${json}}`);
 }
 
 /** An encounter's Procedure. Plain equivalent: `JSON.stringify(mapProcedure(encounter, index, procedure, ctx))`. */
 export function procedureJson(encounter: Encounter, index: number, procedure: Procedure, ctx: MapContext): ResourceJson {
   const id = ctx.ids.procedure(encounter, index);
-  let json = `${head('Procedure', id, encounter.lastUpdated)},"status":${str(procedure.status)},"code":${concept(procedure.code)}`;
+  let json = `${head('Procedure', id, encounter.lastUpdated)},"status":${safe(procedure.status)},"code":${concept(procedure.code)}`;
   json += `,"subject":${ref(ctx.patientRef())},"encounter":${ref(ctx.localRef('Encounter', ctx.ids.encounter(encounter)))}`;
   const performed = procedure.performed;
-  if (typeof performed === 'string') json += `,"performedDateTime":${str(performed)}`;
+  if (typeof performed === 'string') json += `,"performedDateTime":${safe(performed)}`;
   else {
     const p = period(performed);
     if (p !== undefined) json += `,"performedPeriod":${p}`;
@@ -145,12 +230,24 @@ function encounterDiagnoses(encounter: Encounter, diagnoses: readonly Diagnosis[
   return json;
 }
 
+/** `Encounter.class` by class code (a fixed list): each written once. */
+const ENCOUNTER_CLASS_JSON = new Map<string, string>();
+
+function encounterClass(cls: Encounter['class']): string {
+  let json = ENCOUNTER_CLASS_JSON.get(cls);
+  if (json === undefined) {
+    json = JSON.stringify({ system: SYSTEM.v3ActCode, code: cls, display: ENCOUNTER_CLASS_DISPLAY[cls] });
+    ENCOUNTER_CLASS_JSON.set(cls, json);
+  }
+  return json;
+}
+
 /** An Encounter. Plain equivalent: `JSON.stringify(mapEncounter(encounter, ctx))`. */
 export function encounterJson(encounter: Encounter, ctx: MapContext): ResourceJson {
   const id = ctx.ids.encounter(encounter);
   const cls = encounter.class;
-  let json = `${head('Encounter', id, encounter.lastUpdated)},"status":${str(encounter.status)}`;
-  json += `,"class":{"system":${str(SYSTEM.v3ActCode)},"code":${str(cls)},"display":${str(ENCOUNTER_CLASS_DISPLAY[cls])}}`;
+  let json = `${head('Encounter', id, encounter.lastUpdated)},"status":${safe(encounter.status)}`;
+  json += `,"class":${encounterClass(cls)}`;
   if (encounter.type !== undefined) json += `,"type":[${concept(encounter.type)}]`;
   json += `,"subject":${ref(ctx.patientRef())}`;
   const participants = encounter.participants;
@@ -176,14 +273,15 @@ export function encounterJson(encounter: Encounter, ctx: MapContext): ResourceJs
 export function compositionJson(note: ClinicalNote, ctx: MapContext): ResourceJson {
   const id = mapChartId(note.id);
   const loinc = NOTE_TYPE_LOINC[note.type];
-  let json = `${head('Composition', id, note.lastUpdated)},"status":${str(note.status)},"type":${fixed(SYSTEM.loinc, loinc.code, loinc.display)}`;
+  let json = `${head('Composition', id, note.lastUpdated)},"status":${safe(note.status)},"type":${fixed(SYSTEM.loinc, loinc.code, loinc.display)}`;
   json += `,"subject":${ref(ctx.patientRef())}`;
   if (note.encounterId !== undefined) json += `,"encounter":${ref(ctx.encounterRef(note.encounterId))}`;
-  json += `,"date":${str(note.authored)}`;
+  json += `,"date":${safe(note.authored)}`;
   json += `,"author":[${note.authorId !== undefined ? ref(ctx.practitionerRef(note.authorId)) : UNKNOWN_AUTHOR_JSON}]`;
   const titled = hasText(note.title);
-  json += `,"title":${str(titled ? note.title : loinc.display)},"confidentiality":${str(note.confidentiality ?? 'N')}`;
-  const sectionTitle = titled ? `"title":${str(note.title)},` : '';
+  const title = titled ? str(note.title) : undefined;
+  json += `,"title":${title ?? str(loinc.display)},"confidentiality":${safe(note.confidentiality ?? 'N')}`;
+  const sectionTitle = title !== undefined ? `"title":${title},` : '';
   const div = narrativeDivJson(note.text, BLANK_NOTE_PLACEHOLDER);
   json += `,"section":[{${sectionTitle}"text":{"status":"generated","div":${div}},"entry":[${ref(ctx.localRef('DocumentReference', id))}]}]`;
   return new ResourceJson('Composition', id, note.lastUpdated, `${json}}`);
@@ -194,19 +292,19 @@ export function documentReferenceJson(note: ClinicalNote, ctx: MapContext): Reso
   const id = mapChartId(note.id);
   const loinc = NOTE_TYPE_LOINC[note.type];
   const status = note.status === 'entered-in-error' ? 'entered-in-error' : 'current';
-  let json = `${head('DocumentReference', id, note.lastUpdated)},"status":"${status}","docStatus":${str(note.status)}`;
+  let json = `${head('DocumentReference', id, note.lastUpdated)},"status":"${status}","docStatus":${safe(note.status)}`;
   json += `,"type":${fixed(SYSTEM.loinc, loinc.code, loinc.display)},"category":${NOTE_CATEGORY_JSON},"subject":${ref(ctx.patientRef())}`;
-  if (note.authored.length > 10) json += `,"date":${str(note.authored)}`;
+  if (note.authored.length > 10) json += `,"date":${safe(note.authored)}`;
   if (note.authorId !== undefined) json += `,"author":[${ref(ctx.practitionerRef(note.authorId))}]`;
-  const titled = hasText(note.title);
-  if (titled) json += `,"description":${str(note.title)}`;
+  const title = hasText(note.title) ? str(note.title) : undefined;
+  if (title !== undefined) json += `,"description":${title}`;
   const confidentiality = note.confidentiality ?? 'N';
   json += `,"securityLabel":[${fixed(SYSTEM.v3Confidentiality, confidentiality, CONFIDENTIALITY_DISPLAY[confidentiality])}]`;
   const { data, size } = utf8Base64(note.text);
   // Base64 digits (A–Z, a–z, 0–9, +, /, =) are never escaped by JSON.stringify: the text goes in as it is.
   json += `,"content":[{"attachment":{"contentType":${NOTE_CONTENT_TYPE_JSON},"data":"${data}","size":${size}`;
-  if (titled) json += `,"title":${str(note.title)}`;
-  json += `,"creation":${str(note.authored)}}}]`;
+  if (title !== undefined) json += `,"title":${title}`;
+  json += `,"creation":${safe(note.authored)}}}]`;
   if (note.encounterId !== undefined) json += `,"context":{"encounter":[${ref(ctx.encounterRef(note.encounterId))}]}`;
   return new ResourceJson('DocumentReference', id, note.lastUpdated, `${json}}`);
 }
@@ -221,9 +319,9 @@ export function historyConditionJson(entry: MedicalHistoryEntry, ctx: MapContext
   if (withStatus) json += `,"clinicalStatus":${fixed(SYSTEM.conditionClinical, clinical, CLINICAL_STATUS_DISPLAY[clinical])}`;
   json += `,"verificationStatus":${fixed(SYSTEM.conditionVerStatus, verification, VERIFICATION_STATUS_DISPLAY[verification])}`;
   json += `,"category":${PROBLEM_LIST_CATEGORY_JSON},"code":${concept(entry.code)},"subject":${ref(ctx.patientRef())}`;
-  if (entry.onset !== undefined) json += `,"onsetDateTime":${str(entry.onset)}`;
-  if (entry.abatement !== undefined && withStatus && ABATED.has(clinical)) json += `,"abatementDateTime":${str(entry.abatement)}`;
-  if (entry.recordedDate !== undefined) json += `,"recordedDate":${str(entry.recordedDate)}`;
+  if (entry.onset !== undefined) json += `,"onsetDateTime":${safe(entry.onset)}`;
+  if (entry.abatement !== undefined && withStatus && ABATED.has(clinical)) json += `,"abatementDateTime":${safe(entry.abatement)}`;
+  if (entry.recordedDate !== undefined) json += `,"recordedDate":${safe(entry.recordedDate)}`;
   if (entry.note !== undefined && hasText(entry.note)) json += `,"note":[{"text":${str(entry.note)}}]`;
   return new ResourceJson('Condition', id, entry.lastUpdated, `${json}}`);
 }
