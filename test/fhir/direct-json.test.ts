@@ -38,7 +38,7 @@ import { arbChartDocument } from '../../src/testing/charts.js';
 import { runs } from '../support/runs.js';
 
 /** The text, type, id and lastUpdated of a direct JSON against the resource its mapper gives. */
-function same(direct: ResourceJson, resource: { resourceType: string; id?: string | undefined; meta?: { lastUpdated?: string } }): void {
+function same(direct: ResourceJson, resource: { resourceType: string; id?: string | undefined; meta?: { lastUpdated?: string | undefined } | undefined }): void {
   expect(direct.json).toBe(JSON.stringify(resource));
   expect(direct.resourceType).toBe(resource.resourceType);
   expect(direct.id).toBe(resource.id);
