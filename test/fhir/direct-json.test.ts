@@ -105,6 +105,35 @@ describe('direct JSON of the NDJSON writer', () => {
     expect(records).toBeGreaterThan(runs(150));
   });
 
+  it('should give the same text for the rare shapes: blank note text or title, a date-only note, a payer without name', () => {
+    // Shapes the chart generator seldom makes, made from its records: each branch of a direct writer is compared.
+    const noteVariants = [{ text: '' }, { text: ' \t\r\n ' }, { title: '' }, { title: '  ' }, { authored: '2024-03' }, { authored: '2024-03-27' }, { confidentiality: 'R' as const }];
+    let compared = 0;
+    fc.assert(
+      fc.property(arbDoc, (doc) => {
+        for (const chart of doc.patients) {
+          const ctx = standaloneContext(chart.patient.id);
+          for (const note of chart.notes ?? []) {
+            for (const variant of noteVariants) {
+              const n = { ...note, ...variant };
+              same(compositionJson(n, ctx), mapComposition(n, ctx));
+              same(documentReferenceJson(n, ctx), mapDocumentReference(n, ctx));
+              compared++;
+            }
+          }
+          for (const c of chart.patient.coverages ?? []) {
+            for (const payer of [{ id: c.payer.id, name: '' }, { id: c.payer.id, name: ' ' }, { ...c.payer, name: 'A "quoted" \\ payer' }]) {
+              same(payerOrganizationJson(payer, ctx), mapPayerOrganization(payer, ctx));
+              compared++;
+            }
+          }
+        }
+      }),
+      { numRuns: runs(60) },
+    );
+    expect(compared).toBeGreaterThan(runs(60));
+  });
+
   it('should write the narrative div as JSON.stringify writes it, for any checked text', () => {
     // eslint-disable-next-line no-control-regex -- the control characters the chart check refuses
     const refused = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
