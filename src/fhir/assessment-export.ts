@@ -4,7 +4,7 @@ import { ChartNotFoundError } from '../errors.js';
 import type { PatientChart } from '../model/chart.js';
 import { validatePatientChart } from '../validation/chart-check.js';
 import { assembleBundle, createBundleContext, indexDirectory } from './internal/bundle.js';
-import { instrumentScores, pushAssessmentGroup, pushEncounterGroup } from './internal/groups.js';
+import { instrumentScores, pushAssessmentGroup, pushEncounterGroup, RESOURCE_MAKERS } from './internal/groups.js';
 import { buildIdPlan } from './ids.js';
 import { resolveOptions } from './internal/resolve-options.js';
 import { mapPatient } from './patient-resource.js';
@@ -38,8 +38,8 @@ export function buildFhirAssessmentExport(chart: PatientChart, assessmentId: str
   const included = new Set<string>(encounter !== undefined ? [encounter.id] : []);
   const ctx = createBundleContext(chart, buildIdPlan(chart, resolved.directory), indexDirectory(resolved.directory), included);
   const resources: fhir.FhirResource[] = [mapPatient(chart.patient, ctx)];
-  pushAssessmentGroup(resources, assessment, ctx, instrumentScores(chart), new Set());
-  if (encounter !== undefined) pushEncounterGroup(resources, encounter, ctx, false);
+  pushAssessmentGroup(resources, assessment, ctx, instrumentScores(chart), new Set(), RESOURCE_MAKERS);
+  if (encounter !== undefined) pushEncounterGroup(resources, encounter, ctx, false, RESOURCE_MAKERS);
   for (const r of ctx.drainDirectory()) resources.push(r as fhir.FhirResource);
   return assembleBundle('collection', resources, resolved);
 }

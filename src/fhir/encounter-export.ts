@@ -4,7 +4,7 @@ import { ChartNotFoundError } from '../errors.js';
 import type { PatientChart } from '../model/chart.js';
 import { validatePatientChart } from '../validation/chart-check.js';
 import { assembleBundle, createBundleContext, indexDirectory } from './internal/bundle.js';
-import { pushEncounterGroup } from './internal/groups.js';
+import { pushEncounterGroup, RESOURCE_MAKERS } from './internal/groups.js';
 import { buildIdPlan } from './ids.js';
 import { resolveOptions } from './internal/resolve-options.js';
 import { mapPatient } from './patient-resource.js';
@@ -35,7 +35,7 @@ export function buildFhirEncounterExport(chart: PatientChart, encounterId: strin
   if (encounter === undefined) throw new ChartNotFoundError('encounter');
   const ctx = createBundleContext(chart, buildIdPlan(chart, resolved.directory), indexDirectory(resolved.directory), new Set([encounter.id]));
   const resources: fhir.FhirResource[] = [mapPatient(chart.patient, ctx)];
-  pushEncounterGroup(resources, encounter, ctx, true);
+  pushEncounterGroup(resources, encounter, ctx, true, RESOURCE_MAKERS);
   for (const r of ctx.drainDirectory()) resources.push(r as fhir.FhirResource);
   return assembleBundle('collection', resources, resolved);
 }

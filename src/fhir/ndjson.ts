@@ -13,7 +13,7 @@ import { validateChartDocument, validateDirectoryOption } from '../validation/ch
 import { createChartReader } from './internal/chart-reader.js';
 import type { DirectoryMemo } from './internal/directory-memo.js';
 import type { ChartResource } from './internal/chart-resources.js';
-import { ResourceJson } from './internal/direct-json.js';
+import { ResourceJson } from './internal/json-text.js';
 import { PULL_END, pulledLines } from './internal/pulled-lines.js';
 
 /** The resource types the NDJSON writers can emit, in the order a Bulk manifest lists them; `OperationOutcome` lines are the writers' errors. */

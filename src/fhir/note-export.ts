@@ -4,7 +4,7 @@ import { ChartNotFoundError } from '../errors.js';
 import type { PatientChart } from '../model/chart.js';
 import { validatePatientChart } from '../validation/chart-check.js';
 import { assembleBundle, createBundleContext, indexDirectory } from './internal/bundle.js';
-import { pushEncounterGroup } from './internal/groups.js';
+import { pushEncounterGroup, RESOURCE_MAKERS } from './internal/groups.js';
 import { buildIdPlan } from './ids.js';
 import { resolveOptions } from './internal/resolve-options.js';
 import { mapComposition } from './composition.js';
@@ -40,7 +40,7 @@ export function buildFhirNoteExport(chart: PatientChart, noteId: string, options
   const included = new Set<string>(encounter !== undefined ? [encounter.id] : []);
   const ctx = createBundleContext(chart, buildIdPlan(chart, resolved.directory), indexDirectory(resolved.directory), included);
   const resources: fhir.FhirResource[] = [mapPatient(chart.patient, ctx), mapComposition(note, ctx), mapDocumentReference(note, ctx)];
-  if (encounter !== undefined) pushEncounterGroup(resources, encounter, ctx, false);
+  if (encounter !== undefined) pushEncounterGroup(resources, encounter, ctx, false, RESOURCE_MAKERS);
   for (const r of ctx.drainDirectory()) resources.push(r as fhir.FhirResource);
   return assembleBundle('collection', resources, resolved);
 }

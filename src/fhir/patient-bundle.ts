@@ -2,7 +2,7 @@ import type * as fhir from 'fhir/r4.js';
 import type { PatientChart } from '../model/chart.js';
 import { validatePatientChart } from '../validation/chart-check.js';
 import { assembleBundle, createBundleContext, indexDirectory, newestFirst } from './internal/bundle.js';
-import { instrumentScores, pushAssessmentGroup, pushEncounterGroup, pushPatientGroup } from './internal/groups.js';
+import { instrumentScores, pushAssessmentGroup, pushEncounterGroup, pushPatientGroup, RESOURCE_MAKERS } from './internal/groups.js';
 import { buildIdPlan } from './ids.js';
 import { limitsObject, resolveLimit, resolveOptions, type ResolvedOptions } from './internal/resolve-options.js';
 import { mapComposition } from './composition.js';
@@ -70,11 +70,11 @@ export function planFhirPatientBundle(chart: PatientChart, options?: FhirPatient
     // A fresh context per walk: the directory entries come out in order of first reference, every time.
     const ctx = createBundleContext(chart, ids, index, included);
     const group: fhir.FhirResource[] = [];
-    pushPatientGroup(group, chart, ctx);
+    pushPatientGroup(group, chart, ctx, RESOURCE_MAKERS);
     yield* group;
     for (const e of encounters) {
       group.length = 0;
-      pushEncounterGroup(group, e, ctx, true);
+      pushEncounterGroup(group, e, ctx, true, RESOURCE_MAKERS);
       yield* group;
     }
     for (const n of notes) {
@@ -86,7 +86,7 @@ export function planFhirPatientBundle(chart: PatientChart, options?: FhirPatient
       const questionnaires = new Set<string>();
       for (const a of assessments) {
         group.length = 0;
-        pushAssessmentGroup(group, a, ctx, scores, questionnaires);
+        pushAssessmentGroup(group, a, ctx, scores, questionnaires, RESOURCE_MAKERS);
         yield* group;
       }
     }

@@ -2,7 +2,7 @@ import type * as fhir from 'fhir/r4.js';
 import type { PatientChart } from '../model/chart.js';
 import { validatePatientChart } from '../validation/chart-check.js';
 import { assembleBundle, createBundleContext, indexDirectory } from './internal/bundle.js';
-import { pushPatientGroup } from './internal/groups.js';
+import { pushPatientGroup, RESOURCE_MAKERS } from './internal/groups.js';
 import { buildIdPlan } from './ids.js';
 import { resolveOptions } from './internal/resolve-options.js';
 import type { FhirExportOptions } from './export-options.js';
@@ -26,6 +26,6 @@ export function buildFhirPatientExport(chart: PatientChart, options?: FhirExport
   const resolved = resolveOptions(options);
   const ctx = createBundleContext(chart, buildIdPlan(chart, resolved.directory), indexDirectory(resolved.directory), new Set());
   const resources: fhir.FhirResource[] = [];
-  pushPatientGroup(resources, chart, ctx);
+  pushPatientGroup(resources, chart, ctx, RESOURCE_MAKERS);
   return assembleBundle('collection', resources, resolved);
 }

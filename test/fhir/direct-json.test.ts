@@ -1,7 +1,7 @@
 /**
  * The NDJSON writer's direct JSON (src/fhir/internal/direct-json.ts) against its plain equivalents: for every
  * record of arbitrary checked charts (coverages and their payers, encounters with their diagnoses and procedures, notes,
- * medical history), under the three kinds of mapping context (a Bundle's with every encounter
+ * assessments, medical history), under the three kinds of mapping context (a Bundle's with every encounter
  * an entry, a Bundle's with some encounters referred to logically, the standalone one), each function's text is
  * `JSON.stringify` of the mapper's resource, byte for byte; and the fused narrative escape equals the two-pass one
  * for any checked text.
@@ -19,6 +19,7 @@ import { buildIdPlan } from '../../src/fhir/ids.js';
 import { mapProcedure } from '../../src/fhir/procedure.js';
 import { mapCoverage } from '../../src/fhir/coverage.js';
 import { mapPayerOrganization } from '../../src/fhir/payer-organization.js';
+import { mapQuestionnaireResponse } from '../../src/fhir/questionnaire-response.js';
 import { createBundleContext, indexDirectory } from '../../src/fhir/internal/bundle.js';
 import type { MapContext } from '../../src/fhir/internal/context.js';
 import { standaloneContext } from '../../src/fhir/internal/context.js';
@@ -31,6 +32,7 @@ import {
   historyConditionJson,
   payerOrganizationJson,
   procedureJson,
+  questionnaireResponseJson,
   type ResourceJson,
 } from '../../src/fhir/internal/direct-json.js';
 import { narrativeDivJson, textNarrative } from '../../src/fhir/internal/xhtml.js';
@@ -62,6 +64,10 @@ function checkChart(chart: PatientChart, ctx: MapContext): number {
   for (const n of chart.notes ?? []) {
     same(compositionJson(n, ctx), mapComposition(n, ctx));
     same(documentReferenceJson(n, ctx), mapDocumentReference(n, ctx));
+    checked++;
+  }
+  for (const a of chart.assessments ?? []) {
+    same(questionnaireResponseJson(a, ctx), mapQuestionnaireResponse(a, ctx));
     checked++;
   }
   for (const h of chart.medicalHistory ?? []) {

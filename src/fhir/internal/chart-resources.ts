@@ -1,8 +1,7 @@
 /**
  * The resources of a whole chart, one at a time, in the entry order of `buildFhirPatientBundle` without limits,
  * made by the same mappers with the same Bundle context: each resource is the very object that Bundle holds, or
- * (Encounters with their Conditions and Procedures, notes, medical history) its JSON text written directly
- * (./direct-json.ts). Generators, so a caller holds one record's resources at a time, never the chart's.
+ * (all but the Patient, Questionnaires and directory records) its JSON text written directly (./direct-json.ts). Generators, so a caller holds one record's resources at a time, never the chart's.
  */
 import type * as fhir from 'fhir/r4.js';
 import type { PatientChart } from '../../model/chart.js';
@@ -10,8 +9,9 @@ import type { Directory } from '../../model/directory.js';
 import { buildIdPlan } from '../ids.js';
 import { createBundleContext, indexDirectory, newestFirst } from './bundle.js';
 import type { DirectoryMemo } from './directory-memo.js';
-import { instrumentScores, pushAssessmentGroup } from './groups.js';
-import { compositionJson, documentReferenceJson, historyConditionJson, pushEncounterJson, pushPatientJson, type ResourceJson } from './direct-json.js';
+import { instrumentScores, pushAssessmentGroup, pushEncounterGroup, pushPatientGroup } from './groups.js';
+import { compositionJson, documentReferenceJson, historyConditionJson, JSON_MAKERS } from './direct-json.js';
+import type { ResourceJson } from './json-text.js';
 
 /** A resource of a chart: the object, or its JSON text written directly. */
 export type ChartResource = fhir.FhirResource | ResourceJson;
@@ -34,11 +34,11 @@ export function* chartResources(chart: PatientChart, directory: Directory | unde
   for (const e of encounters) included.add(e.id);
   const ctx = createBundleContext(chart, buildIdPlan(chart, directory), indexDirectory(directory), included, memo);
   const group: ChartResource[] = [];
-  pushPatientJson(group, chart, ctx);
+  pushPatientGroup(group, chart, ctx, JSON_MAKERS);
   yield group;
   for (const e of encounters) {
     group.length = 0;
-    pushEncounterJson(group, e, ctx);
+    pushEncounterGroup(group, e, ctx, true, JSON_MAKERS);
     yield group;
   }
   for (const n of newestFirst(chart.notes, all, (x) => [x.authored])) {
@@ -52,7 +52,7 @@ export function* chartResources(chart: PatientChart, directory: Directory | unde
     const questionnaires = new Set<string>();
     for (const a of assessments) {
       group.length = 0;
-      pushAssessmentGroup(group, a, ctx, scores, questionnaires);
+      pushAssessmentGroup(group, a, ctx, scores, questionnaires, JSON_MAKERS);
       yield group;
     }
   }

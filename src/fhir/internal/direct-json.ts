@@ -1,7 +1,8 @@
 /**
- * A speed-up of the NDJSON writer: the JSON text of the most numerous resources of a chart (Encounters with
- * their Conditions and Procedures, notes' Compositions and DocumentReferences, medical-history Conditions) written
- * straight from the chart record, without building the resource object first. Building a resource and then
+ * A speed-up of the NDJSON writer: the JSON text of a chart's resources (Coverages and payer Organizations,
+ * Encounters with their Conditions and Procedures, notes' Compositions and DocumentReferences,
+ * QuestionnaireResponses, medical-history Conditions; not the Patient, Questionnaires or directory records, one each
+ * per chart or per export) written straight from the chart record, without building the resource object first. Building a resource and then
  * serialising it cost twice what serialising alone costs; writing the text directly costs less than that alone
  * (docs/performance.md, "Bulk NDJSON").
  *
@@ -17,9 +18,8 @@ import type * as fhir from 'fhir/r4.js';
 import type { Diagnosis, Encounter, Procedure } from '../../model/encounter.js';
 import type { MedicalHistoryEntry } from '../../model/history.js';
 import type { ClinicalNote } from '../../model/note.js';
-import type { PatientChart } from '../../model/chart.js';
+import type { AnswerOption, AnswerValue, Assessment, AssessmentItemType } from '../../model/assessment.js';
 import type { Coverage, Payer } from '../../model/patient.js';
-import { CODE_SYSTEMS, type Coding, type Period } from '../../model/common.js';
 import { hasText } from '../../internal/text.js';
 import { mapChartId } from '../ids.js';
 import { BLANK_NOTE_PLACEHOLDER } from '../composition.js';
@@ -28,6 +28,7 @@ import { encounterDiagnosisCategory } from '../encounter-condition.js';
 import { ABATED, problemListCategory } from '../history-condition.js';
 import { mapPatient } from '../patient-resource.js';
 import { payerType } from '../payer-organization.js';
+import { scoreLinkIds } from '../questionnaire.js';
 import {
   CLINICAL_STATUS_DISPLAY,
   CONFIDENTIALITY_DISPLAY,
@@ -40,94 +41,14 @@ import {
   SYSTEM,
   VERIFICATION_STATUS_DISPLAY,
 } from './codings.js';
-import { toIdentifier } from './datatypes.js';
+import { isFhirInteger, toIdentifier } from './datatypes.js';
 import type { MapContext } from './context.js';
+import type { GroupMakers } from './groups.js';
 import { utf8Base64 } from './base64.js';
 import { narrativeDivJson } from './xhtml.js';
+import { codingMembers, concept, fixed, head, num, period, ref, ResourceJson, safe, str } from './json-text.js';
 
-/** A resource already written as JSON: what the writer's filters read of it, and its text. */
-export class ResourceJson {
-  constructor(
-    readonly resourceType: 'Coverage' | 'Organization' | 'Encounter' | 'Condition' | 'Procedure' | 'Composition' | 'DocumentReference',
-    readonly id: string,
-    /** The record's `lastUpdated` (the resource's `meta.lastUpdated`), or undefined. */
-    readonly lastUpdated: string | undefined,
-    /** `JSON.stringify` of the resource, without a line end. */
-    readonly json: string,
-  ) {}
-}
-
-/** Characters `JSON.stringify` escapes in a string, and surrogates (a lone one is escaped too). */
-// eslint-disable-next-line no-control-regex -- the control characters JSON escapes
-const JSON_ESCAPED_RE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** `JSON.stringify(text)`: the text quoted, and only when it holds a character JSON escapes, escaped natively. */
-function str(text: string): string {
-  return JSON_ESCAPED_RE.test(text) ? JSON.stringify(text) : `"${text}"`;
-}
-
-/**
- * `JSON.stringify(value)` of a value JSON never escapes, by the chart check or by construction: a FHIR id
- * (`[A-Za-z0-9\-.]`), a literal reference (`Type/` and a FHIR id), a checked date or date-time (digits and
- * `-:.TZ+`), a code of one of the model's fixed code lists.
- */
-function safe(value: string): string {
-  return `"${value}"`;
-}
-
-/** `JSON.stringify(reference)`: the one-key literal reference every context gives for an entry, written directly. */
-function ref(reference: fhir.Reference): string {
-  const literal = reference.reference;
-  const plain =
-    literal !== undefined &&
-    reference.type === undefined &&
-    reference.identifier === undefined &&
-    reference.display === undefined &&
-    reference.id === undefined &&
-    reference.extension === undefined;
-  return plain ? `{"reference":${safe(literal)}}` : JSON.stringify(reference);
-}
-
-/** The opening of a chart coding's JSON, by code system key: `{"coding":[{"system":"<uri>","code":`. */
-const CODING_OPENING = new Map(Object.entries(CODE_SYSTEMS).map(([key, system]) => [key, `{"coding":[{"system":${JSON.stringify(system.uri)},"code":`]));
-
-/** `JSON.stringify(toConcept(coding))`. */
-function concept(coding: Coding): string {
-  const display = coding.display !== undefined && hasText(coding.display) ? `,"display":${str(coding.display)}` : '';
-  return `${CODING_OPENING.get(coding.system) as string}${str(coding.code)}${display}}]}`;
-}
-
-/** The JSON of fixed concepts by system and code: a few dozen table entries, each written once. */
-const FIXED = new Map<string, Map<string, string>>();
-
-/** `JSON.stringify(fixedConcept(system, code, display))` of a fixed table entry (the same code, the same display). */
-function fixed(system: string, code: string, display: string): string {
-  let codes = FIXED.get(system);
-  if (codes === undefined) {
-    codes = new Map();
-    FIXED.set(system, codes);
-  }
-  let json = codes.get(code);
-  if (json === undefined) {
-    json = `{"coding":[{"system":${str(system)},"code":${str(code)},"display":${str(display)}}]}`;
-    codes.set(code, json);
-  }
-  return json;
-}
-
-/** `JSON.stringify(toPeriod(period))`, or undefined when toPeriod gives none. */
-function period(value: Period | undefined): string | undefined {
-  if (value === undefined || (value.start === undefined && value.end === undefined)) return undefined;
-  const start = value.start !== undefined ? `"start":${safe(value.start)}` : '';
-  const end = value.end !== undefined ? `${start !== '' ? ',' : ''}"end":${safe(value.end)}` : '';
-  return `{${start}${end}}`;
-}
-
-/** The opening of a resource: type, id and (when the record has `lastUpdated`) `meta`, as `withLastUpdated` orders them. */
-function head(resourceType: string, id: string, lastUpdated: string | undefined): string {
-  const meta = lastUpdated !== undefined ? `,"meta":{"lastUpdated":${safe(lastUpdated)}}` : '';
-  return `{"resourceType":"${resourceType}","id":${safe(id)}${meta}`;
-}
+export { ResourceJson } from './json-text.js';
 
 const ENCOUNTER_DIAGNOSIS_CATEGORY_JSON = JSON.stringify(encounterDiagnosisCategory());
 const PROBLEM_LIST_CATEGORY_JSON = JSON.stringify(problemListCategory());
@@ -175,18 +96,71 @@ export function payerOrganizationJson(payer: Payer, ctx: MapContext): ResourceJs
   return new ResourceJson('Organization', id, undefined, `${json}}`);
 }
 
-/** The Patient, its Coverages and their payer Organizations, as `pushPatientGroup(out, chart, ctx)` gives them. */
-export function pushPatientJson(out: (fhir.FhirResource | ResourceJson)[], chart: PatientChart, ctx: MapContext): void {
-  out.push(mapPatient(chart.patient, ctx));
-  const coverages = chart.patient.coverages;
-  if (coverages === undefined || coverages.length === 0) return;
-  for (const c of coverages) out.push(coverageJson(c, ctx));
-  const payers = new Set<string>();
-  for (const c of coverages) {
-    if (payers.has(c.payer.id)) continue;
-    payers.add(c.payer.id);
-    out.push(payerOrganizationJson(c.payer, ctx));
+const ORDINAL_URL_JSON = JSON.stringify(EXTENSION.ordinalValue);
+
+/** `JSON.stringify(optionCoding(option))`. */
+function optionCodingJson(option: AnswerOption): string {
+  const ordinal = option.score !== undefined ? `"extension":[{"url":${ORDINAL_URL_JSON},"valueDecimal":${num(option.score)}}],` : '';
+  return `{${ordinal}${codingMembers(option)}}`;
+}
+
+/** `JSON.stringify(answerOf(value, itemType))` of a response item's answer; undefined for a blank text. */
+function answerJson(value: AnswerValue, itemType: AssessmentItemType | undefined): string | undefined {
+  switch (value.type) {
+    case 'string':
+      return hasText(value.value) ? `{"valueString":${str(value.value)}}` : undefined;
+    case 'integer':
+      return itemType !== 'decimal' && isFhirInteger(value.value) ? `{"valueInteger":${num(value.value)}}` : `{"valueDecimal":${num(value.value)}}`;
+    case 'decimal':
+      return `{"valueDecimal":${num(value.value)}}`;
+    case 'boolean':
+      return `{"valueBoolean":${value.value ? 'true' : 'false'}}`;
+    case 'coding':
+      return `{"valueCoding":${optionCodingJson(value.value)}}`;
+    case 'date':
+      return `{"valueDate":${str(value.value)}}`;
+    case 'dateTime':
+      return `{"valueDateTime":${str(value.value)}}`;
   }
+}
+
+/** `QuestionnaireResponse.item` of an assessment's answers and score, without the brackets; '' when there is none. */
+function responseItems(assessment: Assessment): string {
+  const defs = assessment.instrument.items;
+  const byLinkId = new Map<string, { text: string; type: AssessmentItemType }>();
+  if (defs !== undefined) for (const d of defs) byLinkId.set(d.linkId, d);
+  const items: string[] = [];
+  for (const a of assessment.answers) {
+    const def = byLinkId.get(a.linkId);
+    const own = def !== undefined ? def.text : a.text;
+    const text = own !== undefined && hasText(own) ? `,"text":${str(own)}` : '';
+    const answer = answerJson(a.value, def?.type);
+    items.push(`{"linkId":${str(a.linkId)}${text}${answer !== undefined ? `,"answer":[${answer}]` : ''}}`);
+  }
+  const score = assessment.score;
+  if (score !== undefined) {
+    const ids = scoreLinkIds(new Set(defs !== undefined ? defs.map((d) => d.linkId) : assessment.answers.map((a) => a.linkId)));
+    items.push(`{"linkId":${str(ids.score)},"text":"Total score","answer":[{"valueDecimal":${num(score.value)}}]}`);
+    if (score.interpretation !== undefined && hasText(score.interpretation)) {
+      items.push(`{"linkId":${str(ids.interpretation)},"text":"Score interpretation","answer":[{"valueString":${str(score.interpretation)}}]}`);
+    }
+  }
+  return items.join(',');
+}
+
+/** An assessment's QuestionnaireResponse. Plain equivalent: `JSON.stringify(mapQuestionnaireResponse(assessment, ctx))`. */
+export function questionnaireResponseJson(assessment: Assessment, ctx: MapContext): ResourceJson {
+  const id = mapChartId(assessment.id);
+  let json = head('QuestionnaireResponse', id, assessment.lastUpdated);
+  const url = ctx.questionnaireUrl(assessment.instrument);
+  if (url !== undefined) json += `,"questionnaire":${str(url)}`;
+  json += `,"status":${safe(assessment.status)},"subject":${ref(ctx.patientRef())}`;
+  if (assessment.encounterId !== undefined) json += `,"encounter":${ref(ctx.encounterRef(assessment.encounterId))}`;
+  json += `,"authored":${safe(assessment.authored)}`;
+  if (assessment.authorId !== undefined) json += `,"author":${ref(ctx.practitionerRef(assessment.authorId))}`;
+  const items = responseItems(assessment);
+  if (items !== '') json += `,"item":[${items}]`;
+  return new ResourceJson('QuestionnaireResponse', id, assessment.lastUpdated, `${json}}`);
 }
 
 /**
@@ -326,11 +300,13 @@ export function historyConditionJson(entry: MedicalHistoryEntry, ctx: MapContext
   return new ResourceJson('Condition', id, entry.lastUpdated, `${json}}`);
 }
 
-/** An Encounter, its Conditions and its Procedures, as `pushEncounterGroup(out, encounter, ctx, true)` gives them. */
-export function pushEncounterJson(out: (fhir.FhirResource | ResourceJson)[], encounter: Encounter, ctx: MapContext): void {
-  out.push(encounterJson(encounter, ctx));
-  const diagnoses = encounter.diagnoses;
-  if (diagnoses !== undefined) for (let i = 0; i < diagnoses.length; i++) out.push(encounterConditionJson(encounter, i, diagnoses[i] as Diagnosis, ctx));
-  const procedures = encounter.procedures;
-  if (procedures !== undefined) for (let i = 0; i < procedures.length; i++) out.push(procedureJson(encounter, i, procedures[i] as Procedure, ctx));
-}
+/** The group makers of the NDJSON writer: every member the mappers make as an object is written directly, but the Patient. */
+export const JSON_MAKERS: GroupMakers<fhir.FhirResource | ResourceJson> = {
+  patient: mapPatient,
+  coverage: coverageJson,
+  payer: payerOrganizationJson,
+  encounter: encounterJson,
+  condition: encounterConditionJson,
+  procedure: procedureJson,
+  response: questionnaireResponseJson,
+};

@@ -3,7 +3,8 @@ import type * as fhir from 'fhir/r4.js';
 import type { Assessment } from '../../model/assessment.js';
 import type { PatientChart } from '../../model/chart.js';
 import type { Coding } from '../../model/common.js';
-import type { Encounter } from '../../model/encounter.js';
+import type { Diagnosis, Encounter, Procedure } from '../../model/encounter.js';
+import type { Coverage, Patient, Payer } from '../../model/patient.js';
 import { mapCoverage } from '../coverage.js';
 import { mapEncounter } from '../encounter-resource.js';
 import { mapEncounterCondition } from '../encounter-condition.js';
@@ -15,30 +16,57 @@ import { mapQuestionnaireResponse } from '../questionnaire-response.js';
 import type { MapContext } from './context.js';
 import { mapChartId } from '../ids.js';
 
-/** Where a group's resources go: an array of resources (or of resources and their JSON texts). */
-export interface ResourceSink {
-  push(resource: fhir.FhirResource): unknown;
+/**
+ * How a group's resources are made: by the mappers ({@link RESOURCE_MAKERS}), or, for the NDJSON writer, as their
+ * JSON text written directly (./direct-json.ts). One definition of what a group holds and in which order, for both.
+ */
+export interface GroupMakers<R> {
+  patient(patient: Patient, ctx: MapContext): R;
+  coverage(coverage: Coverage, ctx: MapContext): R;
+  payer(payer: Payer, ctx: MapContext): R;
+  encounter(encounter: Encounter, ctx: MapContext): R;
+  condition(encounter: Encounter, index: number, diagnosis: Diagnosis, ctx: MapContext): R;
+  procedure(encounter: Encounter, index: number, procedure: Procedure, ctx: MapContext): R;
+  response(assessment: Assessment, ctx: MapContext): R;
+}
+
+/** The mappers: every group member as its resource object. */
+export const RESOURCE_MAKERS: GroupMakers<fhir.FhirResource> = {
+  patient: mapPatient,
+  coverage: mapCoverage,
+  payer: mapPayerOrganization,
+  encounter: mapEncounter,
+  condition: mapEncounterCondition,
+  procedure: mapProcedure,
+  response: mapQuestionnaireResponse,
+};
+
+/** Where a group's resources go (an array of them, or of them and their JSON texts). */
+export interface ResourceSink<R> {
+  push(resource: R | fhir.FhirResource): unknown;
 }
 
 /** Patient, its Coverages and their payer Organizations (each payer once). */
-export function pushPatientGroup(out: ResourceSink, chart: PatientChart, ctx: MapContext): void {
-  out.push(mapPatient(chart.patient, ctx));
+export function pushPatientGroup<R>(out: ResourceSink<R>, chart: PatientChart, ctx: MapContext, make: GroupMakers<R>): void {
+  out.push(make.patient(chart.patient, ctx));
   const coverages = chart.patient.coverages;
   if (coverages === undefined || coverages.length === 0) return;
-  for (const c of coverages) out.push(mapCoverage(c, ctx));
+  for (const c of coverages) out.push(make.coverage(c, ctx));
   const payers = new Set<string>();
   for (const c of coverages) {
     if (payers.has(c.payer.id)) continue;
     payers.add(c.payer.id);
-    out.push(mapPayerOrganization(c.payer, ctx));
+    out.push(make.payer(c.payer, ctx));
   }
 }
 
 /** An Encounter, its Conditions and (optionally) its Procedures. */
-export function pushEncounterGroup(out: ResourceSink, encounter: Encounter, ctx: MapContext, withProcedures: boolean): void {
-  out.push(mapEncounter(encounter, ctx));
-  encounter.diagnoses?.forEach((dx, i) => out.push(mapEncounterCondition(encounter, i, dx, ctx)));
-  if (withProcedures) encounter.procedures?.forEach((p, i) => out.push(mapProcedure(encounter, i, p, ctx)));
+export function pushEncounterGroup<R>(out: ResourceSink<R>, encounter: Encounter, ctx: MapContext, withProcedures: boolean, make: GroupMakers<R>): void {
+  out.push(make.encounter(encounter, ctx));
+  const diagnoses = encounter.diagnoses;
+  if (diagnoses !== undefined) for (let i = 0; i < diagnoses.length; i++) out.push(make.condition(encounter, i, diagnoses[i] as Diagnosis, ctx));
+  const procedures = encounter.procedures;
+  if (withProcedures && procedures !== undefined) for (let i = 0; i < procedures.length; i++) out.push(make.procedure(encounter, i, procedures[i] as Procedure, ctx));
 }
 
 /**
@@ -58,14 +86,15 @@ export function instrumentScores(chart: PatientChart): Map<string, Questionnaire
 }
 
 /** A QuestionnaireResponse and, the first time its instrument (with item definitions) appears, its Questionnaire. */
-export function pushAssessmentGroup(
-  out: ResourceSink,
+export function pushAssessmentGroup<R>(
+  out: ResourceSink<R>,
   assessment: Assessment,
   ctx: MapContext,
   scores: ReadonlyMap<string, QuestionnaireScore>,
   questionnaires: Set<string>,
+  make: GroupMakers<R>,
 ): void {
-  out.push(mapQuestionnaireResponse(assessment, ctx));
+  out.push(make.response(assessment, ctx));
   const instrument = assessment.instrument;
   if (instrument.items === undefined) return;
   const id = mapChartId(instrument.id);
