@@ -32,6 +32,7 @@ import {
   ID_MAX,
   INT32_MAX,
 } from '../model/limits.js';
+import { keepShape } from '../internal/kept-shapes.js';
 
 /** A path built lazily as a linked list: turned into an array only when an issue is reported. */
 export type Path = { readonly parent: Path; readonly key: string | number } | undefined;
@@ -380,3 +381,6 @@ export class Checker {
     }
   }
 }
+
+// One checker kept, so that the hidden class of the checker of each call outlives it (src/internal/kept-shapes.ts).
+keepShape(new Checker());

@@ -8,6 +8,7 @@
 import type * as fhir from 'fhir/r4.js';
 import type { Directory } from '../../model/directory.js';
 import { isCheckedFrozen } from '../../validation/memo.js';
+import { keepShape } from '../../internal/kept-shapes.js';
 
 /** A directory record kind, as the Bundle context queues it. */
 export type DirectoryKind = 'Practitioner' | 'Location' | 'Organization';
@@ -48,6 +49,9 @@ export class DirectoryMemo {
     if (handled) this.done.set(entry.record, entry.needs);
   }
 }
+
+// One memo kept, so that the hidden class of the memo of each export outlives it (src/internal/kept-shapes.ts).
+keepShape(new DirectoryMemo());
 
 /**
  * The memo of `directory` for one export, made on first use; undefined when the directory is not a checked

@@ -7,6 +7,7 @@
 import type * as fhir from 'fhir/r4.js';
 import { CODE_SYSTEMS, type Coding, type Period } from '../../model/common.js';
 import { hasText } from '../../internal/text.js';
+import { keepShape } from '../../internal/kept-shapes.js';
 
 /** A resource already written as JSON: what the writer's filters read of it, and its text. */
 export class ResourceJson {
@@ -27,6 +28,11 @@ export class ResourceJson {
     readonly json: string,
   ) {}
 }
+
+// A resource's JSON of each kind of `lastUpdated` (absent, given), so that the hidden class of these short-lived
+// objects outlives every export (src/internal/kept-shapes.ts).
+keepShape(new ResourceJson('Condition', 'kept', undefined, '{}'));
+keepShape(new ResourceJson('Condition', 'kept', '2026-01-01T00:00:00Z', '{}'));
 
 /** Characters `JSON.stringify` escapes in a string, and surrogates (a lone one is escaped too). */
 // eslint-disable-next-line no-control-regex -- the control characters JSON escapes
