@@ -1,12 +1,12 @@
 /**
- * A speed-up for V8 (Node, Chrome, Deno, Bun's JavaScriptCore is unaffected): one instance of each class that the
- * NDJSON writer makes many of and drops, kept alive for the life of the module.
+ * A speed-up for V8 (Node, Chrome, Deno; harmless elsewhere): one instance of each class that the NDJSON writer and
+ * the chart check make many of and drop, kept alive for the life of the module.
  *
  * V8 holds the hidden class that an object reaches by adding its properties one by one (a class instance's fields,
  * an `Object.assign`) only as long as some object has it. When every instance is garbage at a full collection, the
  * class is freed, and optimized code that expected it is thrown away ("weak objects" in `--trace-deopt`): an export
- * then runs unoptimized until the engine optimizes it again, which made a population export 20–40 % slower after
- * each full collection. One live instance keeps the hidden class, and the code, valid. Object literals need none:
+ * then runs unoptimized until the engine optimizes it again: a population export that starts after a full collection
+ * took about a quarter longer. One live instance keeps the hidden class, and the code, valid. Object literals need none:
  * their hidden class is held by the literal itself. Plain equivalent: `keepShape(x)` is `x`.
  * @module
  */
