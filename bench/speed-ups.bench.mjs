@@ -1,5 +1,5 @@
 /**
- * What each speed-up of the FHIR builders and the chart check gains, measured A/B in one process: the
+ * What each speed-up of the FHIR builders, the NDJSON writer and the chart check gains, measured A/B in one process: the
  * package is built twice from `src` (tsup), once as it is and once with one speed-up switched (a small
  * source patch, below), and the two builds run the same workload in alternating order, round after round,
  * so that a busy machine slows both alike. For each speed-up it prints the median CPU time per workload
@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'tsup';
 import { chart, directory } from './bench-chart.mjs';
+import { DIRECTORY, generatedChart } from './support/population.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const root = new URL('..', import.meta.url);
@@ -61,6 +62,25 @@ function withUnsafeIds(c) {
 }
 
 const now = '2026-03-01T15:00:00Z';
+
+/** The NDJSON of `charts` over `dir`, drained as a file sink would read it (the writer is async). */
+async function ndjson(api, charts, dir) {
+  let out = '';
+  for await (const line of api.streamFhirNdjson(charts, { directory: dir })) out += line.text;
+  return out;
+}
+
+/** The NDJSON workload over 1 000 generated patients (frozen) and their small frozen directory. */
+function population(api) {
+  const charts = Array.from({ length: 1000 }, (_, i) => api.freezePatientChart(generatedChart(i)));
+  const dir = api.freezeDirectory(DIRECTORY);
+  return () => ndjson(api, charts, dir);
+}
+
+// The switch of the NDJSON writer's direct JSON: the same names bound to the mappers.
+const DIRECT_JSON_IMPORT = "import { compositionJson, documentReferenceJson, historyConditionJson, JSON_MAKERS } from './direct-json.js';";
+const MAPPERS_IMPORT =
+  "import { mapComposition as compositionJson } from '../composition.js';\nimport { mapDocumentReference as documentReferenceJson } from '../document-reference.js';\nimport { mapHistoryCondition as historyConditionJson } from '../history-condition.js';\nimport { RESOURCE_MAKERS as JSON_MAKERS } from './groups.js';";
 const unsafeChart = withUnsafeIds(chart);
 
 /** The speed-ups: how to build without (or with) each, and the workload that shows its effect. */
@@ -105,15 +125,39 @@ const SWITCHES = [
     on: ['src/fhir/internal/base64.ts', [['  const bytes = new Uint8Array(text.length * 3);', '  let bytes = utf8Buffer;\n  if (bytes.length < text.length * 3) {\n    bytes = new Uint8Array(text.length * 3);\n    if (bytes.length <= 1 << 20) utf8Buffer = bytes;\n  }'], ['  const out = new Uint16Array(units);', '  let out = digitBuffer;\n  if (out.length < units) {\n    out = new Uint16Array(units);\n    if (out.length * 2 <= 1 << 20) digitBuffer = out;\n  }'], ['const DECODER = new TextDecoder();', 'const DECODER = new TextDecoder();\nlet utf8Buffer = new Uint8Array(0x10000);\nlet digitBuffer = new Uint16Array(0x8000);']]],
     workload: (api) => () => JSON.stringify(api.buildFhirPatientBundle(chart, { now, directory })),
   },
+  {
+    name: 'direct JSON of the NDJSON writer (fhir/internal/direct-json.ts): NDJSON of the bench chart',
+    off: ['src/fhir/internal/chart-resources.ts', [[DIRECT_JSON_IMPORT, MAPPERS_IMPORT]]],
+    workload: (api) => {
+      const charts = [api.freezePatientChart(chart)];
+      const dir = api.freezeDirectory(directory);
+      return () => ndjson(api, charts, dir);
+    },
+  },
+  {
+    name: 'direct JSON of the NDJSON writer (fhir/internal/direct-json.ts): NDJSON of 1 000 generated patients',
+    off: ['src/fhir/internal/chart-resources.ts', [[DIRECT_JSON_IMPORT, MAPPERS_IMPORT]]],
+    workload: (api) => population(api),
+  },
+  {
+    name: 'kept shapes (internal/kept-shapes.ts): NDJSON of 1 000 generated patients after a full collection',
+    off: ['src/internal/kept-shapes.ts', [['  kept.push(instance);\n', '']]],
+    workload: (api) => population(api),
+  },
+  {
+    name: 'shared lines compared as text (fhir/ndjson.ts sharedMark): NDJSON of 1 000 generated patients, one payer',
+    off: ['src/fhir/ndjson.ts', [['  if (text.length <= SHARED_TEXT_MAX) return text;\n', '']]],
+    workload: (api) => population(api),
+  },
 ];
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** CPU milliseconds (user + system) of one run of `fn`, after a full collection. */
-function cpuMs(fn) {
+/** CPU milliseconds (user + system) of one run of `fn` (awaited when it is async), after a full collection. */
+async function cpuMs(fn) {
   globalThis.gc?.();
   const c0 = process.cpuUsage();
-  fn();
+  await fn();
   const c = process.cpuUsage(c0);
   return (c.user + c.system) / 1000;
 }
@@ -133,15 +177,15 @@ try {
     const runWith = s.workload(withIt);
     const runWithout = s.workload(without);
     // Same output either way (the speed-up changes no output), and both warmed up.
-    for (let i = 0; i < 3; i++) if (runWith() !== runWithout()) throw new Error(`${s.name}: the output differs with and without`);
+    for (let i = 0; i < 3; i++) if ((await runWith()) !== (await runWithout())) throw new Error(`${s.name}: the output differs with and without`);
     const on = [];
     const off = [];
     let wins = 0;
     for (let r = 0; r < ROUNDS; r++) {
       let a;
       let b;
-      if (r % 2 === 0) (a = cpuMs(runWith)), (b = cpuMs(runWithout));
-      else (b = cpuMs(runWithout)), (a = cpuMs(runWith));
+      if (r % 2 === 0) (a = await cpuMs(runWith)), (b = await cpuMs(runWithout));
+      else (b = await cpuMs(runWithout)), (a = await cpuMs(runWith));
       on.push(a);
       off.push(b);
       if (a < b) wins++;

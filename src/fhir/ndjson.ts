@@ -249,8 +249,10 @@ function createLineFilter(resolved: ResolvedNdjsonOptions): (resource: ChartReso
     }
     const id = resource.id as string;
     // Serialised before the id is looked up: serialising flattens an id built by concatenation, so it is
-    // hashed once as a flat string.
-    const text = direct ? `${resource.json}\n` : `${JSON.stringify(resource)}\n`;
+    // hashed once as a flat string. A direct JSON text is joined into one flat string here: built by
+    // concatenation, it is a tree of pieces, which a sink holding many lines (a Bulk file part) would keep as
+    // thousands of small objects for the collector to copy, and flatten later in one long stretch.
+    const text = direct ? [resource.json, '\n'].join('') : `${JSON.stringify(resource)}\n`;
     let ids = written.get(type);
     if (ids === undefined) {
       ids = new Map<string, string>();

@@ -1,7 +1,8 @@
 /**
  * The resources of a whole chart, one at a time, in the entry order of `buildFhirPatientBundle` without limits,
- * made by the same mappers with the same Bundle context: each resource is the very object that Bundle holds, or
- * (all but the Patient, Questionnaires and directory records) its JSON text written directly (./direct-json.ts). Generators, so a caller holds one record's resources at a time, never the chart's.
+ * with the same Bundle context: the Patient, Questionnaires and directory records as the very objects that Bundle
+ * holds, every other resource as its JSON text written directly (./direct-json.ts), byte for byte `JSON.stringify`
+ * of that object. Generators, so a caller holds one record's resources at a time, never the chart's.
  */
 import type * as fhir from 'fhir/r4.js';
 import type { PatientChart } from '../../model/chart.js';
