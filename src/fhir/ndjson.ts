@@ -121,16 +121,8 @@ function resolveNdjsonOptions(options: FhirNdjsonOptions | undefined): ResolvedN
 /** The writer's default time slice, in milliseconds (see {@link FhirNdjsonOptions.yieldEvery}). */
 const SLICE_MS = 1;
 
-/** Shared-record lines up to this many characters are kept as they are; a longer one is kept as its hash. */
-const SHARED_TEXT_MAX = 256;
-
-/**
- * What is kept of a shared record's line, to tell whether another with its type and id is the same: the line itself
- * when short (a payer every chart repeats: comparing is cheaper than hashing), else its fast 128-bit hash in hex. A
- * line starts with `{`, so it never equals a hash.
- */
-function sharedMark(text: string): string {
-  if (text.length <= SHARED_TEXT_MAX) return text;
+/** The fast hash of a line, to tell whether two shared records with one id are the same. */
+function digest(text: string): string {
   const hash = createContentHash();
   hash.update(text);
   return hash.digestHex();
@@ -260,8 +252,8 @@ function createLineFilter(resolved: ResolvedNdjsonOptions): (resource: ChartReso
     }
     const shared = SHARED_TYPES.has(type);
     const seen = ids.get(id);
-    if (seen !== undefined) return !shared || seen !== sharedMark(text) ? conflictLine(type, id) : undefined;
-    ids.set(id, shared ? sharedMark(text) : '');
+    if (seen !== undefined) return !shared || seen !== digest(text) ? conflictLine(type, id) : undefined;
+    ids.set(id, shared ? digest(text) : '');
     return { resourceType: type as FhirNdjsonResourceType, id, text };
   };
 }
@@ -282,7 +274,7 @@ function createLineFilter(resolved: ResolvedNdjsonOptions): (resource: ChartReso
  * the content of a Bulk Data error file.
  *
  * Memory: the writer holds one record's resources at a time, plus the ids it has written (to keep them
- * unique) and, per shared record, its line when it has at most 256 characters, else a 128-bit hash of it. It gives the event loop back between resources, at least
+ * unique) and a 128-bit hash per shared record. It gives the event loop back between resources, at least
  * once per millisecond of work (or every `yieldEvery` resources). Charts are read one at a time from `charts`, which may be an async generator over a
  * database.
  *
