@@ -157,7 +157,7 @@ const INSERTION_SORT_MAX = 12;
  * The newest `limit` records, newest first by `key` (records without a key last; ties keep chart order).
  * @param records - the records
  * @param limit - how many to keep (Infinity for all)
- * @param keys - sort keys, most significant first
+ * @param keys - sort keys, most significant first (as many for every record)
  */
 export function newestFirst<T>(records: readonly T[] | undefined, limit: number, keys: (record: T) => readonly (string | undefined)[]): T[] {
   if (records === undefined || records.length === 0 || limit <= 0) return [];
