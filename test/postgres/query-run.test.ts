@@ -68,6 +68,12 @@ async function scenario(checkout: Checkout, query: Query, abortAt: AbortAt, late
   const controller = new AbortController();
   const reason = new Error('the client went away');
   if (abortAt === 'before') controller.abort(reason);
+  /** Let the query move on a turn, abort it when it has reached `stage`, and let it move on again. */
+  const reach = async (stage: AbortAt): Promise<void> => {
+    await turn();
+    if (abortAt === stage) controller.abort(reason);
+    await turn();
+  };
   let outcome: { value: unknown } | { error: unknown } | undefined;
   let settlements = 0;
   runQuery(connection, 'SELECT 1', [], controller.signal).then(
@@ -80,9 +86,7 @@ async function scenario(checkout: Checkout, query: Query, abortAt: AbortAt, late
       outcome = { error };
     },
   );
-  await turn();
-  if (abortAt === 'waiting') controller.abort(reason);
-  await turn();
+  await reach('waiting');
   if (checkout === 'ok') checkoutDone.resolve(client);
   else if (checkout === 'refused') checkoutDone.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
   else if (checkout === 'broken') checkoutDone.reject(brokenError);
@@ -91,15 +95,11 @@ async function scenario(checkout: Checkout, query: Query, abortAt: AbortAt, late
     await new Promise((resolve) => setTimeout(resolve, ACQUIRE_MS + 10));
     checkoutDone.resolve(client);
   } else await new Promise((resolve) => setTimeout(resolve, ACQUIRE_MS + 10));
-  await turn();
-  if (abortAt === 'running') controller.abort(reason);
-  await turn();
+  await reach('running');
   if (query === 'ok') queryDone.resolve(RESULT);
   else if (query === 'unavailable') queryDone.reject(Object.assign(new Error('terminating connection'), { code: '57P01' }));
   else if (query === 'sql-error') queryDone.reject(sqlError);
-  await turn();
-  if (abortAt === 'after') controller.abort(reason);
-  await turn();
+  await reach('after');
   return { outcome, settlements, releases, connects, reason, listeners: getEventListeners(controller.signal, 'abort').length };
 }
 
