@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
-import { importBuiltEntries, library } from './tsup.shared.js';
+import { MINIFY, importBuiltEntries, library } from './tsup.shared.js';
 
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
@@ -32,7 +32,7 @@ const generatedDemoChart: EsbuildPlugin = {
  * The service command (package.json "bin", `npm start`): Node-only, so it is built on its own as one ESM file
  * with the demo chart's generator next to it (dist/demo-chart.js); neither is an entry of the exports map, and
  * they ship no types or CJS copy. It loads the library from the built entries next to it (dist/index.js,
- * dist/http/index.js) instead of carrying its own copy. Minified like the library, names kept (`keepNames`). `npm run build` builds it with the library (tsup.config.ts); `npm start` builds only
+ * dist/http/index.js) instead of carrying its own copy. Minified like the library (`MINIFY`: whitespace and syntax, not names). `npm run build` builds it with the library (tsup.config.ts); `npm start` builds only
  * the library's ESM files and this, in a few seconds.
  */
 export const cli: Options = {
@@ -42,8 +42,7 @@ export const cli: Options = {
   clean: false, // the library build cleans dist/
   sourcemap: false,
   splitting: false,
-  minify: true,
-  keepNames: true,
+  ...MINIFY,
   target: 'node20',
   platform: 'node',
   esbuildPlugins: [importBuiltEntries(), generatedDemoChart],

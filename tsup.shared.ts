@@ -93,12 +93,17 @@ function writeEsmDeclarations(entries: Readonly<Record<string, string>>): Esbuil
   };
 }
 
+/** The minification of every build: whitespace and syntax, not names (see {@link library}). */
+export const MINIFY = { minifyWhitespace: true, minifySyntax: true } as const satisfies Options;
+
 /**
  * The library: every entry as ESM and CJS, the type declarations written once (CJS, `.d.cts`) with one-line ESM
- * declarations re-exporting them. Minified (whitespace, syntax and local names: about 45 KB less packed than not
- * minified, 17 KB of it from local names) with `keepNames`, so every function and class keeps its `name` and a
- * stack trace still names the functions it went through (`at prepareMessage`, `at Module.buildAdtA08`);
- * what it loses is readable local names at the position it points at. No source maps: maps would triple the
+ * declarations re-exporting them. Whitespace and syntax minified; names not (`MINIFY`): every function, class
+ * and local keeps the name it has in the source, so a stack trace names the functions it went through
+ * (`at prepareMessage`, `at buildAdtA08`). Minifying names too cost 28 kB less packed, but then names had to be
+ * restored by esbuild's `keepNames`, which defines `name` on every function object as it is created: a closure
+ * made per chart or per request paid an `Object.defineProperty` each time, which slowed the NDJSON export of
+ * small charts by 6–29 % (docs/performance-history.md). No source maps: maps would triple the
  * package size or, without their sources, point at files the package does not ship. The package's size limit
  * is in test/package/tarball.test.ts. Two builds that run together: the first cleans dist/.
  */
@@ -109,8 +114,7 @@ export const library: Options[] = [
     dts: false,
     clean: true,
     sourcemap: false,
-    minify: true,
-    keepNames: true,
+    ...MINIFY,
     target: 'es2022',
     platform: 'neutral',
     // The peer dependencies: the consumer's own fast-check (the testing kit) and pg (chart-export/postgres),
@@ -125,8 +129,7 @@ export const library: Options[] = [
     dts: { entry: PUBLIC_ENTRIES },
     clean: false,
     sourcemap: false,
-    minify: true,
-    keepNames: true,
+    ...MINIFY,
     target: 'es2022',
     platform: 'neutral',
     external: ['fast-check', 'pg', /^node:/],

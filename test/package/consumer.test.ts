@@ -330,8 +330,8 @@ describe('one core for import and require', () => {
   );
 
   it('should load the core next to the adapter and the kit by a relative path, not a second copy of it (nor by package name), and fast-check from the consumer', () => {
-    // The files are minified (whitespace, syntax, local names; function and class names kept as `name`
-    // properties), so the patterns allow any spacing and find a class by the name it keeps.
+    // The files are minified (whitespace and syntax; names kept as they are in the source), so the patterns allow
+    // any spacing and find a class by its `name` field.
     for (const [file, core] of [
       ['http/index.js', /from\s*"\.\.\/index\.js"/],
       ['http/index.cjs', /require\("\.\.\/index\.cjs"\)/],
