@@ -20,6 +20,7 @@ import type { Directory } from '../model/directory.js';
 import type { Encounter } from '../model/encounter.js';
 import type { Coverage, Payer } from '../model/patient.js';
 import { isCheckedFrozen } from '../validation/memo.js';
+import { keepShape } from '../internal/kept-shapes.js';
 
 /** The FHIR R4 `id` shape. */
 export const FHIR_ID_RE = /^[A-Za-z0-9\-.]{1,64}$/;
@@ -161,15 +162,17 @@ export function standaloneIds(patientChartId: string): IdPlan {
   };
 }
 
-/** Claim `fhirId` for `chartId` among one type's primary ids. */
-function claimPrimary(seen: Map<string, string>, chartId: string, path: readonly (string | number)[], target: string): string {
+/**
+ * Claim `chartId`'s FHIR id among one type's primary ids (`seen`: FHIR id → chart id).
+ * @throws {MappingError} at `path()` when another chart id of the type has that FHIR id
+ */
+function claimPrimary(seen: Map<string, string>, chartId: string, path: () => (string | number)[], target: string): void {
   const fhirId = mapChartId(chartId);
   const previous = seen.get(fhirId);
   if (previous !== undefined && previous !== chartId) {
-    throw new MappingError(path, target, 'maps to the same FHIR id as another record of the same type');
+    throw new MappingError(path(), target, 'maps to the same FHIR id as another record of the same type');
   }
   seen.set(fhirId, chartId);
-  return fhirId;
 }
 
 /** Take `candidate` if free, else the first free hashed form; records the id as taken. */
@@ -194,23 +197,34 @@ function claimDerived(taken: Set<string>, candidate: string, material: () => str
  * @returns the taken Condition ids (medical-history entries) and Organization ids (directory organizations)
  */
 function claimPrimaryIds(chart: PatientChart, directory: Directory | undefined): { conditions: Map<string, string>; organizations: Map<string, string> } {
-  const claim = (list: readonly { readonly id: string }[] | undefined, key: string, target: string, seen = new Map<string, string>()): Map<string, string> => {
-    list?.forEach((record, i) => claimPrimary(seen, record.id, [key, i, 'id'], target));
-    return seen;
-  };
-  // When every id of a list is kept as its FHIR id, two records share a FHIR id only if they share a chart id,
-  // which is no collision: no map to build (a chart of a population has a few encounters and notes each).
-  const kept = (list: readonly { readonly id: string }[] | undefined): boolean => list === undefined || list.every((r) => mapChartId(r.id) === r.id);
-  if (!kept(chart.encounters)) claim(chart.encounters, 'encounters', 'Encounter.id');
-  if (!kept(chart.notes)) claim(chart.notes, 'notes', 'Composition.id');
+  if (!keptAsTheyAre(chart.encounters)) claimList(new Map(), chart.encounters, ['encounters'], 'Encounter.id');
+  if (!keptAsTheyAre(chart.notes)) claimList(new Map(), chart.notes, ['notes'], 'Composition.id');
   const instruments = new Map<string, string>();
   const responses = new Map<string, string>();
-  chart.assessments?.forEach((a, i) => {
-    claimPrimary(responses, a.id, ['assessments', i, 'id'], 'QuestionnaireResponse.id');
-    claimPrimary(instruments, a.instrument.id, ['assessments', i, 'instrument', 'id'], 'Questionnaire.id');
-  });
-  const conditions = claim(chart.medicalHistory, 'medicalHistory', 'Condition.id');
+  const assessments = chart.assessments ?? [];
+  for (let i = 0; i < assessments.length; i++) {
+    const a = assessments[i] as (typeof assessments)[number];
+    claimPrimary(responses, a.id, () => ['assessments', i, 'id'], 'QuestionnaireResponse.id');
+    claimPrimary(instruments, a.instrument.id, () => ['assessments', i, 'instrument', 'id'], 'Questionnaire.id');
+  }
+  const conditions = claimList(new Map(), chart.medicalHistory, ['medicalHistory'], 'Condition.id');
   return { conditions, organizations: claimDirectoryIds(directory) };
+}
+
+/** Claim the primary id of every record of `list` (at `path` in the chart or directory) into `seen`. */
+function claimList(seen: Map<string, string>, list: readonly { readonly id: string }[] | undefined, path: readonly string[], target: string): Map<string, string> {
+  if (list !== undefined) for (let i = 0; i < list.length; i++) claimPrimary(seen, (list[i] as { readonly id: string }).id, () => [...path, i, 'id'], target);
+  return seen;
+}
+
+/**
+ * Whether every record of `list` keeps its chart id as its FHIR id: then two records share a FHIR id only if they
+ * share a chart id, which is no collision, and no map needs to be built (a chart of a population has a few
+ * encounters and notes each).
+ */
+function keptAsTheyAre(list: readonly { readonly id: string }[] | undefined): boolean {
+  if (list !== undefined) for (const r of list) if (mapChartId(r.id) !== r.id) return false;
+  return true;
 }
 
 /**
@@ -227,14 +241,9 @@ function claimDirectoryIds(directory: Directory | undefined): Map<string, string
   if (directory === undefined) return new Map();
   const known = DIRECTORY_CLAIMS.get(directory);
   if (known !== undefined) return known;
-  const claim = (list: readonly { readonly id: string }[] | undefined, kind: string, target: string): Map<string, string> => {
-    const seen = new Map<string, string>();
-    list?.forEach((record, i) => claimPrimary(seen, record.id, ['directory', kind, i, 'id'], target));
-    return seen;
-  };
-  const organizations = claim(directory.organizations, 'organizations', 'Organization.id');
-  claim(directory.practitioners, 'practitioners', 'Practitioner.id');
-  claim(directory.locations, 'locations', 'Location.id');
+  const organizations = claimList(new Map(), directory.organizations, ['directory', 'organizations'], 'Organization.id');
+  claimList(new Map(), directory.practitioners, ['directory', 'practitioners'], 'Practitioner.id');
+  claimList(new Map(), directory.locations, ['directory', 'locations'], 'Location.id');
   // Only a frozen directory cannot change afterwards; the map is only read (planPayers), never written.
   if (isCheckedFrozen(directory)) DIRECTORY_CLAIMS.set(directory, organizations);
   return organizations;
@@ -245,15 +254,33 @@ function planEncounterChildren(encounters: readonly Encounter[], kind: 'diagnosi
   const out = new Map<Encounter, string[]>();
   for (const e of encounters) {
     const encounterId = mapChartId(e.id);
-    const ids: string[] = [];
-    (kind === 'diagnosis' ? e.diagnoses : e.procedures)?.forEach((child, i) => {
+    const children: readonly { readonly id?: string | undefined }[] = (kind === 'diagnosis' ? e.diagnoses : e.procedures) ?? [];
+    const ids: string[] = new Array<string>(children.length);
+    for (let i = 0; i < children.length; i++) {
+      const childId = (children[i] as { readonly id?: string | undefined }).id;
       const positional = positionalKey(kind === 'diagnosis' ? 'dx' : 'proc', i);
-      const candidate = derivedId(kind, e.id, encounterId, child.id, positional);
-      ids.push(claimDerived(taken, candidate, () => derivedIdMaterial(kind, e.id, child.id, positional)));
-    });
+      const candidate = derivedId(kind, e.id, encounterId, childId, positional);
+      ids[i] = claimDerived(taken, candidate, () => derivedIdMaterial(kind, e.id, childId, positional));
+    }
     out.set(e, ids);
   }
   return out;
+}
+
+/** Plan the Coverage ids of a patient's coverages, resolving collisions in chart order. */
+function planCoverages(patientChartId: string, patient: string, coverages: readonly Coverage[]): Map<Coverage, string> {
+  const taken = new Set<string>();
+  const out = new Map<Coverage, string>();
+  for (const c of coverages) {
+    const candidate = derivedId('coverage', patientChartId, patient, c.id, c.id);
+    out.set(c, claimDerived(taken, candidate, () => derivedIdMaterial('coverage', patientChartId, c.id, c.id)));
+  }
+  return out;
+}
+
+/** Only reachable when a mapper is handed a record that is not part of the planned chart. */
+function notPlanned(what: string): never {
+  throw new MappingError([], what, 'the record is not part of the exported chart');
 }
 
 /**
@@ -286,38 +313,64 @@ function planPayers(coverages: readonly Coverage[], organizations: Map<string, s
  * @throws {MappingError} when two primary records of one FHIR type map to the same id
  */
 export function buildIdPlan(chart: PatientChart, directory: Directory | undefined): IdPlan {
-  const patientChartId = chart.patient.id;
-  const patient = mapChartId(patientChartId);
-  const encounters = chart.encounters ?? [];
-  const coverages = chart.patient.coverages ?? [];
-  const { conditions, organizations } = claimPrimaryIds(chart, directory);
-  let diagnosisIds: Map<Encounter, string[]> | undefined;
-  let procedureIds: Map<Encounter, string[]> | undefined;
-  let coverageIds: Map<Coverage, string> | undefined;
-  let payerIds: Map<string, string> | undefined;
-  const planCoverages = (): Map<Coverage, string> => {
-    const taken = new Set<string>();
-    const out = new Map<Coverage, string>();
-    for (const c of coverages) {
-      const candidate = derivedId('coverage', patientChartId, patient, c.id, c.id);
-      out.set(c, claimDerived(taken, candidate, () => derivedIdMaterial('coverage', patientChartId, c.id, c.id)));
-    }
-    return out;
-  };
-  const fail = (what: string): never => {
-    // Only reachable when a mapper is handed a record that is not part of the planned chart.
-    throw new MappingError([], what, 'the record is not part of the exported chart');
-  };
-  return {
-    patient,
-    encounter: (e) => mapChartId(e.id),
-    diagnosis: (e, i) => (diagnosisIds ??= planEncounterChildren(encounters, 'diagnosis', new Set(conditions.keys()))).get(e)?.[i] ?? fail('Condition.id'),
-    procedure: (e, i) => (procedureIds ??= planEncounterChildren(encounters, 'procedure', new Set())).get(e)?.[i] ?? fail('Procedure.id'),
-    coverage: (c) => (coverageIds ??= planCoverages()).get(c) ?? fail('Coverage.id'),
-    payer: (p: Payer) => (payerIds ??= planPayers(coverages, organizations)).get(p.id) ?? fail('Organization.id'),
-  };
+  return new ChartIdPlan(chart, directory);
 }
 
+/**
+ * The plan of {@link buildIdPlan}: a class, not an object of closures, so that its methods are the same functions
+ * for every chart. Optimized code that inlines a closure made per chart is thrown away when that chart's closures
+ * are collected, and was optimized again at every export (docs/performance.md, "Bulk NDJSON").
+ */
+class ChartIdPlan implements IdPlan {
+  readonly patient: string;
+  private readonly encounters: readonly Encounter[];
+  private readonly coverages: readonly Coverage[];
+  private readonly conditions: Map<string, string>;
+  private readonly organizations: Map<string, string>;
+  private diagnosisIds: Map<Encounter, string[]> | undefined = undefined;
+  private procedureIds: Map<Encounter, string[]> | undefined = undefined;
+  private coverageIds: Map<Coverage, string> | undefined = undefined;
+  private payerIds: Map<string, string> | undefined = undefined;
+
+  constructor(
+    private readonly chart: PatientChart,
+    directory: Directory | undefined,
+  ) {
+    this.patient = mapChartId(chart.patient.id);
+    this.encounters = chart.encounters ?? [];
+    this.coverages = chart.patient.coverages ?? [];
+    const { conditions, organizations } = claimPrimaryIds(chart, directory);
+    this.conditions = conditions;
+    this.organizations = organizations;
+  }
+
+  encounter(e: Encounter): string {
+    return mapChartId(e.id);
+  }
+
+  diagnosis(e: Encounter, i: number): string {
+    this.diagnosisIds ??= planEncounterChildren(this.encounters, 'diagnosis', new Set(this.conditions.keys()));
+    return this.diagnosisIds.get(e)?.[i] ?? notPlanned('Condition.id');
+  }
+
+  procedure(e: Encounter, i: number): string {
+    this.procedureIds ??= planEncounterChildren(this.encounters, 'procedure', new Set());
+    return this.procedureIds.get(e)?.[i] ?? notPlanned('Procedure.id');
+  }
+
+  coverage(c: Coverage): string {
+    this.coverageIds ??= planCoverages(this.chart.patient.id, this.patient, this.coverages);
+    return this.coverageIds.get(c) ?? notPlanned('Coverage.id');
+  }
+
+  payer(p: Payer): string {
+    this.payerIds ??= planPayers(this.coverages, this.organizations);
+    return this.payerIds.get(p.id) ?? notPlanned('Organization.id');
+  }
+}
+
+// One plan kept alive, so that the class's hidden class (and the code optimized for it) outlives full collections.
+keepShape(new ChartIdPlan({ patient: { id: 'kept', identifiers: [], names: [] } }, undefined));
 /** What the default Bundle.id is computed from: each entry's resource type and id. */
 export interface BundleMember {
   readonly resourceType: string;

@@ -19,6 +19,8 @@ import type { ResolvedOptions } from './resolve-options.js';
 import { sortKey } from './sort-key.js';
 import { hasText } from '../../internal/text.js';
 import { isCheckedFrozen } from '../../validation/memo.js';
+import { keepShape } from '../../internal/kept-shapes.js';
+import type { AssessmentInstrument } from '../../model/assessment.js';
 
 /** A logical reference: the record's chart id as identifier value, and a display when one is known. */
 export function logicalRef(resourceType: string, chartId: string, display: string | undefined): fhir.Reference {
@@ -88,66 +90,120 @@ export function createBundleContext(
   includedEncounters: ReadonlySet<string>,
   memo?: DirectoryMemo,
 ): BundleContext {
-  // Only a reference to an encounter that is not an entry needs it (for its display): made on first use.
-  let encountersById: Map<string, Encounter> | undefined;
-  const patientReference = `Patient/${ids.patient}`;
-  // Directory records to include, in order of first reference; a queue so that what they reference follows.
-  const queue: { kind: DirectoryKind; id: string }[] = [];
-  // Per kind: chart id → its `Type/id` reference text, once the record is queued.
-  const queued: Record<DirectoryKind, Map<string, string>> = { Practitioner: new Map(), Location: new Map(), Organization: new Map() };
-  // While a directory record is mapped for a memo: the references its mapping makes.
-  let needs: DirectoryNeed[] | undefined;
-  const need = (kind: DirectoryKind, chartId: string): fhir.Reference => {
-    needs?.push({ kind, id: chartId });
-    const seen = queued[kind];
+  return new PatientBundleContext(chart, ids, directory, includedEncounters, memo);
+}
+
+/**
+ * The context of {@link createBundleContext}: a class, not an object of closures, so that its methods are the same
+ * functions for every chart (optimized code that inlines a closure made per chart is thrown away once the chart's
+ * closures are collected; see ChartIdPlan in ../ids.ts).
+ */
+class PatientBundleContext implements BundleContext {
+  /** Only a reference to an encounter that is not an entry needs it (for its display): made on first use. */
+  private encountersById: Map<string, Encounter> | undefined = undefined;
+  private readonly patientReference: string;
+  /** Directory records to include, in order of first reference; a queue so that what they reference follows. */
+  private readonly queue: DirectoryNeed[] = [];
+  /** Per kind: chart id → its `Type/id` reference text, once the record is queued. */
+  private readonly queued: Record<DirectoryKind, Map<string, string>> = { Practitioner: new Map(), Location: new Map(), Organization: new Map() };
+  /** While a directory record is mapped for a memo: the references its mapping makes. */
+  private needs: DirectoryNeed[] | undefined = undefined;
+  private drained = 0;
+
+  constructor(
+    private readonly chart: PatientChart,
+    readonly ids: IdPlan,
+    private readonly directory: DirectoryIndex,
+    private readonly includedEncounters: ReadonlySet<string>,
+    private readonly memo: DirectoryMemo | undefined,
+  ) {
+    this.patientReference = `Patient/${ids.patient}`;
+  }
+
+  patientRef(): fhir.Reference {
+    return { reference: this.patientReference };
+  }
+
+  localRef(resourceType: string, fhirId: string): fhir.Reference {
+    return literalRef(resourceType, fhirId);
+  }
+
+  encounterRef(chartId: string): fhir.Reference {
+    if (this.includedEncounters.has(chartId)) return { reference: `Encounter/${mapChartId(chartId)}` };
+    const encounter = (this.encountersById ??= byId(this.chart.encounters)).get(chartId);
+    return logicalRef('Encounter', chartId, encounter !== undefined ? encounterDisplay(encounter) : undefined);
+  }
+
+  practitionerRef(chartId: string): fhir.Reference {
+    return this.directory.practitioners.has(chartId) ? this.need('Practitioner', chartId) : logicalRef('Practitioner', chartId, undefined);
+  }
+
+  locationRef(chartId: string): fhir.Reference {
+    return this.directory.locations.has(chartId) ? this.need('Location', chartId) : logicalRef('Location', chartId, undefined);
+  }
+
+  organizationRef(chartId: string): fhir.Reference {
+    return this.directory.organizations.has(chartId) ? this.need('Organization', chartId) : logicalRef('Organization', chartId, undefined);
+  }
+
+  questionnaireUrl(instrument: AssessmentInstrument): string | undefined {
+    return responseQuestionnaireUrl(instrument);
+  }
+
+  drainDirectory(): fhir.Resource[] {
+    const { directory, memo, queue } = this;
+    const out: fhir.Resource[] = [];
+    // The queue grows while it is drained: a Location adds its Organization, an Organization its parent.
+    for (; this.drained < queue.length; this.drained++) {
+      const { kind, id } = queue[this.drained] as DirectoryNeed;
+      const record = (kind === 'Practitioner' ? directory.practitioners : kind === 'Location' ? directory.locations : directory.organizations).get(id) as object;
+      const replay = memo?.replay(record);
+      if (replay !== undefined) {
+        for (const n of replay) this.need(n.kind, n.id);
+        continue;
+      }
+      if (memo !== undefined) this.needs = [];
+      let resource: fhir.Resource;
+      if (kind === 'Practitioner') resource = mapPractitioner(record as DirectoryPractitioner);
+      else if (kind === 'Location') resource = mapLocation(record as DirectoryLocation, this);
+      else resource = mapOrganization(record as DirectoryOrganization, this);
+      if (memo !== undefined) memo.mapped(record, resource, this.needs as DirectoryNeed[]);
+      this.needs = undefined;
+      out.push(resource);
+    }
+    return out;
+  }
+
+  /** A literal reference to a directory record, queued for inclusion on its first reference. */
+  private need(kind: DirectoryKind, chartId: string): fhir.Reference {
+    this.needs?.push({ kind, id: chartId });
+    const seen = this.queued[kind];
     let reference = seen.get(chartId);
     if (reference === undefined) {
       reference = `${kind}/${mapChartId(chartId)}`;
       seen.set(chartId, reference);
-      queue.push({ kind, id: chartId });
+      this.queue.push({ kind, id: chartId });
     }
     return { reference };
-  };
-  let drained = 0;
-  const ctx: BundleContext = {
-    ids,
-    patientRef: () => ({ reference: patientReference }),
-    localRef: literalRef,
-    encounterRef: (chartId) => {
-      if (includedEncounters.has(chartId)) return { reference: `Encounter/${mapChartId(chartId)}` };
-      const encounter = (encountersById ??= byId(chart.encounters)).get(chartId);
-      return logicalRef('Encounter', chartId, encounter !== undefined ? encounterDisplay(encounter) : undefined);
-    },
-    practitionerRef: (chartId) =>
-      directory.practitioners.has(chartId) ? need('Practitioner', chartId) : logicalRef('Practitioner', chartId, undefined),
-    locationRef: (chartId) => (directory.locations.has(chartId) ? need('Location', chartId) : logicalRef('Location', chartId, undefined)),
-    organizationRef: (chartId) =>
-      directory.organizations.has(chartId) ? need('Organization', chartId) : logicalRef('Organization', chartId, undefined),
-    questionnaireUrl: responseQuestionnaireUrl,
-    drainDirectory: () => {
-      const out: fhir.Resource[] = [];
-      // The queue grows while it is drained: a Location adds its Organization, an Organization its parent.
-      for (; drained < queue.length; drained++) {
-        const { kind, id } = queue[drained] as { kind: DirectoryKind; id: string };
-        const record = (kind === 'Practitioner' ? directory.practitioners : kind === 'Location' ? directory.locations : directory.organizations).get(id) as object;
-        const replay = memo?.replay(record);
-        if (replay !== undefined) {
-          for (const n of replay) need(n.kind, n.id);
-          continue;
-        }
-        if (memo !== undefined) needs = [];
-        let resource: fhir.Resource;
-        if (kind === 'Practitioner') resource = mapPractitioner(record as DirectoryPractitioner);
-        else if (kind === 'Location') resource = mapLocation(record as DirectoryLocation, ctx);
-        else resource = mapOrganization(record as DirectoryOrganization, ctx);
-        if (memo !== undefined) memo.mapped(record, resource, needs as DirectoryNeed[]);
-        needs = undefined;
-        out.push(resource);
-      }
-      return out;
-    },
-  };
-  return ctx;
+  }
+}
+
+// One context kept alive, so that the class's hidden class (and the code optimized for it) outlives full collections.
+keepShape(new PatientBundleContext({ patient: { id: 'kept', identifiers: [], names: [] } }, { patient: 'kept' } as IdPlan, indexDirectory(undefined), new Set(), undefined));
+
+/** The parsed keys of the records {@link newestFirst} is sorting (a module variable, so the comparator is no closure). */
+const NO_KEYS: number[] = [];
+let sorted = NO_KEYS;
+let sortedWidth = 0;
+
+/** Newest first by the keys in turn (a missing key last), then in chart order: a total order over record positions. */
+function newerFirst(a: number, b: number): number {
+  for (let k = 0; k < sortedWidth; k++) {
+    const x = sorted[a * sortedWidth + k] as number;
+    const y = sorted[b * sortedWidth + k] as number;
+    if (x !== y) return x < y ? 1 : -1;
+  }
+  return a - b;
 }
 
 /** Up to this many records are sorted by insertion. */
@@ -173,15 +229,8 @@ export function newestFirst<T>(records: readonly T[] | undefined, limit: number,
     const own = keys(records[i] as T);
     for (let k = 0; k < width; k++) parsed[i * width + k] = sortKey(own[k]);
   }
-  // Newest first by the keys in turn (a missing key last), then in chart order: a total order.
-  const newerFirst = (a: number, b: number): number => {
-    for (let k = 0; k < width; k++) {
-      const x = parsed[a * width + k] as number;
-      const y = parsed[b * width + k] as number;
-      if (x !== y) return x < y ? 1 : -1;
-    }
-    return a - b;
-  };
+  sorted = parsed;
+  sortedWidth = width;
   const order: number[] = new Array<number>(n);
   for (let i = 0; i < n; i++) order[i] = i;
   if (n <= INSERTION_SORT_MAX) {
@@ -195,6 +244,7 @@ export function newestFirst<T>(records: readonly T[] | undefined, limit: number,
   } else {
     order.sort(newerFirst);
   }
+  sorted = NO_KEYS;
   const out: T[] = new Array<T>(Math.min(limit, n));
   for (let i = 0; i < out.length; i++) out[i] = records[order[i] as number] as T;
   return out;
