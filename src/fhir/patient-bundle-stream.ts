@@ -47,5 +47,5 @@ export type FhirPatientBundleStreamOptions = FhirPatientBundleOptions & FhirStre
 export function streamFhirPatientBundle(chart: PatientChart, options?: FhirPatientBundleStreamOptions): AsyncIterable<string> {
   const settings = resolveStreamSettings(options);
   const plan = planFhirPatientBundle(chart, options);
-  return streamBundle('collection', plan.resources, plan.resolved, settings);
+  return streamBundle('collection', () => plan.resources(), plan.resolved, settings);
 }

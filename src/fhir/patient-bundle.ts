@@ -1,9 +1,14 @@
 import type * as fhir from 'fhir/r4.js';
 import type { PatientChart } from '../model/chart.js';
 import { validatePatientChart } from '../validation/chart-check.js';
-import { assembleBundle, createBundleContext, indexDirectory, newestFirst } from './internal/bundle.js';
+import { keepShape } from '../internal/kept-shapes.js';
+import { assembleBundle, createBundleContext, type DirectoryIndex, indexDirectory, newestFirst } from './internal/bundle.js';
 import { instrumentScores, pushAssessmentGroup, pushEncounterGroup, pushPatientGroup, RESOURCE_MAKERS } from './internal/groups.js';
-import { buildIdPlan } from './ids.js';
+import { buildIdPlan, type IdPlan } from './ids.js';
+import type { Assessment } from '../model/assessment.js';
+import type { Encounter } from '../model/encounter.js';
+import type { MedicalHistoryEntry } from '../model/history.js';
+import type { ClinicalNote } from '../model/note.js';
 import { limitsObject, resolveLimit, resolveOptions, type ResolvedOptions } from './internal/resolve-options.js';
 import { mapComposition } from './composition.js';
 import { mapDocumentReference } from './document-reference.js';
@@ -64,20 +69,44 @@ export function planFhirPatientBundle(chart: PatientChart, options?: FhirPatient
 
   const included = new Set<string>();
   for (const e of encounters) included.add(e.id);
-  const ids = buildIdPlan(chart, resolved.directory);
-  const index = indexDirectory(resolved.directory);
-  function* resources(): Generator<fhir.FhirResource, void, undefined> {
+  return new PatientBundleResources(chart, resolved, encounters, notes, assessments, history, included);
+}
+
+/**
+ * The plan of {@link planFhirPatientBundle}: a class, so that `resources` is one generator function for every
+ * Bundle (as a closure made per Bundle, the optimized code that inlined it was thrown away with it, after every
+ * Bundle; see ChartIdPlan in ./ids.ts).
+ */
+class PatientBundleResources implements PatientBundlePlan {
+  private readonly ids: IdPlan;
+  private readonly index: DirectoryIndex;
+
+  constructor(
+    private readonly chart: PatientChart,
+    readonly resolved: ResolvedOptions,
+    private readonly encounters: readonly Encounter[],
+    private readonly notes: readonly ClinicalNote[],
+    private readonly assessments: readonly Assessment[],
+    private readonly history: readonly MedicalHistoryEntry[],
+    private readonly included: ReadonlySet<string>,
+  ) {
+    this.ids = buildIdPlan(chart, resolved.directory);
+    this.index = indexDirectory(resolved.directory);
+  }
+
+  *resources(): Generator<fhir.FhirResource, void, undefined> {
+    const { chart, assessments } = this;
     // A fresh context per walk: the directory entries come out in order of first reference, every time.
-    const ctx = createBundleContext(chart, ids, index, included);
+    const ctx = createBundleContext(chart, this.ids, this.index, this.included);
     const group: fhir.FhirResource[] = [];
     pushPatientGroup(group, chart, ctx, RESOURCE_MAKERS);
     yield* group;
-    for (const e of encounters) {
+    for (const e of this.encounters) {
       group.length = 0;
       pushEncounterGroup(group, e, ctx, true, RESOURCE_MAKERS);
       yield* group;
     }
-    for (const n of notes) {
+    for (const n of this.notes) {
       yield mapComposition(n, ctx);
       yield mapDocumentReference(n, ctx);
     }
@@ -90,8 +119,10 @@ export function planFhirPatientBundle(chart: PatientChart, options?: FhirPatient
         yield* group;
       }
     }
-    for (const h of history) yield mapHistoryCondition(h, ctx);
+    for (const h of this.history) yield mapHistoryCondition(h, ctx);
     for (const r of ctx.drainDirectory()) yield r as fhir.FhirResource;
   }
-  return { resolved, resources };
 }
+
+// One plan kept alive, so that the class's hidden class (and the code optimized for it) outlives full collections.
+keepShape(new PatientBundleResources({ patient: { id: 'kept', identifiers: [], names: [] } }, resolveOptions(undefined), [], [], [], [], new Set()));

@@ -300,3 +300,14 @@ export function assembleBundle(
   if (entries.length > 0) bundle.entry = entries;
   return bundle;
 }
+
+// A Bundle of each shape the builders make (a collection with total, a strict collection without, a searchset with
+// links), kept alive: the Bundle gets `total`, `link` and `entry` after its literal, and V8 holds the hidden classes
+// those additions lead to only while some object has them (src/internal/kept-shapes.ts).
+{
+  const options: ResolvedOptions = { timestamp: '2026-01-01T00:00:00Z', bundleId: 'kept', baseUrl: undefined, strictBundleTotal: false, directory: undefined };
+  const kept: fhir.FhirResource[] = [{ resourceType: 'Patient', id: 'kept' }];
+  keepShape(assembleBundle('collection', kept, options));
+  keepShape(assembleBundle('collection', kept, { ...options, strictBundleTotal: true }));
+  keepShape(assembleBundle('searchset', kept, options, [{ relation: 'self', url: 'https://kept.invalid/' }]));
+}

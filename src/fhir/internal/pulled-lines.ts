@@ -6,6 +6,8 @@
  * @module
  */
 
+import { keepShape } from '../../internal/kept-shapes.js';
+
 /** %AsyncIteratorPrototype%: the prototype of every async generator's prototype. */
 const ASYNC_ITERATOR_PROTOTYPE: object = Object.getPrototypeOf(Object.getPrototypeOf((async function* () {}).prototype as object) as object) as object;
 
@@ -126,3 +128,7 @@ export function pulledLines<T>(pull: Pull<T>, close: () => Promise<unknown> | un
   }) as AsyncGenerator<T, void, undefined>;
   return generator;
 }
+
+// One line stream kept alive, so that the hidden class its methods give it outlives full collections (the object
+// gets them by `Object.assign`; src/internal/kept-shapes.ts).
+keepShape(pulledLines(() => PULL_END, () => undefined));
