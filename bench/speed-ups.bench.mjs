@@ -95,8 +95,8 @@ const SWITCHES = [
     },
   },
   {
-    name: 'lazy id plan (fhir/ids.ts buildIdPlan): note export of one note',
-    off: ['src/fhir/ids.ts', [['    this.organizations = organizations;\n  }', "    this.organizations = organizations;\n    this.diagnosisIds = planEncounterChildren(this.encounters, 'diagnosis', new Set(conditions.keys()));\n    this.procedureIds = planEncounterChildren(this.encounters, 'procedure', new Set());\n    this.coverageIds = planCoverages(chart.patient.id, this.patient, this.coverages);\n    this.payerIds = planPayers(this.coverages, organizations);\n  }"]]],
+    name: 'lazy id plan (fhir/id-plan.ts buildIdPlan): note export of one note',
+    off: ['src/fhir/id-plan.ts', [['    this.organizations = organizations;\n  }', "    this.organizations = organizations;\n    this.diagnosisIds = planEncounterChildren(this.encounters, 'diagnosis', new Set(conditions.keys()));\n    this.procedureIds = planEncounterChildren(this.encounters, 'procedure', new Set());\n    this.coverageIds = planCoverages(chart.patient.id, this.patient, this.coverages);\n    this.payerIds = planPayers(this.coverages, organizations);\n  }"]]],
     workload: (api) => () => {
       let out = '';
       for (let i = 0; i < 50; i++) out += JSON.stringify(api.buildFhirNoteExport(chart, chart.notes[i * 20].id, { now, directory }));

@@ -4,7 +4,8 @@ import { validatePatientChart } from '../validation/chart-check.js';
 import { keepShape } from '../internal/kept-shapes.js';
 import { assembleBundle, createBundleContext, type DirectoryIndex, indexDirectory, newestFirst } from './internal/bundle.js';
 import { instrumentScores, pushAssessmentGroup, pushEncounterGroup, pushPatientGroup, RESOURCE_MAKERS } from './internal/groups.js';
-import { buildIdPlan, type IdPlan } from './ids.js';
+import { buildIdPlan } from './id-plan.js';
+import type { IdPlan } from './ids.js';
 import type { Assessment } from '../model/assessment.js';
 import type { Encounter } from '../model/encounter.js';
 import type { MedicalHistoryEntry } from '../model/history.js';
@@ -75,7 +76,7 @@ export function planFhirPatientBundle(chart: PatientChart, options?: FhirPatient
 /**
  * The plan of {@link planFhirPatientBundle}: a class, so that `resources` is one generator function for every
  * Bundle (as a closure made per Bundle, the optimized code that inlined it was thrown away with it, after every
- * Bundle; see ChartIdPlan in ./ids.ts).
+ * Bundle; see ChartIdPlan in ./id-plan.ts).
  */
 class PatientBundleResources implements PatientBundlePlan {
   private readonly ids: IdPlan;

@@ -3,7 +3,7 @@ import type { PatientChart } from '../model/chart.js';
 import { validatePatientChart } from '../validation/chart-check.js';
 import { assembleBundle, createBundleContext, indexDirectory } from './internal/bundle.js';
 import { pushPatientGroup, RESOURCE_MAKERS } from './internal/groups.js';
-import { buildIdPlan } from './ids.js';
+import { buildIdPlan } from './id-plan.js';
 import { resolveOptions } from './internal/resolve-options.js';
 import type { FhirExportOptions } from './export-options.js';
 

@@ -15,7 +15,7 @@ import { mapDocumentReference } from '../../src/fhir/document-reference.js';
 import { mapEncounterCondition } from '../../src/fhir/encounter-condition.js';
 import { mapEncounter } from '../../src/fhir/encounter-resource.js';
 import { mapHistoryCondition } from '../../src/fhir/history-condition.js';
-import { buildIdPlan } from '../../src/fhir/ids.js';
+import { buildIdPlan } from '../../src/fhir/id-plan.js';
 import { mapProcedure } from '../../src/fhir/procedure.js';
 import { mapCoverage } from '../../src/fhir/coverage.js';
 import { mapPayerOrganization } from '../../src/fhir/payer-organization.js';

@@ -96,7 +96,7 @@ export function createBundleContext(
 /**
  * The context of {@link createBundleContext}: a class, not an object of closures, so that its methods are the same
  * functions for every chart (optimized code that inlines a closure made per chart is thrown away once the chart's
- * closures are collected; see ChartIdPlan in ../ids.ts).
+ * closures are collected; see ChartIdPlan in ../id-plan.ts).
  */
 class PatientBundleContext implements BundleContext {
   /** Only a reference to an encounter that is not an entry needs it (for its display): made on first use. */

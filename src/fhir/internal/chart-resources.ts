@@ -7,7 +7,7 @@
 import type * as fhir from 'fhir/r4.js';
 import type { PatientChart } from '../../model/chart.js';
 import type { Directory } from '../../model/directory.js';
-import { buildIdPlan } from '../ids.js';
+import { buildIdPlan } from '../id-plan.js';
 import { createBundleContext, indexDirectory, newestFirst } from './bundle.js';
 import type { DirectoryMemo } from './directory-memo.js';
 import { instrumentScores, pushAssessmentGroup, pushEncounterGroup, pushPatientGroup } from './groups.js';
