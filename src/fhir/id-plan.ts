@@ -169,7 +169,8 @@ export function buildIdPlan(chart: PatientChart, directory: Directory | undefine
 /**
  * The plan of {@link buildIdPlan}: a class, not an object of closures, so that its methods are the same functions
  * for every chart. Optimized code that inlines a closure made per chart is thrown away when that chart's closures
- * are collected, and was optimized again at every export (docs/performance.md, "Bulk NDJSON").
+ * are collected, and was optimized again at every export (src/internal/kept-shapes.ts; docs/performance-history.md,
+ * "FHIR, NDJSON and chart-check speed-ups").
  */
 class ChartIdPlan implements IdPlan {
   readonly patient: string;

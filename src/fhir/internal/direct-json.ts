@@ -4,7 +4,7 @@
  * QuestionnaireResponses, medical-history Conditions; not the Patient, Questionnaires or directory records, one each
  * per chart or per export) written straight from the chart record, without building the resource object first. Building a resource and then
  * serialising it cost twice what serialising alone costs; writing the text directly costs less than that alone
- * (docs/performance.md, "Bulk NDJSON").
+ * (docs/performance-history.md, "FHIR, NDJSON and chart-check speed-ups").
  *
  * Each function has a plain equivalent, `JSON.stringify` of the mapper's resource (written in its TSDoc), and gives
  * exactly its text: same keys in the same order, same values, same escapes. The mappers stay the one definition of
