@@ -174,6 +174,7 @@ export function buildIdPlan(chart: PatientChart, directory: Directory | undefine
  */
 class ChartIdPlan implements IdPlan {
   readonly patient: string;
+  private readonly patientChartId: string;
   private readonly encounters: readonly Encounter[];
   private readonly coverages: readonly Coverage[];
   private readonly conditions: Map<string, string>;
@@ -183,10 +184,8 @@ class ChartIdPlan implements IdPlan {
   private coverageIds: Map<Coverage, string> | undefined = undefined;
   private payerIds: Map<string, string> | undefined = undefined;
 
-  constructor(
-    private readonly chart: PatientChart,
-    directory: Directory | undefined,
-  ) {
+  constructor(chart: PatientChart, directory: Directory | undefined) {
+    this.patientChartId = chart.patient.id;
     this.patient = mapChartId(chart.patient.id);
     this.encounters = chart.encounters ?? [];
     this.coverages = chart.patient.coverages ?? [];
@@ -210,7 +209,7 @@ class ChartIdPlan implements IdPlan {
   }
 
   coverage(c: Coverage): string {
-    this.coverageIds ??= planCoverages(this.chart.patient.id, this.patient, this.coverages);
+    this.coverageIds ??= planCoverages(this.patientChartId, this.patient, this.coverages);
     return this.coverageIds.get(c) ?? notPlanned('Coverage.id');
   }
 

@@ -68,7 +68,7 @@ class Cyrb128 implements ContentHash {
 }
 
 // One hash kept alive, so that the class's hidden class (and the code optimized for it) outlives full collections.
-keepShape(new Cyrb128()).update('');
+keepShape(new Cyrb128());
 
 /**
  * Create a fast non-cryptographic 128-bit streaming hash (cyrb128-style lanes).
